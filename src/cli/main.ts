@@ -1,0 +1,38 @@
+import { Command, CommanderError } from 'commander';
+import { commands } from './commands/index.js';
+import { isEngineError, errorMessage } from '../util/engine-error.js';
+
+/** Exit codes shared by every command: 0 ok/valid, 1 negative verdict, 2 usage or infrastructure error. */
+export const EXIT_USAGE_OR_INFRA = 2;
+
+export function buildProgram(): Command {
+  const program = new Command('ssr')
+    .description('Self-play SWE-RL: inject bugs into real repos, validate them, solve them, train one policy.')
+    .showHelpAfterError()
+    .exitOverride();
+  for (const register of commands) register(program);
+  return program;
+}
+
+export async function main(argv: string[]): Promise<number> {
+  const program = buildProgram();
+  try {
+    await program.parseAsync(argv, { from: 'user' });
+    return typeof process.exitCode === 'number' ? process.exitCode : 0;
+  } catch (error) {
+    if (error instanceof CommanderError) {
+      // --help and --version end through here with code 0.
+      return error.exitCode === 0 ? 0 : EXIT_USAGE_OR_INFRA;
+    }
+    const code = isEngineError(error) ? ` [${error.code}]` : '';
+    process.stderr.write(`ssr: ${errorMessage(error)}${code}\n`);
+    return EXIT_USAGE_OR_INFRA;
+  }
+}
+
+const invokedDirectly = process.argv[1] !== undefined && /(?:main\.[jt]s|ssr(?:\.js)?)$/.test(process.argv[1]);
+if (invokedDirectly) {
+  main(process.argv.slice(2)).then((code) => {
+    process.exitCode = code;
+  });
+}

@@ -1,0 +1,81 @@
+import { z } from 'zod';
+
+/** SPEC §3 thresholds; any of them may be overridden per repo. */
+export const thresholdsSchema = z
+  .object({
+    min_passing_tests: z.number().int().min(1).default(10).describe('tests that must pass on the original repo'),
+    min_changed_files: z.number().int().min(1).default(1).describe('code files bug_inject.diff must change'),
+    min_failing_tests: z.number().int().min(1).default(1).describe('oracle tests that must fail with the bug'),
+  })
+  .strict();
+export type Thresholds = z.infer<typeof thresholdsSchema>;
+
+export const limitsSchema = z
+  .object({
+    test_timeout_s: z.number().positive().max(3600).default(90).describe('wall-clock limit of one test_script.sh run'),
+    memory_mb: z.number().int().min(64).default(2048).describe('memory limit of one sandbox'),
+    cpus: z.number().positive().max(64).default(1).describe('CPU quota of one sandbox'),
+    pids: z.number().int().min(16).default(512).describe('process limit of one sandbox'),
+  })
+  .strict();
+export type Limits = z.infer<typeof limitsSchema>;
+
+const sha = z.string({ error: 'expected a 40-hex sha' }).regex(/^[0-9a-f]{40}$/, 'expected a 40-hex sha');
+
+/**
+ * Where the repository comes from: a local git checkout (`path`, at HEAD unless `commit` pins it),
+ * or a git URL / bare repo / bundle file (`git`) at a pinned `commit`.
+ * One flat object (not a union) so errors name the exact field, e.g. `repos[2].source.commit`.
+ */
+export const sourceSchema = z
+  .object({
+    path: z.string().min(1).optional().describe('local git repository'),
+    git: z.string().min(1).optional().describe('git URL, bare repo or bundle file'),
+    commit: sha.optional().describe('pinned commit (required with git)'),
+  })
+  .strict()
+  .superRefine((source, ctx) => {
+    if ((source.path === undefined) === (source.git === undefined)) {
+      ctx.addIssue({ code: 'custom', path: [], message: 'expected exactly one of "path" or "git"' });
+    }
+    if (source.git !== undefined && source.commit === undefined) {
+      ctx.addIssue({ code: 'custom', path: ['commit'], message: 'expected a 40-hex sha (required with "git")' });
+    }
+  });
+export type RepoSource = z.infer<typeof sourceSchema>;
+
+export const imageRecipeSchema = z
+  .object({
+    base: z.literal('debian-python').default('debian-python').describe('base rootfs recipe (debootstrap)'),
+    packages: z.array(z.string().regex(/^[a-z0-9][a-z0-9+.-]+$/, 'expected a Debian package name')).default([]).describe('extra Debian packages'),
+    setup: z.array(z.string().min(1)).default([]).describe('shell commands run in /repo at image build time'),
+  })
+  .strict();
+export type ImageRecipe = z.infer<typeof imageRecipeSchema>;
+
+export const repoEntrySchema = z
+  .object({
+    id: z.string().regex(/^[a-z0-9][a-z0-9._-]*$/, 'expected a lower-case id (letters, digits, . _ -)'),
+    source: sourceSchema,
+    image: imageRecipeSchema.prefault({}),
+    thresholds: thresholdsSchema.prefault({}),
+    limits: limitsSchema.prefault({}),
+  })
+  .strict();
+export type RepoEntry = z.infer<typeof repoEntrySchema>;
+
+export const reposFileSchema = z
+  .object({
+    repos: z.array(repoEntrySchema).min(1, 'expected at least one repo'),
+  })
+  .strict()
+  .superRefine((file, ctx) => {
+    const seen = new Map<string, number>();
+    file.repos.forEach((repo, index) => {
+      const first = seen.get(repo.id);
+      if (first !== undefined) {
+        ctx.addIssue({ code: 'custom', path: ['repos', index, 'id'], message: `duplicate id "${repo.id}" (first at repos[${first}])` });
+      } else seen.set(repo.id, index);
+    });
+  });
+export type ReposFile = z.infer<typeof reposFileSchema>;

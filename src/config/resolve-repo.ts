@@ -1,0 +1,72 @@
+import { existsSync, statSync } from 'node:fs';
+import { basename, isAbsolute, resolve } from 'node:path';
+import { createHash } from 'node:crypto';
+import { simpleGit } from 'simple-git';
+import { EngineError, errorMessage } from '../util/engine-error.js';
+import { imageRecipeSchema, limitsSchema, thresholdsSchema, type ImageRecipe, type Limits, type Thresholds } from './repos-schema.js';
+import type { LoadedRepos } from './load-repos.js';
+
+/** A repo ready to build an image from: absolute source location, pinned commit, full thresholds and limits. */
+export interface ResolvedRepo {
+  id: string;
+  /** Absolute path or URL git can clone from. */
+  location: string;
+  commit: string;
+  image: ImageRecipe;
+  thresholds: Thresholds;
+  limits: Limits;
+}
+
+const SHA = /^[0-9a-f]{40}$/;
+
+function isUrl(location: string): boolean {
+  return /^[a-z][a-z0-9+.-]*:\/\//i.test(location) || /^[^/]+@[^/]+:/.test(location);
+}
+
+async function headCommit(repoPath: string): Promise<string> {
+  try {
+    const sha = (await simpleGit(repoPath).revparse(['HEAD'])).trim();
+    if (!SHA.test(sha)) throw new Error(`unexpected rev-parse output "${sha}"`);
+    return sha;
+  } catch (error) {
+    throw new EngineError('repo-not-found', `${repoPath} is not a git repository with a commit: ${errorMessage(error)}`);
+  }
+}
+
+/**
+ * Resolve `--repo <id|path>`: an id from repos.yaml, or a path to any local git repository
+ * (then the defaults apply: Python base image, repo at HEAD).
+ */
+export async function resolveRepo(ref: string, repos: LoadedRepos | undefined): Promise<ResolvedRepo> {
+  const entry = repos?.file.repos.find((repo) => repo.id === ref);
+  if (entry && repos) {
+    const source = entry.source;
+    const raw = (source.path ?? source.git)!;
+    const location = isUrl(raw) || isAbsolute(raw) ? raw : resolve(repos.baseDir, raw);
+    const commit = source.commit ?? (await headCommit(location));
+    return {
+      id: entry.id,
+      location,
+      commit,
+      image: entry.image,
+      thresholds: entry.thresholds,
+      limits: entry.limits,
+    };
+  }
+  const path = resolve(ref);
+  if (!existsSync(path) || !statSync(path).isDirectory()) {
+    const known = repos ? repos.file.repos.map((repo) => repo.id).join(', ') : '(no repos.yaml loaded)';
+    throw new EngineError('repo-not-found', `--repo ${ref}: not an id in repos.yaml (known: ${known}) nor a local directory`);
+  }
+  const commit = await headCommit(path);
+  const slug = basename(path).toLowerCase().replace(/[^a-z0-9._-]+/g, '-').replace(/^[^a-z0-9]+/, '') || 'repo';
+  const suffix = createHash('sha256').update(path).digest('hex').slice(0, 6);
+  return {
+    id: `${slug}-${suffix}`,
+    location: path,
+    commit,
+    image: imageRecipeSchema.parse({}),
+    thresholds: thresholdsSchema.parse({}),
+    limits: limitsSchema.parse({}),
+  };
+}

@@ -1,0 +1,88 @@
+/**
+ * The policy handle shared by both roles (SPEC §8, ARCHITECTURE "Key contracts"). An LLM behind an
+ * HTTP endpoint, the procedural (model-free) policy and the scripted test double all implement it.
+ */
+
+export type AgentRole = 'injector' | 'solver';
+
+/** A tool call as the harness sees it: arguments already JSON-decoded (validated later by the tool's zod schema). */
+export interface ToolCall {
+  id: string;
+  name: string;
+  arguments: unknown;
+}
+
+export type ChatMessage =
+  | { role: 'system'; content: string }
+  | { role: 'user'; content: string }
+  | { role: 'assistant'; content: string; toolCalls?: ToolCall[] }
+  | { role: 'tool'; content: string; toolCallId: string; name: string };
+
+/** A tool as offered to the model: name, model-facing description, JSON schema of its arguments. */
+export interface ToolSpec {
+  name: string;
+  description: string;
+  parameters: Record<string, unknown>;
+}
+
+export interface PolicyRequest {
+  /** Stable per episode: lets stateful policies (procedural) keep per-episode state. */
+  episodeId: string;
+  role: AgentRole;
+  messages: ChatMessage[];
+  tools: ToolSpec[];
+  /** Seed for this episode (procedural policy; passed as `seed` to servers that accept one). */
+  seed?: number;
+  maxTokens?: number;
+  signal?: AbortSignal;
+}
+
+export interface TokenUsage {
+  promptTokens: number;
+  completionTokens: number;
+}
+
+/**
+ * Exact tokens of one sampled turn (tokens mode): the full prompt ids the sampler saw, the sampled
+ * ids and their logprobs. RL trains on these, never on a retokenisation.
+ */
+export interface TokenSample {
+  promptTokenIds: number[];
+  completionTokenIds: number[];
+  completionLogprobs: number[];
+  /** Version of the weights that sampled (the trainer's staleness filter reads it). */
+  policyVersion: number;
+  /**
+   * How many times building this turn's prompt had to retokenise (0 normally): the chat template
+   * rendered earlier messages differently, or the episode's token state was lost. Trainers may drop
+   * or count such turns.
+   */
+  retokenizationWarnings?: number;
+}
+
+export type FinishReason = 'stop' | 'length' | 'tool_calls';
+
+export interface PolicyTurn {
+  /** The assistant message to append to the conversation (content + tool calls). */
+  message: { role: 'assistant'; content: string; toolCalls?: ToolCall[] };
+  toolCalls: ToolCall[];
+  usage: TokenUsage;
+  finishReason: FinishReason;
+  sample?: TokenSample;
+  /**
+   * Set when the model's output could not be read as exactly one tool call (text protocol errors,
+   * undecodable or several native calls); fed back to the model. `toolCalls` is then empty and
+   * `message` carries no tool calls (what the model wrote is in `message.content`).
+   */
+  formatError?: string;
+}
+
+export interface Policy {
+  /** e.g. "openai:Qwen3-32B", "tokens:...", "procedural", "scripted". */
+  readonly name: string;
+  /** Weights version; bumps after each trainer step. */
+  readonly version: number;
+  complete(request: PolicyRequest): Promise<PolicyTurn>;
+  /** Free per-episode state (optional). */
+  endEpisode?(episodeId: string): void;
+}

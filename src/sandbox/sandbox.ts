@@ -1,0 +1,69 @@
+/**
+ * The sandbox contract. Everything a model, an artifact or a test script writes runs inside one;
+ * the host only copies bytes in and out. Inside every sandbox the repository lives at
+ * {@link REPO_DIR} (the default working directory) and {@link SCRATCH_DIR} is a writable scratch
+ * folder outside the repository for scripts, patches and logs.
+ */
+export const REPO_DIR = '/repo';
+export const SCRATCH_DIR = '/ssr';
+
+export type SandboxBackend = 'docker' | 'bwrap';
+
+export interface ExecOptions {
+  /** Kill the whole process tree after this many ms (default 120 000). */
+  timeoutMs?: number;
+  /** Working directory inside the sandbox (default {@link REPO_DIR}). */
+  cwd?: string;
+  env?: Record<string, string>;
+  /** Cap on captured output; head and tail are kept (default 1 MiB). */
+  maxOutputBytes?: number;
+  /** Bytes fed to the command's stdin. */
+  stdin?: string | Buffer;
+}
+
+export interface ExecResult {
+  /** Exit code of the command; null when it was killed (timeout) or died by a signal. */
+  exitCode: number | null;
+  /** stdout and stderr interleaved as they arrived, decoded as UTF-8 with bad bytes replaced. */
+  output: string;
+  timedOut: boolean;
+  durationMs: number;
+  /** Bytes dropped from the middle of the output by the cap (0 when nothing was dropped). */
+  droppedBytes: number;
+}
+
+/** Resource limits applied to every sandbox of a repo. */
+export interface SandboxLimits {
+  memoryMb: number;
+  cpus: number;
+  pids: number;
+}
+
+/** One isolated copy of a repo. Not safe to share between episodes; dispose when done. */
+export interface Sandbox {
+  readonly id: string;
+  readonly backend: SandboxBackend;
+  /** Run `command` with bash (`bash -c`) inside the sandbox. Never throws for a failing command. */
+  exec(command: string, options?: ExecOptions): Promise<ExecResult>;
+  /** Read a file (absolute, or relative to {@link REPO_DIR}). Throws EngineError if missing. */
+  readFile(path: string): Promise<Buffer>;
+  /** Write a file (absolute, or relative to {@link REPO_DIR}); parents are created. */
+  writeFile(path: string, content: string | Buffer, options?: { mode?: number }): Promise<void>;
+  /** Destroy the sandbox and everything in it. Idempotent. */
+  dispose(): Promise<void>;
+}
+
+/** A prepared, reusable template from which sandboxes of one repo are created cheaply. */
+export interface SandboxTemplate {
+  readonly backend: SandboxBackend;
+  readonly repoId: string;
+  /** Docker image tag, or the bwrap template directory. */
+  readonly ref: string;
+  readonly limits: SandboxLimits;
+}
+
+export interface SandboxProvider {
+  readonly backend: SandboxBackend;
+  /** Create and start a fresh sandbox from a template. */
+  acquire(template: SandboxTemplate): Promise<Sandbox>;
+}

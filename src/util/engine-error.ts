@@ -1,0 +1,41 @@
+/**
+ * Machine-readable error codes for infrastructure and usage failures (tier 3 in ARCHITECTURE.md).
+ * Tool mistakes and invalid artifacts are data, never an EngineError.
+ */
+export type EngineErrorCode =
+  | 'usage'
+  | 'config-invalid'
+  | 'repo-not-found'
+  | 'artifact-invalid-input'
+  | 'sandbox-unavailable'
+  | 'sandbox-failed'
+  | 'image-build-failed'
+  | 'docker-unavailable'
+  | 'bwrap-unavailable'
+  | 'disk-full'
+  | 'policy-unavailable'
+  /** The prompt (plus requested completion) does not fit the model's context window. */
+  | 'policy-context-overflow'
+  | 'internal';
+
+/** An infrastructure or usage failure. `retryable` says whether the same call may succeed later. */
+export class EngineError extends Error {
+  readonly code: EngineErrorCode;
+  readonly retryable: boolean;
+
+  constructor(code: EngineErrorCode, message: string, options: { retryable?: boolean; cause?: unknown } = {}) {
+    super(message, { cause: options.cause });
+    this.name = 'EngineError';
+    this.code = code;
+    this.retryable = options.retryable ?? false;
+  }
+}
+
+export function isEngineError(error: unknown): error is EngineError {
+  return error instanceof EngineError;
+}
+
+/** Best-effort message of any thrown value. */
+export function errorMessage(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}
