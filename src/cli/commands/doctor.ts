@@ -1,0 +1,108 @@
+import { existsSync } from 'node:fs';
+import type { Command } from 'commander';
+import { imageRecipeSchema } from '../../config/repos-schema.js';
+import { resolveRepo } from '../../config/resolve-repo.js';
+import { baseImageTag } from '../../sandbox/docker/base-image.js';
+import { dockerClient, imageExists } from '../../sandbox/docker/docker-client.js';
+import { engineInfo, pythonVersionsIn } from '../../sandbox/docker/docker-health.js';
+import { repoImageTag } from '../../sandbox/docker/repo-image.js';
+import { baseRootfsDir, baseRootfsHash } from '../../sandbox/images/base-rootfs.js';
+import { runProcess } from '../../sandbox/images/run-process.js';
+import { BWRAP_HINT, DOCKER_HINT, probeBwrapBackend, probeDockerBackend } from '../../sandbox/select-backend.js';
+import { errorMessage } from '../../util/engine-error.js';
+import { loadReposOption } from '../common-options.js';
+
+/** One line of the doctor's report; `fix` says what to do about anything not ok. */
+export interface DoctorCheck {
+  name: string;
+  status: 'ok' | 'missing' | 'failed';
+  detail: string;
+  fix?: string;
+}
+
+const BUILD_FIX = 'ssr build-image --repo <id|path> (the first build runs debootstrap, about a minute)';
+
+async function debootstrapCheck(): Promise<DoctorCheck> {
+  const missing: DoctorCheck = { name: 'debootstrap', status: 'missing', detail: 'not installed (needed once, to build the base rootfs)', fix: 'apt-get install debootstrap, or scripts/setup-host' };
+  const result = await runProcess('debootstrap', ['--version']).catch(() => undefined);
+  return result?.exitCode === 0 ? { name: 'debootstrap', status: 'ok', detail: result.tail.trim() } : missing;
+}
+
+async function dockerChecks(repoIds: string[], resolveTag: (id: string) => Promise<string>): Promise<DoctorCheck[]> {
+  const probe = await probeDockerBackend();
+  if (probe.status !== 'ok') return [{ name: 'docker engine', status: 'failed', detail: probe.reason, fix: DOCKER_HINT }];
+  const docker = dockerClient();
+  const info = await engineInfo(docker);
+  const checks: DoctorCheck[] = [
+    { name: 'docker engine', status: 'ok', detail: `Docker ${info.version}, storage driver ${info.storageDriver}, cgroup v${info.cgroupVersion}` },
+  ];
+  const base = baseImageTag(imageRecipeSchema.parse({}));
+  if (await imageExists(docker, base)) {
+    checks.push({ name: 'base image', status: 'ok', detail: base });
+    const python = await pythonVersionsIn(base).then(
+      (v): DoctorCheck => ({ name: 'python in base image', status: 'ok', detail: `Python ${v.python}, pytest ${v.pytest}, coverage ${v.coverage}` }),
+      (error: unknown): DoctorCheck => ({ name: 'python in base image', status: 'failed', detail: errorMessage(error), fix: `docker rmi ${base}, then ${BUILD_FIX}` }),
+    );
+    checks.push(python);
+  } else {
+    checks.push({ name: 'base image', status: 'missing', detail: `${base} not built`, fix: BUILD_FIX });
+  }
+  for (const id of repoIds) {
+    const check = await resolveTag(id).then(
+      async (tag): Promise<DoctorCheck> =>
+        (await imageExists(docker, tag))
+          ? { name: `repo image ${id}`, status: 'ok', detail: tag }
+          : { name: `repo image ${id}`, status: 'missing', detail: `${tag} not built`, fix: `ssr build-image --repo ${id}` },
+      (error: unknown): DoctorCheck => ({ name: `repo image ${id}`, status: 'failed', detail: errorMessage(error), fix: 'fix its entry in repos.yaml' }),
+    );
+    checks.push(check);
+  }
+  return checks;
+}
+
+/** Everything the doctor looks at, in report order. */
+export async function runDoctor(reposFile: string | undefined): Promise<{ checks: DoctorCheck[]; usable: string[] }> {
+  const repos = await loadReposOption(reposFile);
+  const repoIds = repos?.file.repos.map((repo) => repo.id) ?? [];
+  const bwrap = await probeBwrapBackend();
+  const rootfs = baseRootfsDir(imageRecipeSchema.parse({}));
+  const checks: DoctorCheck[] = [
+    ...(await dockerChecks(repoIds, async (id) => repoImageTag(await resolveRepo(id, repos)))),
+    bwrap.status === 'ok'
+      ? { name: 'bubblewrap', status: 'ok', detail: bwrap.detail }
+      : { name: 'bubblewrap', status: 'failed', detail: bwrap.reason, fix: BWRAP_HINT },
+    await debootstrapCheck(),
+    existsSync(rootfs)
+      ? { name: 'base rootfs', status: 'ok', detail: `${baseRootfsHash(imageRecipeSchema.parse({}))} at ${rootfs}` }
+      : { name: 'base rootfs', status: 'missing', detail: `${rootfs} not built`, fix: BUILD_FIX },
+  ];
+  if (!repos) checks.push({ name: 'repos.yaml', status: 'missing', detail: 'none given and none in the current directory', fix: 'pass --repos <file>, or use --repo <path>' });
+  const dockerOk = checks.some((check) => check.name === 'docker engine' && check.status === 'ok');
+  const usable = [...(dockerOk ? ['docker'] : []), ...(bwrap.status === 'ok' ? ['bwrap'] : [])];
+  return { checks, usable };
+}
+
+function render(checks: DoctorCheck[], usable: string[]): string {
+  const width = Math.max(...checks.map((check) => check.name.length));
+  const lines = checks.flatMap((check) => [
+    `${check.status.toUpperCase().padEnd(7)} ${check.name.padEnd(width)}  ${check.detail}`,
+    ...(check.fix ? [`${' '.repeat(8 + width)}  fix: ${check.fix}`] : []),
+  ]);
+  lines.push(usable.length > 0 ? `usable sandbox backends: ${usable.join(', ')}` : 'no usable sandbox backend: see the fixes above');
+  return `${lines.join('\n')}\n`;
+}
+
+/** `ssr doctor`: what this machine has and lacks for running sandboxes, and how to fix it. */
+export function registerDoctor(program: Command): void {
+  program
+    .command('doctor')
+    .description('check the Docker engine, bubblewrap, debootstrap and the built images; say how to fix what is missing')
+    .option('--repos <file>', 'repo set whose images to check (default: ./repos.yaml when present)')
+    .option('--json', 'print the checks as JSON')
+    .action(async (options: { repos?: string; json?: boolean }) => {
+      const { checks, usable } = await runDoctor(options.repos);
+      process.stdout.write(options.json ? `${JSON.stringify({ checks, usable }, null, 2)}\n` : render(checks, usable));
+      // 2 = EXIT_USAGE_OR_INFRA of main.ts (not imported: main imports every command).
+      process.exitCode = usable.length > 0 ? 0 : 2;
+    });
+}

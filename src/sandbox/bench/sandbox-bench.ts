@@ -1,0 +1,81 @@
+import { spawnSync } from 'node:child_process';
+import type { ResolvedRepo } from '../../config/resolve-repo.js';
+import { silentProgress } from '../../report/progress.js';
+import { errorMessage } from '../../util/engine-error.js';
+import { createProvider, prepareTemplate } from '../sandbox-factory.js';
+import { selectBackend } from '../select-backend.js';
+import type { SandboxBackend } from '../sandbox.js';
+
+/** One measured step: its samples in milliseconds. */
+export interface BenchRow {
+  backend: SandboxBackend | 'host';
+  step: string;
+  samples: number[];
+}
+
+export type BenchOutcome = { status: 'measured'; rows: BenchRow[] } | { status: 'skipped'; backend: SandboxBackend; reason: string };
+
+export function median(samples: readonly number[]): number {
+  const sorted = [...samples].sort((a, b) => a - b);
+  const middle = Math.floor(sorted.length / 2);
+  return sorted.length % 2 === 1 ? sorted[middle]! : (sorted[middle - 1]! + sorted[middle]!) / 2;
+}
+
+async function timed<T>(fn: () => Promise<T>): Promise<[T, number]> {
+  const start = performance.now();
+  const value = await fn();
+  return [value, performance.now() - start];
+}
+
+/**
+ * The baseline: starting a bare Python on the host, the cheapest thing a test run does. The real
+ * interpreter is timed, not a wrapper such as a pyenv shim that would add its own startup.
+ */
+export function benchHostPython(runs: number): BenchRow {
+  const resolved = spawnSync('python3', ['-c', 'import sys; print(sys.executable)'], { encoding: 'utf8' });
+  const python = resolved.status === 0 && resolved.stdout.trim() !== '' ? resolved.stdout.trim() : 'python3';
+  const samples: number[] = [];
+  for (let i = 0; i <= runs; i++) {
+    const start = performance.now();
+    const result = spawnSync(python, ['-c', 'pass']);
+    if (result.status !== 0) throw new Error(`python3 -c pass failed on the host: ${result.stderr?.toString() ?? result.error?.message}`);
+    if (i > 0) samples.push(performance.now() - start); // the first run warms the page cache
+  }
+  return { backend: 'host', step: 'python3 -c pass', samples };
+}
+
+/** acquire (create+start), exec `true`, exec `python3 -c pass`, dispose: `runs` times each, after one warm-up. */
+export async function benchBackend(backend: SandboxBackend, repo: ResolvedRepo, runs: number): Promise<BenchOutcome> {
+  try {
+    await selectBackend(backend);
+  } catch (error) {
+    return { status: 'skipped', backend, reason: errorMessage(error) };
+  }
+  const template = await prepareTemplate(repo, backend, silentProgress);
+  const provider = createProvider(backend);
+  const steps = ['acquire', 'exec true', 'exec python3 -c pass', 'dispose'];
+  const samples: number[][] = steps.map(() => []);
+  for (let i = 0; i <= runs; i++) {
+    const [sandbox, acquire] = await timed(() => provider.acquire(template));
+    const [, execTrue] = await timed(() => sandbox.exec('true'));
+    const [, execPython] = await timed(() => sandbox.exec('python3 -c pass'));
+    const [, dispose] = await timed(() => sandbox.dispose());
+    if (i > 0) [acquire, execTrue, execPython, dispose].forEach((ms, step) => samples[step]!.push(ms));
+  }
+  return { status: 'measured', rows: steps.map((step, index) => ({ backend, step, samples: samples[index]! })) };
+}
+
+/** A plain-text table of medians with the ratio to the host baseline. */
+export function renderBench(baseline: BenchRow, outcomes: BenchOutcome[], runs: number): string {
+  const base = median(baseline.samples);
+  const rows = [baseline, ...outcomes.flatMap((outcome) => (outcome.status === 'measured' ? outcome.rows : []))];
+  const lines = [`median of ${runs} runs (after one warm-up); ratio = median / host python3 -c pass`, ''];
+  lines.push(`${'backend'.padEnd(8)} ${'step'.padEnd(22)} ${'median ms'.padStart(10)} ${'min ms'.padStart(8)} ${'max ms'.padStart(8)} ${'ratio'.padStart(7)}`);
+  for (const row of rows) {
+    const value = median(row.samples);
+    const cells = [value, Math.min(...row.samples), Math.max(...row.samples)].map((ms) => ms.toFixed(1));
+    lines.push(`${row.backend.padEnd(8)} ${row.step.padEnd(22)} ${cells[0]!.padStart(10)} ${cells[1]!.padStart(8)} ${cells[2]!.padStart(8)} ${(value / base).toFixed(2).padStart(6)}x`);
+  }
+  for (const outcome of outcomes) if (outcome.status === 'skipped') lines.push(`skipped ${outcome.backend}: ${outcome.reason}`);
+  return `${lines.join('\n')}\n`;
+}

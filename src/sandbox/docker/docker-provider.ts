@@ -1,0 +1,69 @@
+import type Docker from 'dockerode';
+import { EngineError } from '../../util/engine-error.js';
+import { REPO_DIR, type Sandbox, type SandboxProvider, type SandboxTemplate } from '../sandbox.js';
+import { dockerClient, dockerError, dockerStatus } from './docker-client.js';
+import { DockerSandbox } from './docker-sandbox.js';
+import { OWNER_LABEL, ownerLabelValue, removeOrphanSandboxes } from './orphan-sweep.js';
+
+/** Label on every sandbox container, so leftovers of a crashed run can be found and removed. */
+export const SANDBOX_LABEL = 'ssr.sandbox';
+
+/**
+ * PID 1 of every sandbox: `sleep` with SIGCHLD ignored (the ignore survives exec), so the kernel
+ * reaps orphans at once and a killed fork bomb leaves no zombies eating the pids limit. Docker's
+ * `--init` would reap too, but its child would then be the one process a `kill -9 -1` cannot
+ * spare; PID 1 itself is immune to signals sent from inside its namespace.
+ */
+export const SANDBOX_INIT = ['bash', '-c', 'trap "" CHLD; exec sleep infinity'];
+
+/** Container options of a sandbox: no network, no mounts, the template's limits. */
+export function sandboxContainerOptions(template: SandboxTemplate): Docker.ContainerCreateOptions {
+  const memory = template.limits.memoryMb * 1024 * 1024;
+  return {
+    Image: template.ref,
+    Cmd: SANDBOX_INIT,
+    WorkingDir: REPO_DIR,
+    Labels: { [SANDBOX_LABEL]: template.repoId, [OWNER_LABEL]: ownerLabelValue() },
+    NetworkDisabled: true,
+    HostConfig: {
+      NetworkMode: 'none',
+      Memory: memory,
+      // Equal to Memory: no swap, so the memory limit really bounds the sandbox.
+      MemorySwap: memory,
+      NanoCpus: Math.round(template.limits.cpus * 1e9),
+      PidsLimit: template.limits.pids,
+    },
+  };
+}
+
+let orphansSwept: Promise<number> | undefined;
+
+/** Sandboxes as Docker containers, one per acquire, created from the template's image. */
+export class DockerProvider implements SandboxProvider {
+  readonly backend = 'docker' as const;
+
+  constructor(private readonly docker: Docker = dockerClient()) {}
+
+  async acquire(template: SandboxTemplate): Promise<Sandbox> {
+    if (template.backend !== 'docker') throw new EngineError('usage', `DockerProvider cannot use a ${template.backend} template`);
+    // Once per process: clean up after runs that crashed before disposing their sandboxes.
+    orphansSwept ??= removeOrphanSandboxes(this.docker);
+    await orphansSwept;
+    let container: Docker.Container;
+    try {
+      container = await this.docker.createContainer(sandboxContainerOptions(template));
+    } catch (error) {
+      if (dockerStatus(error) === 404) {
+        throw new EngineError('sandbox-failed', `image ${template.ref} not found; build it with: ssr build-image --repo ${template.repoId}`, { cause: error });
+      }
+      throw dockerError(`create sandbox from ${template.ref}`, error);
+    }
+    try {
+      await container.start();
+    } catch (error) {
+      await container.remove({ force: true }).catch(() => undefined);
+      throw dockerError(`start sandbox from ${template.ref}`, error);
+    }
+    return new DockerSandbox(container);
+  }
+}

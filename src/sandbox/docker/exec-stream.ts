@@ -1,0 +1,112 @@
+import { randomUUID } from 'node:crypto';
+import type { Duplex } from 'node:stream';
+import type Docker from 'dockerode';
+import type { ExecResult } from '../sandbox.js';
+import { OutputCap } from '../output-cap.js';
+import { dockerError } from './docker-client.js';
+import { FrameDemuxer } from './frame-demuxer.js';
+import { EXEC_MARKER, killByMarker } from './kill-sweep.js';
+
+export interface DockerExecRequest {
+  command: string;
+  cwd: string;
+  env: Record<string, string>;
+  timeoutMs: number;
+  maxOutputBytes: number;
+  stdin?: Buffer;
+}
+
+/** After the deadline, how long the in-container `timeout` gets before the host sweeps. */
+const GRACE_MS = 1000;
+/** Exit status of a process killed by SIGKILL (128 + 9), as bash and `timeout` report it. */
+const KILLED = 137;
+/** How long the host sweep may take before the stream is cut and the exec reported anyway. */
+const SWEEP_BUDGET_MS = 3000;
+
+/**
+ * `cd` first so a missing cwd is an ordinary failed command; `timeout` then puts the command in
+ * its own process group and SIGKILLs that whole group at the deadline. stderr joins stdout in the
+ * container: two pipes read by the daemon would reorder lines written close together.
+ */
+const WRAPPER = 'cd -- "$1" || exit 1; exec timeout -s KILL "$2" bash -c "$3" 2>&1';
+
+/**
+ * The exit code once the daemon has reaped the process, or 'running' at the deadline. Usually the
+ * first inspect answers; a command that closed its stdout and stderr but runs on ends the stream early.
+ */
+async function waitForExit(exec: Docker.Exec, deadline: number): Promise<number | null | 'running'> {
+  for (let delay = 5; ; delay = Math.min(delay * 2, 100)) {
+    const info = await exec.inspect();
+    if (!info.Running) return info.ExitCode ?? null;
+    if (Date.now() >= deadline) return 'running';
+    await new Promise((resolve) => setTimeout(resolve, delay));
+  }
+}
+
+/**
+ * Run one command in a running container: output of stdout and stderr interleaved into one
+ * capped buffer, optional stdin, and a timeout that kills the command's whole process tree
+ * (in-container `timeout`, then a host-driven sweep of everything carrying the exec's marker).
+ */
+export async function runDockerExec(container: Docker.Container, request: DockerExecRequest): Promise<ExecResult> {
+  const started = Date.now();
+  const marker = randomUUID();
+  const env = [...Object.entries(request.env).map(([key, value]) => `${key}=${value}`), `${EXEC_MARKER}=${marker}`];
+  const seconds = (request.timeoutMs / 1000).toFixed(3);
+  let exec: Docker.Exec;
+  let stream: Duplex;
+  try {
+    exec = await container.exec({
+      Cmd: ['bash', '-c', WRAPPER, 'ssr-exec', request.cwd, seconds, request.command],
+      Env: env,
+      AttachStdin: request.stdin !== undefined,
+      AttachStdout: true,
+      AttachStderr: true,
+      Tty: false,
+    });
+    stream = (await exec.start({ hijack: true, stdin: request.stdin !== undefined })) as Duplex;
+  } catch (error) {
+    throw dockerError(`exec in sandbox ${container.id.slice(0, 12)}`, error);
+  }
+  const cap = new OutputCap(request.maxOutputBytes);
+  const demuxer = new FrameDemuxer((bytes) => cap.push(bytes));
+  let timedOut = false;
+  const timers: NodeJS.Timeout[] = [];
+  const finished = new Promise<void>((resolve, reject) => {
+    stream.on('data', (chunk: Buffer) => demuxer.push(chunk));
+    stream.on('end', resolve);
+    stream.on('close', resolve);
+    stream.on('error', (error) => (timedOut ? resolve() : reject(error)));
+    timers.push(
+      setTimeout(() => {
+        timedOut = true;
+        timers.push(
+          setTimeout(() => {
+            void killByMarker(container, marker, SWEEP_BUDGET_MS).then(() => stream.destroy());
+          }, GRACE_MS),
+        );
+      }, Math.max(0, request.timeoutMs - (Date.now() - started))),
+    );
+  });
+  if (request.stdin !== undefined) stream.end(request.stdin);
+  try {
+    await finished;
+  } catch (error) {
+    throw dockerError('reading exec output', error);
+  } finally {
+    for (const timer of timers) clearTimeout(timer);
+    stream.destroy();
+  }
+  const exit = timedOut
+    ? null
+    : await waitForExit(exec, started + request.timeoutMs).catch((error: unknown) => Promise.reject(dockerError('exec inspect', error)));
+  let exitCode = exit === 'running' ? null : exit;
+  // The in-container timeout can fire a hair before the host timer: SIGKILL at the deadline is a timeout.
+  if (exit === 'running' || (exitCode === KILLED && Date.now() - started >= request.timeoutMs)) timedOut = true;
+  if (timedOut) {
+    exitCode = null;
+    // Whatever escaped the process group (daemons that closed stdout) must not outlive a timeout.
+    await killByMarker(container, marker, SWEEP_BUDGET_MS);
+  }
+  return { exitCode, output: cap.text(), timedOut, durationMs: Date.now() - started, droppedBytes: cap.droppedBytes };
+}

@@ -1,0 +1,85 @@
+import { createHash } from 'node:crypto';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type Docker from 'dockerode';
+import type { ResolvedRepo } from '../../config/resolve-repo.js';
+import type { ProgressSink } from '../../report/progress.js';
+import { EngineError } from '../../util/engine-error.js';
+import { ssrPath } from '../../util/ssr-home.js';
+import { cloneAtCommit } from '../images/clone-at-commit.js';
+import { withFileLock } from '../images/file-lock.js';
+import { REPO_DIR } from '../sandbox.js';
+import { baseImageTag, ensureBaseImage } from './base-image.js';
+import { dockerError, imageExists } from './docker-client.js';
+import { runSetup } from './run-setup.js';
+import { tarDirectory } from './tar.js';
+
+/** Bump when the build steps below change, so every repo image built by older steps is rebuilt. */
+export const REPO_IMAGE_VERSION = 1;
+
+/** `ssr-repo-<id>:<hash12>`; the hash covers everything the image is built from. */
+export function repoImageTag(repo: ResolvedRepo): string {
+  const canonical = JSON.stringify({
+    base: baseImageTag(repo.image),
+    location: repo.location,
+    commit: repo.commit,
+    setup: repo.image.setup,
+    packages: [...repo.image.packages].sort(),
+    version: REPO_IMAGE_VERSION,
+  });
+  return `ssr-repo-${repo.id}:${createHash('sha256').update(canonical).digest('hex').slice(0, 12)}`;
+}
+
+async function build(docker: Docker, repo: ResolvedRepo, base: string, tag: string, progress: ProgressSink): Promise<void> {
+  const workdir = await mkdtemp(join(tmpdir(), `ssr-clone-${repo.id}-`));
+  let container: Docker.Container | undefined;
+  try {
+    progress({ stage: 'clone', message: `${repo.location} at ${repo.commit.slice(0, 12)}` });
+    const clone = join(workdir, 'repo');
+    await cloneAtCommit(repo.location, repo.commit, clone);
+    container = await docker.createContainer({ Image: base, Cmd: ['sleep', 'infinity'], WorkingDir: REPO_DIR, HostConfig: { NetworkMode: 'none' } });
+    await container.putArchive(tarDirectory(clone), { path: REPO_DIR });
+    if (repo.image.setup.length > 0) {
+      await container.start();
+      await runSetup(container, repo.image.setup, progress);
+    }
+    progress({ stage: 'commit', message: `committing ${tag}` });
+    const [name, version] = tag.split(':') as [string, string];
+    await container.commit({
+      _query: { container: container.id, repo: name, tag: version, comment: `ssr repo image of ${repo.id}` },
+      _body: {
+        Cmd: ['sleep', 'infinity'],
+        WorkingDir: REPO_DIR,
+        Labels: { 'ssr.repo': repo.id, 'ssr.commit': repo.commit, 'ssr.recipe': JSON.stringify(repo.image) },
+      },
+    });
+  } catch (error) {
+    if (error instanceof EngineError) throw error;
+    const failure = dockerError(`building ${tag}`, error);
+    throw failure.code === 'docker-unavailable' ? failure : new EngineError('image-build-failed', failure.message, { retryable: true, cause: error });
+  } finally {
+    await container?.remove({ force: true }).catch(() => undefined);
+    await rm(workdir, { recursive: true, force: true });
+  }
+}
+
+/**
+ * The image a repo's sandboxes start from: the base image plus the repo at its pinned commit in
+ * /repo (full history, branch `main`, no remotes) and the recipe's setup commands run.
+ * Idempotent: an existing tag is reused; concurrent builders of one tag build it once.
+ */
+export async function ensureRepoImage(docker: Docker, repo: ResolvedRepo, progress: ProgressSink): Promise<string> {
+  const tag = repoImageTag(repo);
+  if (await imageExists(docker, tag)) return tag;
+  const base = await ensureBaseImage(docker, repo.image, progress);
+  await withFileLock(
+    ssrPath('locks', `${tag.replace(/[^a-z0-9.-]/gi, '_')}.lock`),
+    async () => {
+      if (!(await imageExists(docker, tag))) await build(docker, repo, base, tag, progress);
+    },
+    () => progress({ stage: 'wait', message: `another process is building ${tag}` }),
+  );
+  progress({ stage: 'commit', message: `${tag} ready`, fraction: 1 });
+  return tag;
+}

@@ -1,0 +1,56 @@
+import { spawn } from 'node:child_process';
+import type { Readable } from 'node:stream';
+import { extract, pack } from 'tar-stream';
+
+/**
+ * A tar stream of a directory's contents (entries named `./…`), made by GNU tar because it
+ * handles everything a Debian rootfs holds (hard links, device nodes, numeric owners).
+ * A tar failure surfaces as an error on the stream.
+ */
+export function tarDirectory(dir: string): Readable {
+  const child = spawn('tar', ['--numeric-owner', '-C', dir, '-cf', '-', '.'], { stdio: ['ignore', 'pipe', 'pipe'] });
+  let stderr = '';
+  child.stderr.on('data', (chunk: Buffer) => {
+    stderr = (stderr + chunk.toString('utf8')).slice(-2000);
+  });
+  child.on('error', (error) => child.stdout.destroy(error));
+  child.on('close', (code) => {
+    if (code !== 0) child.stdout.destroy(new Error(`tar of ${dir} exited with ${code}: ${stderr.trim()}`));
+  });
+  return child.stdout;
+}
+
+/** A one-file tar archive (owned by root) in memory. */
+export async function packFile(name: string, content: Buffer, mode: number): Promise<Buffer> {
+  const archive = pack();
+  const chunks: Buffer[] = [];
+  archive.on('data', (chunk: unknown) => {
+    chunks.push(chunk as Buffer);
+  });
+  const done = new Promise<void>((resolve, reject) => {
+    archive.on('end', resolve);
+    archive.on('error', reject);
+  });
+  archive.entry({ name, mode, uid: 0, gid: 0, mtime: new Date(), type: 'file' }, content);
+  archive.finalize();
+  await done;
+  return Buffer.concat(chunks);
+}
+
+/** The content of the first entry of a tar stream; throws when it is not a regular file. */
+export async function readSingleFile(stream: NodeJS.ReadableStream, label: string): Promise<Buffer> {
+  const entries = extract();
+  stream.pipe(entries as unknown as NodeJS.WritableStream);
+  for await (const entry of entries) {
+    if (entry.header.type !== 'file') {
+      entry.resume();
+      throw new Error(`${label} is a ${entry.header.type}, not a regular file`);
+    }
+    const chunks: Buffer[] = [];
+    for await (const chunk of entry) chunks.push(chunk as Buffer);
+    // Nothing after the first entry matters; closing the response frees the connection.
+    (stream as Readable).destroy?.();
+    return Buffer.concat(chunks);
+  }
+  throw new Error(`${label}: empty archive`);
+}

@@ -1,0 +1,337 @@
+import { execFileSync } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { resolveRepo, type ResolvedRepo } from '../../src/config/resolve-repo.js';
+import { silentProgress } from '../../src/report/progress.js';
+import { BwrapProvider } from '../../src/sandbox/bwrap/bwrap-provider.js';
+import { prepareBwrapTemplate } from '../../src/sandbox/bwrap/bwrap-template.js';
+import type { Sandbox, SandboxTemplate } from '../../src/sandbox/sandbox.js';
+import { EngineError } from '../../src/util/engine-error.js';
+import { ssrPath } from '../../src/util/ssr-home.js';
+
+const CALC = 'def add(a, b):\n    return a + b\n';
+const TESTS = 'from calc import add\n\ndef test_add():\n    assert add(1, 2) == 3\n\ndef test_neg():\n    assert add(-1, 1) == 0\n';
+
+/** A tiny git repository with two passing pytest tests, on a branch that is not `main`. */
+function makeTinyRepo(): string {
+  const dir = mkdtempSync(join(tmpdir(), 'ssr-bwrap-repo-'));
+  writeFileSync(join(dir, 'calc.py'), CALC);
+  writeFileSync(join(dir, 'test_calc.py'), TESTS);
+  const git = (...args: string[]): string => execFileSync('git', ['-c', 'user.name=t', '-c', 'user.email=t@t', ...args], { cwd: dir, encoding: 'utf8' });
+  git('init', '-q', '-b', 'trunk');
+  git('add', '-A');
+  git('commit', '-qm', 'initial');
+  return dir;
+}
+
+/** Host processes whose command line carries `marker` (a sandbox process that escaped teardown). */
+function hostProcessesWith(marker: string): string[] {
+  return execFileSync('ps', ['-eo', 'pid=,args='], { encoding: 'utf8' })
+    .split('\n')
+    .filter((line) => line.includes(marker) && !line.includes('ps -eo'));
+}
+
+function uniqueSleep(): string {
+  // `sleep` takes fractions: a duration nobody else uses marks our processes in `ps`.
+  return `86${randomBytes(3).readUIntBE(0, 3) % 1000}.${randomBytes(3).readUIntBE(0, 3)}`;
+}
+
+async function rejection(promise: Promise<unknown>): Promise<EngineError> {
+  const error = await promise.then(() => undefined, (caught: unknown) => caught);
+  expect(error).toBeInstanceOf(EngineError);
+  return error as EngineError;
+}
+
+describe('bwrap sandbox (real bubblewrap)', () => {
+  const provider = new BwrapProvider();
+  const cleanups: (() => Promise<void> | void)[] = [];
+  let repo: ResolvedRepo;
+  let template: SandboxTemplate;
+  let box: Sandbox;
+
+  async function fresh(): Promise<Sandbox> {
+    const sandbox = await provider.acquire(template);
+    cleanups.push(() => sandbox.dispose());
+    return sandbox;
+  }
+
+  beforeAll(async () => {
+    const source = makeTinyRepo();
+    cleanups.push(() => rmSync(source, { recursive: true, force: true }));
+    repo = await resolveRepo(source, undefined);
+    template = await prepareBwrapTemplate(repo, silentProgress);
+    cleanups.push(() => rmSync(template.ref, { recursive: true, force: true }));
+    box = await fresh();
+  });
+
+  afterAll(async () => {
+    for (const cleanup of cleanups.reverse()) await cleanup();
+  });
+
+  describe('template', () => {
+    it('is idempotent and keeps the repo on main at the pinned commit, without remotes', async () => {
+      const again = await prepareBwrapTemplate(repo, silentProgress);
+      expect(again).toEqual(template);
+      const result = await box.exec('git rev-parse HEAD; git branch --format="%(refname:short)"; git remote | wc -l');
+      expect(result.output).toBe(`${repo.commit}\nmain\n0\n`);
+    });
+
+    it('runs setup commands without network, and reports a failing one as an image-build error', async () => {
+      const built = await prepareBwrapTemplate({ ...repo, image: { ...repo.image, setup: ['echo built > built.txt', 'cat /proc/net/dev | tail -n +3 | wc -l > ifaces.txt'] } }, silentProgress);
+      cleanups.push(() => rmSync(built.ref, { recursive: true, force: true }));
+      expect(built.ref).not.toBe(template.ref);
+      const sandbox = await provider.acquire(built);
+      cleanups.push(() => sandbox.dispose());
+      expect((await sandbox.readFile('built.txt')).toString()).toBe('built\n');
+      expect((await sandbox.readFile('ifaces.txt')).toString()).toBe('1\n');
+
+      const failing = prepareBwrapTemplate({ ...repo, image: { ...repo.image, setup: ['echo broken; exit 4'] } }, silentProgress);
+      const error = await rejection(failing);
+      expect(error.code).toBe('image-build-failed');
+      expect(error.message).toContain('exited with 4');
+      expect(error.message).toContain('broken');
+    });
+  });
+
+  describe('exec', () => {
+    it.each([
+      ['true', 0],
+      ['false', 1],
+      ['exit 7', 7],
+      ['kill -9 $$', 137],
+    ])('%s exits with %s', async (command, exitCode) => {
+      const result = await box.exec(command);
+      expect(result).toMatchObject({ exitCode, timedOut: false, droppedBytes: 0 });
+    });
+
+    it('merges stdout and stderr in the order they were written', async () => {
+      const result = await box.exec('echo a; echo b >&2; echo c; echo d >&2');
+      expect(result.output).toBe('a\nb\nc\nd\n');
+    });
+
+    it('feeds stdin, binary included', async () => {
+      const bytes = Buffer.from(Array.from({ length: 256 * 400 }, (_, index) => index % 256));
+      const result = await box.exec('sha256sum | cut -d" " -f1', { stdin: bytes });
+      const expected = execFileSync('sha256sum', { input: bytes, encoding: 'utf8' }).split(' ')[0];
+      expect(result.output.trim()).toBe(expected);
+      expect((await box.exec('cat', { stdin: 'héllo' })).output).toBe('héllo');
+      expect((await box.exec('cat')).output).toBe('');
+    });
+
+    it.each([
+      [undefined, '/repo'],
+      ['/ssr', '/ssr'],
+      ['/tmp', '/tmp'],
+    ])('runs in cwd %s → %s', async (cwd, expected) => {
+      expect((await box.exec('pwd', { cwd })).output).toBe(`${expected}\n`);
+    });
+
+    it('resolves a relative cwd against /repo and reports a missing one as output', async () => {
+      await box.exec('mkdir -p sub/dir');
+      expect((await box.exec('pwd', { cwd: 'sub/dir' })).output).toBe('/repo/sub/dir\n');
+      const missing = await box.exec('pwd', { cwd: '/nope' });
+      expect(missing.exitCode).toBe(1);
+      expect(missing.output).toContain('/nope');
+    });
+
+    it('passes env over a clean base environment and rejects bad names', async () => {
+      process.env.SSR_BWRAP_LEAK_CHECK = 'host-secret';
+      try {
+        const result = await box.exec('echo "$FOO|$HOME|$LANG"; env', { env: { FOO: 'bar baz' } });
+        expect(result.output.split('\n')[0]).toBe('bar baz|/root|C.UTF-8');
+        expect(result.output).not.toContain('host-secret');
+      } finally {
+        delete process.env.SSR_BWRAP_LEAK_CHECK;
+      }
+      expect((await rejection(box.exec('true', { env: { 'A=B': 'x' } }))).code).toBe('usage');
+    });
+
+    it('has no network: only an unconfigured loopback', async () => {
+      const devices = await box.exec('tail -n +3 /proc/net/dev | cut -d: -f1 | tr -d " "');
+      expect(devices.output).toBe('lo\n');
+      const connect = await box.exec('python3 -c "import socket; socket.create_connection((\'1.1.1.1\', 53), timeout=3)"');
+      expect(connect.exitCode).not.toBe(0);
+      expect(connect.output).toMatch(/unreachable|OSError/i);
+    });
+
+    it('sees the rootfs and /dev read-only and runs without capabilities', async () => {
+      const result = await box.exec('touch /usr/x; touch /dev/x; grep CapEff /proc/self/status');
+      expect(result.output.match(/Read-only file system/g)).toHaveLength(2);
+      expect(result.output).toContain('CapEff:\t0000000000000000');
+    });
+
+    it.each([
+      ['/tmp', 'echo t > /tmp/f && cat /tmp/f', 't\n'],
+      ['/root ($HOME)', 'echo h > ~/f && cat ~/f', 'h\n'],
+      ['/dev/shm (multiprocessing locks)', 'python3 -c "import multiprocessing; multiprocessing.Lock(); print(\'ok\')"', 'ok\n'],
+      ['/dev/null', 'echo x > /dev/null && echo ok', 'ok\n'],
+    ])('can write to %s', async (_name, command, output) => {
+      expect(await box.exec(command)).toMatchObject({ exitCode: 0, output });
+    });
+
+    it('applies the memory limit as RLIMIT_AS', async () => {
+      expect((await box.exec('ulimit -v')).output).toBe(`${template.limits.memoryMb * 1024}\n`);
+      const hog = await box.exec(`python3 -c "x = bytearray(${template.limits.memoryMb + 512} * 1024 * 1024)"`);
+      expect(hog.exitCode).not.toBe(0);
+      expect(hog.output).toContain('MemoryError');
+    });
+
+    it('runs pytest in the repo', async () => {
+      const result = await box.exec('python3 -m pytest -q -p no:cacheprovider');
+      expect(result.exitCode).toBe(0);
+      expect(result.output).toContain('2 passed');
+    });
+
+    it('tolerates output that is not UTF-8', async () => {
+      const result = await box.exec("printf 'ok\\xff\\xfe end\\xc3'");
+      expect(result.output).toBe('ok\uFFFD\uFFFD end\uFFFD');
+    });
+
+    it('caps 200 MB of output in bounded memory', async () => {
+      const before = process.memoryUsage().rss;
+      const result = await box.exec('head -c 200000000 /dev/zero | tr "\\0" a; echo; echo the-end', { maxOutputBytes: 64 * 1024 });
+      const grown = process.memoryUsage().rss - before;
+      expect(result.exitCode).toBe(0);
+      expect(result.droppedBytes).toBe(200_000_000 + 9 - 64 * 1024);
+      expect(result.output.startsWith('aaaa')).toBe(true);
+      expect(result.output.endsWith('a\nthe-end\n')).toBe(true);
+      expect(result.output).toContain(`[... ${result.droppedBytes} bytes of output dropped ...]`);
+      expect(grown).toBeLessThan(100 * 1024 * 1024);
+    });
+  });
+
+  describe('teardown', () => {
+    it('kills a command at its timeout, with every descendant', async () => {
+      const marker = uniqueSleep();
+      const command = [
+        `(setsid sleep ${marker} &)`,
+        `nohup sleep ${marker} >/dev/null 2>&1 &`,
+        `for i in $(seq 20); do (sleep ${marker} &); done`,
+        "trap '' TERM HUP INT",
+        'echo started',
+        `sleep ${marker}`,
+      ].join('\n');
+      const result = await box.exec(command, { timeoutMs: 1500 });
+      expect(result).toMatchObject({ exitCode: null, timedOut: true });
+      expect(result.output).toBe('started\n');
+      expect(result.durationMs).toBeLessThan(6000);
+      expect(hostProcessesWith(marker)).toEqual([]);
+    });
+
+    it('ends a fork storm at the timeout (RLIMIT_NPROC does not bind uid 0)', async () => {
+      const marker = uniqueSleep();
+      // Bounded on purpose (~240 processes): an unbounded bomb would exhaust the host's pids
+      // until the timeout, since nothing limits the process count of uid 0.
+      const storm = `storm() { [ "$1" -gt 0 ] || return; for i in 1 2 3; do (sleep ${marker} & storm $(($1 - 1)); wait) & done; wait; }`;
+      const command = `${storm}; storm 4 & sleep 1; ps -e --no-headers | wc -l; sleep ${marker}`;
+      const result = await box.exec(command, { timeoutMs: 4000 });
+      expect(result.timedOut).toBe(true);
+      expect(Number(result.output.trim())).toBeGreaterThan(100);
+      expect(hostProcessesWith(marker)).toEqual([]);
+    });
+
+    it('kills background processes when the command returns', async () => {
+      const marker = uniqueSleep();
+      const result = await box.exec(`sleep ${marker} & echo done`);
+      expect(result).toMatchObject({ exitCode: 0, output: 'done\n', timedOut: false });
+      expect(result.durationMs).toBeLessThan(3000);
+      expect(hostProcessesWith(marker)).toEqual([]);
+    });
+  });
+
+  describe('files', () => {
+    it('round-trips text and binary files, visible to commands', async () => {
+      const bytes = Buffer.from(Array.from({ length: 1024 }, (_, index) => (index * 7) % 256));
+      await box.writeFile('/ssr/data.bin', bytes);
+      expect(await box.readFile('/ssr/data.bin')).toEqual(bytes);
+      expect((await box.exec('od -An -tu1 -N4 /ssr/data.bin')).output.trim().split(/\s+/)).toEqual(['0', '7', '14', '21']);
+      await box.writeFile('notes/new/file.txt', 'héllo\n');
+      expect((await box.exec('cat /repo/notes/new/file.txt; stat -c %a notes/new/file.txt')).output).toBe('héllo\n644\n');
+      await box.exec('printf from-exec > /ssr/made.txt');
+      expect((await box.readFile('/ssr/made.txt')).toString()).toBe('from-exec');
+    });
+
+    it('sets the mode when asked and keeps an existing mode otherwise', async () => {
+      await box.writeFile('/ssr/run.sh', '#!/bin/sh\necho ran\n', { mode: 0o755 });
+      expect((await box.exec('/ssr/run.sh')).output).toBe('ran\n');
+      await box.writeFile('/ssr/run.sh', '#!/bin/sh\necho again\n');
+      expect((await box.exec('/ssr/run.sh; stat -c %a /ssr/run.sh')).output).toBe('again\n755\n');
+    });
+
+    it.each([
+      ['a missing file', 'nope.txt', 'sandbox-failed'],
+      ['a directory', '/repo', 'sandbox-failed'],
+      ['a path outside /repo and /ssr', '/tmp/x', 'usage'],
+      ['a rootfs path', '/etc/passwd', 'usage'],
+      ['a path climbing out of /repo', '../etc/passwd', 'usage'],
+    ])('refuses to read %s', async (_name, path, code) => {
+      expect((await rejection(box.readFile(path))).code).toBe(code);
+    });
+
+    it('follows links with the sandbox semantics: inside the mounts only, never a host file', async () => {
+      const canary = join(tmpdir(), `ssr-bwrap-canary-${randomBytes(4).toString('hex')}`);
+      writeFileSync(canary, 'HOST');
+      cleanups.push(() => rmSync(canary, { force: true }));
+      await box.exec(
+        [
+          `ln -s ${canary} host-link`,
+          'ln -s /etc/passwd passwd-link',
+          'ln -s ../../../../../../etc/passwd climb-link',
+          `ln -s ${join(canary, '..')} host-dir`,
+          'ln -s /ssr/data.bin abs-inside',
+          'ln -s calc.py rel-inside',
+          'ln -s loop1 loop2; ln -s loop2 loop1',
+        ].join('; '),
+      );
+      for (const link of ['host-link', 'passwd-link', 'climb-link']) {
+        expect((await rejection(box.readFile(link))).code, link).toBe('usage');
+        expect((await rejection(box.writeFile(link, 'pwned'))).code, link).toBe('usage');
+      }
+      expect((await rejection(box.writeFile('host-dir/evil', 'pwned'))).code).toBe('usage');
+      expect((await rejection(box.readFile('loop1'))).message).toContain('too many levels');
+      expect(readFileSync(canary, 'utf8')).toBe('HOST');
+      expect(existsSync(join(tmpdir(), 'evil'))).toBe(false);
+      expect((await box.readFile('rel-inside')).toString()).toBe(CALC);
+      expect((await box.readFile('abs-inside')).length).toBe(1024);
+    });
+
+    it('keeps every sandbox repo private', async () => {
+      const other = await fresh();
+      await box.writeFile('calc.py', 'changed = True\n');
+      await box.exec('echo more >> test_calc.py; touch only-in-box');
+      expect((await other.readFile('calc.py')).toString()).toBe(CALC);
+      expect((await other.exec('git status --porcelain')).output).toBe('');
+      expect((await other.exec('ls only-in-box')).exitCode).not.toBe(0);
+      expect(readFileSync(join(template.ref, 'repo', 'calc.py'), 'utf8')).toBe(CALC);
+      expect(readFileSync(join(template.ref, 'repo', 'test_calc.py'), 'utf8')).toBe(TESTS);
+    });
+  });
+
+  describe('dispose', () => {
+    it('is idempotent, removes the copy and refuses later use', async () => {
+      const sandbox = await provider.acquire(template);
+      const mine = (): string[] => readdirSync(ssrPath('bwrap', '.sandboxes')).filter((dir) => dir.endsWith(sandbox.id));
+      expect(mine()).toHaveLength(1);
+      await sandbox.dispose();
+      await sandbox.dispose();
+      expect(mine()).toEqual([]);
+      expect((await rejection(sandbox.exec('true'))).code).toBe('sandbox-failed');
+      expect((await rejection(sandbox.readFile('calc.py'))).code).toBe('sandbox-failed');
+    });
+
+    it('kills a running command', async () => {
+      const sandbox = await provider.acquire(template);
+      const marker = uniqueSleep();
+      const running = sandbox.exec(`sleep ${marker}`, { timeoutMs: 60_000 });
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      // The probe sees a live sandbox process, so its empty answers elsewhere mean something.
+      expect(hostProcessesWith(marker).filter((line) => /^\s*\d+ sleep /.test(line))).toHaveLength(1);
+      await sandbox.dispose();
+      expect(await running).toMatchObject({ exitCode: null, timedOut: false });
+      expect(hostProcessesWith(marker)).toEqual([]);
+    });
+  });
+});
