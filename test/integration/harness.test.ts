@@ -1,0 +1,139 @@
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { main } from '../../src/cli/main.js';
+import { readDefaultTestFiles } from '../../src/harness/default-files.js';
+import { runTests, type RunTestsOptions } from '../../src/harness/run-tests.js';
+import type { TestReport } from '../../src/harness/test-report.js';
+import type { SandboxTemplate } from '../../src/sandbox/sandbox.js';
+import { bwrapTemplate, dockerTemplate, exampleRepo, tinyRepo, withSandbox } from '../helpers/sandboxes.js';
+
+const defaults = readDefaultTestFiles();
+
+describe('runTests on the example repo', () => {
+  it('gives identical status maps in Docker and bubblewrap with the default pytest script and parser', async () => {
+    const repo = await exampleRepo();
+    const run = async (template: SandboxTemplate): Promise<TestReport> =>
+      withSandbox(template, (sandbox) => runTests(sandbox, { ...defaults, timeoutMs: repo.limits.test_timeout_s * 1000 }));
+    const docker = await run(await dockerTemplate(repo));
+    const bwrap = await run(await bwrapTemplate(repo));
+    for (const report of [docker, bwrap]) {
+      expect(report.parserFailure).toBeUndefined();
+      expect(report.timedOut).toBe(false);
+      expect(report.exitCode).toBe(0);
+      expect(Object.values(report.statuses).every((status) => status === 'passed')).toBe(true);
+      expect(report.logBytes).toBe(Buffer.byteLength(report.log));
+    }
+    expect(Object.keys(docker.statuses).length).toBeGreaterThanOrEqual(60);
+    expect(bwrap.statuses).toEqual(docker.statuses);
+  });
+});
+
+describe('runTests (docker, tiny repo)', () => {
+  let template: SandboxTemplate;
+  beforeAll(async () => {
+    template = await dockerTemplate(await tinyRepo());
+  });
+  const run = (options: Partial<RunTestsOptions>): Promise<TestReport> =>
+    withSandbox(template, (sandbox) => runTests(sandbox, { ...defaults, timeoutMs: 60_000, ...options }));
+
+  it('runs the script in /repo and parses its log', async () => {
+    const report = await run({ testScript: `pwd\n${defaults.testScript}` });
+    expect(report).toMatchObject({ statuses: { 'tests/test_calc.py::test_add': 'passed' }, timedOut: false, exitCode: 0 });
+    expect(report.log.startsWith('/repo\n')).toBe(true);
+    expect(report.parserFailure).toBeUndefined();
+  });
+
+  it('reports a hanging script (and its background children) as timed out within its limit, and parses the partial log', async () => {
+    const script = `${defaults.testScript}\n(sleep 600 &)\nsleep 600 & wait\n`;
+    const started = Date.now();
+    const report = await run({ testScript: script, timeoutMs: 3000 });
+    expect(report.timedOut).toBe(true);
+    expect(report.exitCode).toBeNull();
+    expect(report.durationMs).toBeLessThan(3000 + 2000);
+    expect(Date.now() - started).toBeLessThan(20_000);
+    expect(report.statuses).toEqual({ 'tests/test_calc.py::test_add': 'passed' });
+    expect(report.parserFailure).toBeUndefined();
+  });
+
+  it.each<[string, Partial<RunTestsOptions>, string, RegExp]>([
+    ['crashes', { testParser: 'import sys\nprint("{}")\nraise RuntimeError("parser exploded")\n' }, 'parser-crashed', /code 1/],
+    ['prints non-JSON', { testParser: 'print("all good!")\n' }, 'parser-output-not-json', /not JSON/],
+    ['prints status "ok"', { testParser: 'print(\'{"tests/test_calc.py::test_add": "ok"}\')\n' }, 'parser-output-bad-schema', /"ok"/],
+    ['prints status null', { testParser: 'print(\'{"t": null}\')\n' }, 'parser-output-bad-schema', /null/],
+    ['prints status "skipped"', { testParser: 'print(\'{"t": "skipped"}\')\n' }, 'parser-output-bad-schema', /"skipped"/],
+    ['hangs', { testParser: 'import time\ntime.sleep(600)\n', parserTimeoutMs: 1500 }, 'parser-timeout', /1500 ms/],
+  ])('a parser that %s gives no statuses and a specific failure', async (_name, options, code, message) => {
+    const report = await run(options);
+    expect(report.statuses).toEqual({});
+    expect(report.parserFailure?.code).toBe(code);
+    expect(report.parserFailure?.message).toMatch(message);
+    if (report.parserFailure?.code === 'parser-crashed') expect(report.parserFailure.stderr).toContain('RuntimeError: parser exploded');
+    if (report.parserFailure?.code === 'parser-output-not-json') expect(report.parserFailure.head).toBe('all good!\n');
+  });
+
+  it('keeps the parser’s stderr out of its JSON', async () => {
+    const parser = 'import sys, json\nprint("DeprecationWarning: noise", file=sys.stderr)\njson.dump({"t::a": "passed"}, sys.stdout)\n';
+    expect((await run({ testParser: parser })).statuses).toEqual({ 't::a': 'passed' });
+  });
+
+  it('stores a 50 MB log capped (head and tail) with its true size; the parser reads all of it', async () => {
+    const script = 'echo FIRST-LINE\nhead -c 50000000 /dev/zero | tr "\\0" "x"\necho\necho LAST-LINE\n';
+    const parser = 'import sys, json\ndata = sys.stdin.buffer.read()\njson.dump({"size": "passed" if len(data) == 50000022 else "failed"}, sys.stdout)\n';
+    const report = await run({ testScript: script, testParser: parser });
+    expect(report.logBytes).toBe(50_000_022);
+    expect(report.statuses).toEqual({ size: 'passed' });
+    expect(Buffer.byteLength(report.log)).toBeLessThan(256 * 1024 + 200);
+    expect(report.log.startsWith('FIRST-LINE\n')).toBe(true);
+    expect(report.log.endsWith('\nLAST-LINE\n')).toBe(true);
+    expect(report.log).toMatch(/\[ssr: 49737878 bytes of the 50000022-byte log omitted here\]/);
+  });
+});
+
+describe('ssr test-run', () => {
+  afterEach(() => {
+    process.exitCode = undefined;
+    vi.restoreAllMocks();
+  });
+
+  async function cli(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
+    let stdout = '';
+    let stderr = '';
+    vi.spyOn(process.stdout, 'write').mockImplementation((chunk: string | Uint8Array) => ((stdout += String(chunk)), true));
+    vi.spyOn(process.stderr, 'write').mockImplementation((chunk: string | Uint8Array) => ((stderr += String(chunk)), true));
+    const code = await main(args);
+    vi.restoreAllMocks();
+    return { code, stdout, stderr };
+  }
+
+  it('runs the default pytest script and parser on a local repo and prints the report as JSON', async () => {
+    const repo = await tinyRepo();
+    const { code, stdout } = await cli(['test-run', '--repo', repo.location, '--sandbox', 'docker', '--json']);
+    expect(code).toBe(0);
+    expect(JSON.parse(stdout)).toMatchObject({ statuses: { 'tests/test_calc.py::test_add': 'passed' }, timedOut: false });
+  });
+
+  it('prints a summary, and exits 1 when the script times out', async () => {
+    const repo = await tinyRepo();
+    const dir = await mkdtemp(join(tmpdir(), 'ssr-test-run-'));
+    const script = join(dir, 'test_script.sh');
+    await writeFile(script, 'sleep 600\n');
+    const { code, stdout } = await cli(['test-run', '--repo', repo.location, '--sandbox', 'bwrap', '--script', script, '--test-timeout', '2']).finally(() =>
+      rm(dir, { recursive: true, force: true }),
+    );
+    expect(code).toBe(1);
+    expect(stdout).toMatch(/0 passed, 0 failed \(0 tests\)/);
+    expect(stdout).toMatch(/TIMED OUT/);
+  });
+
+  it.each([
+    [['--script', '/nonexistent/test_script.sh'], /--script \/nonexistent\/test_script\.sh: cannot read/],
+    [['--test-timeout', '0'], /--test-timeout: expected a positive integer/],
+  ])('exits 2 with a clear message on bad input %j', async (extra, message) => {
+    const repo = await tinyRepo();
+    const { code, stderr } = await cli(['test-run', '--repo', repo.location, '--sandbox', 'docker', ...extra]);
+    expect(code).toBe(2);
+    expect(stderr).toMatch(message);
+  });
+});
