@@ -1,7 +1,9 @@
 import { REPO_DIR, type Sandbox } from '../sandbox/sandbox.js';
-import { execWrapped, writeInfra } from '../workspace/exec-checked.js';
-import { readCappedLog, statSizes } from './read-sandbox-file.js';
-import { DEFAULT_PARSER_TIMEOUT_MS, runParser, TEST_FILES } from './run-parser.js';
+import { EngineError } from '../util/engine-error.js';
+import { execWrapped } from '../workspace/exec-checked.js';
+import { readParserOutput } from './read-parser-output.js';
+import { DEFAULT_PARSER_TIMEOUT_MS } from './run-parser.js';
+import { readDriverOutput, TEST_DRIVER } from './test-driver.js';
 import type { TestReport } from './test-report.js';
 
 export { TEST_FILES } from './run-parser.js';
@@ -20,33 +22,54 @@ export interface RunTestsOptions {
 }
 
 const DEFAULT_MAX_LOG_BYTES = 256 * 1024;
+/** A status map of 100k tests is a few MiB; more than this is not a status map. */
+const MAX_PARSER_STDOUT_BYTES = 32 * 1024 * 1024;
+const PARSER_STDERR_TAIL_BYTES = 4096;
+/** Slack for the driver's own work around the two limits before the sandbox kills it. */
+const DRIVER_GRACE_MS = 30_000;
+
+const seconds = (ms: number): string => String(Math.max(1, Math.ceil(ms / 1000)));
 
 /**
- * Run test_script.sh, then test_parser.py on its log, inside the sandbox; the host only receives
- * the capped log and the parser's output. The script's output goes to a file in the sandbox, so a
- * huge log costs the host nothing. The parser runs even when the script timed out (on the partial
- * log). Throws EngineError only when the sandbox fails; every failure of the script or the parser
- * is in the report.
+ * Run test_script.sh, then test_parser.py on its log, inside the sandbox, in one exec (see
+ * {@link TEST_DRIVER}); the host only receives the capped log and the parser's output, so a huge
+ * log costs the host nothing. The parser runs even when the script timed out (on the partial log).
+ * Throws EngineError only when the sandbox fails; every failure of the script or parser is data.
  */
 export async function runTests(sandbox: Sandbox, options: RunTestsOptions): Promise<TestReport> {
-  const f = TEST_FILES;
-  await writeInfra(sandbox, f.script, options.testScript);
-  await writeInfra(sandbox, f.parser, options.testParser);
-  const script = await execWrapped(sandbox, 'running the test script', `rm -f ${f.log} ${f.parserOut} ${f.parserErr}; bash ${f.script} > ${f.log} 2>&1 < /dev/null`, {
+  const parserTimeoutMs = options.parserTimeoutMs ?? DEFAULT_PARSER_TIMEOUT_MS;
+  const half = Math.floor((options.maxLogBytes ?? DEFAULT_MAX_LOG_BYTES) / 2);
+  const args = [seconds(options.timeoutMs), seconds(parserTimeoutMs), MAX_PARSER_STDOUT_BYTES, half, PARSER_STDERR_TAIL_BYTES].join(' ');
+  const stdin = `${Buffer.from(options.testScript).toString('base64')}\n${Buffer.from(options.testParser).toString('base64')}\n`;
+  const result = await execWrapped(sandbox, 'running the tests', `bash -c '${TEST_DRIVER.replaceAll("'", "'\\''")}' ssr-driver ${args}`, {
     cwd: REPO_DIR,
-    timeoutMs: options.timeoutMs,
+    stdin,
+    timeoutMs: options.timeoutMs + parserTimeoutMs + DRIVER_GRACE_MS,
+    maxOutputBytes: Math.ceil(((MAX_PARSER_STDOUT_BYTES + 2 * half + PARSER_STDERR_TAIL_BYTES) * 4) / 3) + 4096,
   });
-  const parser = await runParser(sandbox, options.parserTimeoutMs ?? DEFAULT_PARSER_TIMEOUT_MS);
-  const verdict = parser.verdict;
-  const [logBytes = 0] = await statSizes(sandbox, [f.log]);
+  const out = result.timedOut ? undefined : readDriverOutput(result.output);
+  if (!out) {
+    const why = result.timedOut ? `timed out after ${result.durationMs} ms` : `unexpected output ${JSON.stringify(result.output.slice(0, 300))}`;
+    throw new EngineError('sandbox-failed', `running the tests: the test driver ${why}`, { retryable: true });
+  }
+  const verdict = readParserOutput({
+    exitCode: out.parserTimedOut ? null : out.parserExit,
+    timedOut: out.parserTimedOut,
+    durationMs: out.parserMs,
+    timeoutMs: parserTimeoutMs,
+    stdout: out.parserStdout ?? `(the parser printed ${out.parserStdoutBytes} bytes, more than the ${MAX_PARSER_STDOUT_BYTES}-byte cap)`,
+    stderr: out.parserStderr,
+  });
+  const omitted = out.logBytes - Buffer.byteLength(out.logHead) - Buffer.byteLength(out.logTail);
+  const log = out.logTail === '' ? out.logHead : `${out.logHead}\n\n[ssr: ${omitted} bytes of the ${out.logBytes}-byte log omitted here]\n\n${out.logTail}`;
   return {
     statuses: verdict.status === 'ok' ? verdict.statuses : {},
-    timedOut: script.timedOut,
-    exitCode: script.exitCode,
-    durationMs: script.durationMs,
-    parserDurationMs: parser.durationMs,
-    logBytes,
-    log: await readCappedLog(sandbox, f.log, logBytes, options.maxLogBytes ?? DEFAULT_MAX_LOG_BYTES),
+    timedOut: out.scriptTimedOut,
+    exitCode: out.scriptTimedOut ? null : out.scriptExit,
+    durationMs: out.scriptMs,
+    parserDurationMs: out.parserMs,
+    logBytes: out.logBytes,
+    log,
     ...(verdict.status === 'failed' ? { parserFailure: verdict.failure } : {}),
   };
 }

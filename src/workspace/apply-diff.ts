@@ -1,6 +1,12 @@
 import type { Sandbox } from '../sandbox/sandbox.js';
 import { shellQuote } from '../util/shell-quote.js';
-import { execInfra, scratchFile, writeInfra } from './exec-checked.js';
+import { posix } from 'node:path';
+import { EngineError } from '../util/engine-error.js';
+import { execInfra, scratchFile } from './exec-checked.js';
+
+const { dirname } = posix;
+/** Exit code of the write step, out of the range git and patch use. */
+const WRITE_FAILED = 199;
 
 /** The fallback chain, most exact first (SPEC §4: git apply, then --3way, then patch --fuzz). */
 export const APPLY_METHODS = ['git-apply', 'git-apply-3way', 'patch-fuzz'] as const;
@@ -75,10 +81,14 @@ export async function applyDiff(sandbox: Sandbox, diffText: string, options: App
   if (diffText.trim() === '') return { status: 'applied', method: 'git-apply', output: '' };
   const file = scratchFile(options.label ?? 'patch', '.diff');
   // A model-written diff often lacks its final newline, which git reads as a corrupt last line.
-  await writeInfra(sandbox, file, diffText.endsWith('\n') ? diffText : `${diffText}\n`);
+  const stdin = diffText.endsWith('\n') ? diffText : `${diffText}\n`;
   const attempts: ApplyAttempt[] = [];
   for (const method of APPLY_METHODS) {
-    const result = await execInfra(sandbox, `applying a patch (${method})`, applyCommand(method, file, options.reverse ?? false));
+    // The first attempt also writes the patch (from stdin): one round trip for the common case.
+    const write = attempts.length === 0 ? `mkdir -p ${shellQuote(dirname(file))} && cat > ${shellQuote(file)} || exit ${WRITE_FAILED}; ` : '';
+    const command = `${write}${applyCommand(method, file, options.reverse ?? false)}`;
+    const result = await execInfra(sandbox, `applying a patch (${method})`, command, attempts.length === 0 ? { stdin } : {});
+    if (result.exitCode === WRITE_FAILED) throw new EngineError('sandbox-failed', `writing ${file}: ${result.output.slice(-500)}`, { retryable: true });
     if (result.exitCode === 0) return { status: 'applied', method, output: result.output };
     attempts.push({ method, exitCode: result.exitCode, output: result.output });
   }

@@ -1,0 +1,8 @@
+import type { Command } from 'commander';
+import { registerTestRun } from './test-run.js';
+import { registerDoctor } from './doctor.js';
+import { registerBuildImage } from './build-image.js';
+import { registerValidate } from './validate.js';
+
+/** Every `ssr` command, in the order `ssr --help` lists them. Each entry registers one command. */
+export const commands: Array<(program: Command) => void> = [registerValidate, registerTestRun, registerBuildImage, registerDoctor];

@@ -1,0 +1,88 @@
+import { TEST_FILES } from './run-parser.js';
+
+/**
+ * The bash program that does a whole test run in ONE sandbox exec: unpack the script and parser
+ * (base64 lines on stdin, so they never touch argv), run the script under its own time limit,
+ * then the parser on the log, and print what the host needs as base64 lines. Every exec is a
+ * round trip to the engine; one instead of seven is most of the harness's overhead gone.
+ *
+ * Output (stdout; the driver's own stderr goes to a file so nothing can corrupt it):
+ *   SSR-RESULT <script exit> <script timed out 0|1> <script ns> <parser exit> <parser timed out 0|1> <parser ns> <log bytes> <parser stdout bytes>
+ *   <parser stdout, base64, or empty when over the cap>
+ *   <log head, base64>
+ *   <log tail, base64, or empty when the head is the whole log>
+ *   <parser stderr tail, base64, or empty when the parser exited 0>
+ */
+export const TEST_DRIVER = `
+set -u
+exec 2>${TEST_FILES.log}.driver-err
+script_s="$1"; parser_s="$2"; max_out="$3"; half_log="$4"; err_tail="$5"
+mkdir -p ${'$'}(dirname ${TEST_FILES.script})
+IFS= read -r script_b64; IFS= read -r parser_b64
+printf '%s' "$script_b64" | base64 -d > ${TEST_FILES.script}
+printf '%s' "$parser_b64" | base64 -d > ${TEST_FILES.parser}
+rm -f ${TEST_FILES.log} ${TEST_FILES.parserOut} ${TEST_FILES.parserErr} /ssr/timeout.msg
+now() { date +%s%N; }
+t0=$(now)
+timeout --verbose -s KILL "$script_s" bash -c 'exec bash ${TEST_FILES.script} > ${TEST_FILES.log} 2>&1 < /dev/null' 2> /ssr/timeout.msg
+sc=$?; t1=$(now)
+st=0; [ -s /ssr/timeout.msg ] && st=1
+timeout --verbose -s KILL "$parser_s" bash -c 'exec python3 ${TEST_FILES.parser} < ${TEST_FILES.log} > ${TEST_FILES.parserOut} 2> ${TEST_FILES.parserErr}' 2> /ssr/timeout.msg
+pc=$?; t2=$(now)
+pt=0; [ -s /ssr/timeout.msg ] && pt=1
+log=$(stat -c %s ${TEST_FILES.log} 2>/dev/null || echo 0)
+out=$(stat -c %s ${TEST_FILES.parserOut} 2>/dev/null || echo 0)
+echo "SSR-RESULT $sc $st $((t1 - t0)) $pc $pt $((t2 - t1)) $log $out"
+if [ "$out" -le "$max_out" ]; then base64 -w0 ${TEST_FILES.parserOut}; fi; echo
+if [ "$log" -le $((2 * half_log)) ]; then
+  base64 -w0 ${TEST_FILES.log}; echo; echo
+else
+  head -c "$half_log" ${TEST_FILES.log} | base64 -w0; echo
+  tail -c "$half_log" ${TEST_FILES.log} | base64 -w0; echo
+fi
+if [ "$pc" -ne 0 ]; then tail -c "$err_tail" ${TEST_FILES.parserErr} | base64 -w0; fi; echo
+`;
+
+export interface DriverOutput {
+  scriptExit: number;
+  scriptTimedOut: boolean;
+  scriptMs: number;
+  parserExit: number;
+  parserTimedOut: boolean;
+  parserMs: number;
+  logBytes: number;
+  parserStdoutBytes: number;
+  /** undefined when the parser printed more than the cap. */
+  parserStdout: string | undefined;
+  logHead: string;
+  /** Empty when the head is the whole log. */
+  logTail: string;
+  parserStderr: string;
+}
+
+const decode = (line: string | undefined): string => Buffer.from(line ?? '', 'base64').toString('utf8');
+
+/** Parse the driver's output; undefined when it is not what the driver prints (the exec failed). */
+export function readDriverOutput(output: string): DriverOutput | undefined {
+  const lines = output.split('\n');
+  const at = lines.findIndex((line) => line.startsWith('SSR-RESULT '));
+  if (at < 0 || lines.length < at + 5) return undefined;
+  const fields = lines[at]!.split(' ').slice(1).map(Number);
+  if (fields.length !== 8 || fields.some((value) => !Number.isFinite(value))) return undefined;
+  const [scriptExit, st, scriptNs, parserExit, pt, parserNs, logBytes, parserStdoutBytes] = fields as [number, number, number, number, number, number, number, number];
+  const stdoutLine = lines[at + 1]!;
+  return {
+    scriptExit,
+    scriptTimedOut: st === 1,
+    scriptMs: Math.round(scriptNs / 1e6),
+    parserExit,
+    parserTimedOut: pt === 1,
+    parserMs: Math.round(parserNs / 1e6),
+    logBytes,
+    parserStdoutBytes,
+    parserStdout: stdoutLine === '' && parserStdoutBytes > 0 ? undefined : decode(stdoutLine),
+    logHead: decode(lines[at + 2]),
+    logTail: decode(lines[at + 3]),
+    parserStderr: decode(lines[at + 4]),
+  };
+}

@@ -1,0 +1,67 @@
+import type { BugArtifact } from '../artifact/bug-artifact.js';
+import type { Thresholds } from '../config/repos-schema.js';
+import type { EngineError } from '../util/engine-error.js';
+import type { StateKey, StateRun } from './state-runs.js';
+
+/**
+ * Outcome of one consistency check. `fail` rejects the artifact (reward −1); `error` means the
+ * check could not be judged because the infrastructure failed — never the artifact's fault, so
+ * the validation is discarded or retried, not scored.
+ */
+export type CheckStatus = 'pass' | 'fail' | 'error';
+
+/** The checks of SPEC §3, by their exact names, in run order. */
+export const CHECK_NAMES = ['existence', 'parser', 'test-script', 'min-files', 'failing-tests', 'concealment', 'inverse-redundancy'] as const;
+export type CheckName = (typeof CHECK_NAMES)[number];
+
+/** What a check reports: always a reason a person can read, and the evidence behind it (counts, test ids, paths). */
+export interface CheckResult {
+  name: CheckName;
+  status: CheckStatus;
+  reason: string;
+  evidence: Record<string, unknown>;
+  durationMs: number;
+}
+
+/** Which diff of the artifact a state applies last. */
+export type ArtifactDiffName = 'bug_inject.diff' | 'test_weaken.diff';
+
+/**
+ * Whether a state could be prepared from O: `applied` when every diff it needs applied with plain
+ * `git apply` (no 3-way, no fuzz: validation judges the diff the Injector wrote, not a repaired
+ * one); `apply-failed` names the first diff that did not; `error` is infrastructure.
+ */
+export type ApplyStateOutcome =
+  | { status: 'applied' }
+  | { status: 'apply-failed'; diff: ArtifactDiffName; detail: string }
+  | { status: 'error'; error: EngineError };
+
+/**
+ * Everything a check may ask about the artifact under validation. The validator builds one per
+ * artifact; the sandbox work behind it is lazy and memoised, so a check asks freely and the
+ * first check that needs a fact pays for it.
+ *
+ * - `originalFiles()` — every file of O, repo-relative (`git ls-files` of the pinned commit,
+ *   `/`-separated, no `./`). One sandbox exec, cached.
+ * - `applyState(state)` — prepares B (`'buggy'`: O + bug_inject.diff) or W (`'weakened'`:
+ *   B + test_weaken.diff) and says whether the diffs applied cleanly. The validator may answer
+ *   from a cheap `git apply --check` sandbox or from the same preparation `run()` does; the
+ *   answer must agree with what `run()` of that state would do. `existence` is the only check
+ *   that reads it: the later checks can then assume every state they run was prepared.
+ * - `run(state)` — prepare a state in a fresh sandbox and run test_script.sh + test_parser.py
+ *   on it (SPEC §3 "run"); each state runs at most once per artifact (O twice:
+ *   `original` and `original-repeat`, for flakiness).
+ */
+export interface ValidationContext {
+  readonly artifact: BugArtifact;
+  readonly thresholds: Thresholds;
+  originalFiles(): Promise<ReadonlySet<string>>;
+  applyState(state: 'buggy' | 'weakened'): Promise<ApplyStateOutcome>;
+  run(state: StateKey): Promise<StateRun>;
+}
+
+/** One check of SPEC §3: a name and a judgement over the context. Throws only for engine bugs. */
+export interface ConsistencyCheck {
+  name: CheckName;
+  run(ctx: ValidationContext): Promise<Omit<CheckResult, 'durationMs' | 'name'>>;
+}

@@ -1,0 +1,187 @@
+import PQueue from 'p-queue';
+import type { BugArtifact } from '../artifact/bug-artifact.js';
+import type { TestReport } from '../harness/test-report.js';
+import { runTests } from '../harness/run-tests.js';
+import { runParser } from '../harness/run-parser.js';
+import type { ParserVerdict } from '../harness/read-parser-output.js';
+import type { Sandbox, SandboxProvider, SandboxTemplate } from '../sandbox/sandbox.js';
+import { applyDiff } from '../workspace/apply-diff.js';
+import { revertFile } from '../workspace/revert-file.js';
+import { EngineError, errorMessage, isEngineError } from '../util/engine-error.js';
+import type { BaselineCache } from './baseline-cache.js';
+
+/** The repo states of SPEC §3: O (twice), B, W, and B with one file reverted. */
+export type StateKey = 'original' | 'original-repeat' | 'buggy' | 'weakened' | `inverse:${string}`;
+
+/** Outcome of preparing a state and running the tests on it. `error` is infrastructure, never the artifact's fault. */
+export type StateRun =
+  | { status: 'ran'; report: TestReport; reparse?: ParserVerdict }
+  | { status: 'apply-failed'; diff: 'bug_inject.diff' | 'test_weaken.diff'; detail: string }
+  | { status: 'error'; error: EngineError };
+
+/** A state whose tests never ran: a diff did not apply, or the infrastructure failed. */
+export type NotRan = Exclude<StateRun, { status: 'ran' }>;
+
+export interface StateRunnerOptions {
+  provider: SandboxProvider;
+  template: SandboxTemplate;
+  artifact: BugArtifact;
+  /** Files bug_inject.diff changes; one inverse run each. */
+  bugFiles: string[];
+  testTimeoutMs: number;
+  queue: PQueue;
+  baselines: BaselineCache;
+  /** Key of the original runs in the baseline cache. */
+  baselineKey: string;
+}
+
+/**
+ * Runs every state in its own fresh sandbox, each at most once, through a shared bounded queue.
+ * All states are independent, so `prefetch` starts them all at once: the checks then read
+ * results in order, and the wall time approaches one run instead of the sum (SPEC §3 asks for
+ * the inverse runs in parallel; the original and buggy runs gain the same way).
+ */
+export class StateRunner {
+  private readonly runs = new Map<StateKey, Promise<StateRun>>();
+  private readonly prepared = new Map<StateKey, Deferred<NotRan | undefined>>();
+  private readonly live = new Set<Sandbox>();
+  private readonly disposals = new Set<Promise<unknown>>();
+  private cancelled = false;
+
+  constructor(private readonly options: StateRunnerOptions) {}
+
+  /** Start every state now (bounded by the queue). */
+  prefetch(): void {
+    this.originals();
+    this.get('buggy');
+    this.get('weakened');
+    for (const file of this.options.bugFiles) this.get(`inverse:${file}`);
+  }
+
+  /**
+   * A check failed and the rest are not needed: start nothing new and tear down the sandboxes
+   * still running (a hanging script would otherwise hold the process for its whole time limit).
+   */
+  async cancel(): Promise<void> {
+    this.cancelled = true;
+    await Promise.all([...this.live].map((sandbox) => sandbox.dispose().catch(() => undefined)));
+    await Promise.all([...this.disposals]);
+  }
+
+  /**
+   * Whether the state's diffs applied, as soon as they did (before its tests finish): undefined
+   * when they applied, the `apply-failed`/`error` run otherwise.
+   */
+  preparation(key: 'buggy' | 'weakened'): Promise<NotRan | undefined> {
+    void this.get(key);
+    return this.deferred(key).promise;
+  }
+
+  private deferred(key: StateKey): Deferred<NotRan | undefined> {
+    let entry = this.prepared.get(key);
+    if (!entry) {
+      entry = deferred();
+      this.prepared.set(key, entry);
+    }
+    return entry;
+  }
+
+  /** Both original runs, from the baseline cache when another artifact already paid for them. */
+  originals(): Promise<[StateRun, StateRun]> {
+    const key = this.options.baselineKey;
+    return this.options.baselines.getOrRun(key, async () => {
+      const runs = await Promise.all([this.get('original'), this.get('original-repeat')]);
+      // An infrastructure failure must not be served to the next artifact with this selection.
+      if (runs.some((run) => run.status === 'error')) this.options.baselines.forget(key);
+      return runs;
+    });
+  }
+
+  get(key: StateKey): Promise<StateRun> {
+    let run = this.runs.get(key);
+    if (!run) {
+      run = this.options.queue.add(() => this.executeWithRetry(key)) as Promise<StateRun>;
+      this.runs.set(key, run);
+    }
+    return run;
+  }
+
+  /** One retry for a retryable infrastructure failure (a container that died, a daemon hiccup). */
+  private async executeWithRetry(key: StateKey): Promise<StateRun> {
+    const first = await this.execute(key);
+    const run = first.status !== 'error' || !first.error.retryable || this.cancelled ? first : await this.execute(key);
+    // Settles the preparation even when the run ended before (or without) preparing.
+    this.deferred(key).resolve(run.status === 'ran' ? undefined : run);
+    return run;
+  }
+
+  private async execute(key: StateKey): Promise<StateRun> {
+    if (this.cancelled) return { status: 'error', error: new EngineError('internal', `run of ${key} cancelled`) };
+    let sandbox: Sandbox | undefined;
+    try {
+      sandbox = await this.options.provider.acquire(this.options.template);
+      this.live.add(sandbox);
+      const prepared = await this.prepare(sandbox, key);
+      if (prepared) return prepared;
+      this.deferred(key).resolve(undefined);
+      const { testScript, testParser } = this.options.artifact;
+      const report = await runTests(sandbox, { testScript, testParser, timeoutMs: this.options.testTimeoutMs });
+      // The parser check feeds the same original log twice: a parser must be a function of its input.
+      if (key === 'original' && !report.timedOut && report.logBytes > 0) {
+        return { status: 'ran', report, reparse: (await runParser(sandbox)).verdict };
+      }
+      return { status: 'ran', report };
+    } catch (error) {
+      const engineError = isEngineError(error)
+        ? error
+        : new EngineError('sandbox-failed', `state ${key}: ${errorMessage(error)}`, { cause: error, retryable: true });
+      return { status: 'error', error: engineError };
+    } finally {
+      if (sandbox) {
+        this.live.delete(sandbox);
+        // Not awaited: the queue slot goes to the next state while the engine removes this one.
+        const disposal = sandbox.dispose().catch(() => undefined);
+        this.disposals.add(disposal);
+        void disposal.finally(() => this.disposals.delete(disposal));
+      }
+    }
+  }
+
+  /** Bring a fresh sandbox (at O) to the state; returns a StateRun only when a diff does not apply. */
+  private async prepare(sandbox: Sandbox, key: StateKey): Promise<StateRun | undefined> {
+    if (key === 'original' || key === 'original-repeat') return undefined;
+    const { bugInject, testWeaken } = this.options.artifact;
+    const bug = await applyDiff(sandbox, bugInject, { label: 'bug_inject.diff' });
+    if (bug.status !== 'applied' || bug.method !== 'git-apply') {
+      return { status: 'apply-failed', diff: 'bug_inject.diff', detail: describeApply(bug) };
+    }
+    if (key === 'weakened') {
+      const weaken = await applyDiff(sandbox, testWeaken, { label: 'test_weaken.diff' });
+      if (weaken.status !== 'applied' || weaken.method !== 'git-apply') {
+        return { status: 'apply-failed', diff: 'test_weaken.diff', detail: describeApply(weaken) };
+      }
+    }
+    if (key.startsWith('inverse:')) await revertFile(sandbox, key.slice('inverse:'.length));
+    return undefined;
+  }
+}
+
+type ApplyOutcome = Awaited<ReturnType<typeof applyDiff>>;
+
+interface Deferred<T> {
+  promise: Promise<T>;
+  resolve: (value: T) => void;
+}
+
+function deferred<T>(): Deferred<T> {
+  let resolve!: (value: T) => void;
+  const promise = new Promise<T>((done) => (resolve = done));
+  return { promise, resolve };
+}
+
+/** Validation demands an exact apply: a diff that needs 3-way or fuzz is not the diff the Injector made. */
+function describeApply(result: ApplyOutcome): string {
+  if (result.status === 'applied') return `applies only with ${result.method}, not cleanly with git apply`;
+  const first = result.attempts[0];
+  return `does not apply: ${first ? first.output.trim().split('\n').slice(0, 3).join(' | ') : 'no attempt output'}`;
+}

@@ -1,0 +1,115 @@
+import PQueue from 'p-queue';
+import { consistencyChecks } from '../../consistency-checks/index.js';
+import type { BugArtifact } from '../artifact/bug-artifact.js';
+import { parseUnifiedDiff } from '../code/unified-diff.js';
+import { isDiffParseError } from '../code/diff-parse-error.js';
+import type { ResolvedRepo } from '../config/resolve-repo.js';
+import type { SandboxProvider, SandboxTemplate } from '../sandbox/sandbox.js';
+import { BaselineCache } from './baseline-cache.js';
+import { brokenByBug, passedIds } from './check-helpers.js';
+import type { CheckName, CheckResult, ValidationContext } from './check-types.js';
+import { listOriginalFiles } from './original-files.js';
+import { StateRunner } from './state-runs.js';
+
+/** The verdict on one artifact; the `--json` output of `ssr validate` is exactly this object. */
+export interface ValidationResult {
+  valid: boolean;
+  /** The check that rejected the artifact, or null. */
+  failedCheck: CheckName | null;
+  checks: CheckResult[];
+  /** Oracle tests passing on O and failing on B (F). */
+  failToPass: string[];
+  /** Tests passing on O and on B. */
+  passToPass: string[];
+  durationMs: number;
+  /** Set when a check could not be judged (infrastructure): the verdict is void, not "invalid". */
+  infrastructureError?: { check: CheckName; reason: string };
+}
+
+export interface ValidateOptions {
+  repo: ResolvedRepo;
+  template: SandboxTemplate;
+  provider: SandboxProvider;
+  /** Test-script time limit, ms (default: the repo's limit). */
+  testTimeoutMs?: number;
+  /** Sandboxes running at once (shared when validating many artifacts). */
+  queue: PQueue;
+  baselines: BaselineCache;
+}
+
+/** Bug files for the inverse runs; an unparsable diff has none (existence rejects it first). */
+function bugFilesOf(artifact: BugArtifact): string[] {
+  try {
+    return parseUnifiedDiff(artifact.bugInject).touchedPaths;
+  } catch (error) {
+    if (isDiffParseError(error)) return [];
+    throw error;
+  }
+}
+
+/**
+ * Run the consistency checks of SPEC §3 in order over fresh sandboxes. Every state is started at
+ * once (bounded by the queue) so the checks mostly wait on runs already in flight; the first
+ * `fail` stops the run and cancels what has not started. An `error` stops it too, but voids the
+ * verdict instead of blaming the artifact.
+ */
+export async function validateArtifact(artifact: BugArtifact, options: ValidateOptions): Promise<ValidationResult> {
+  const started = Date.now();
+  const { repo, template } = options;
+  const bugFiles = bugFilesOf(artifact);
+  const runner = new StateRunner({
+    provider: options.provider,
+    template,
+    artifact,
+    bugFiles,
+    testTimeoutMs: options.testTimeoutMs ?? repo.limits.test_timeout_s * 1000,
+    queue: options.queue,
+    baselines: options.baselines,
+    baselineKey: BaselineCache.key({ image: template.ref, commit: repo.commit, ...artifact }),
+  });
+  let originalFiles: Promise<ReadonlySet<string>> | undefined;
+  const ctx: ValidationContext = {
+    artifact,
+    thresholds: repo.thresholds,
+    originalFiles: () => (originalFiles ??= options.baselines.getOrRun(`files:${template.ref}`, () => listOriginalFiles(options.provider, template))),
+    applyState: async (state) => (await runner.preparation(state)) ?? { status: 'applied' },
+    run: async (state) => {
+      if (state === 'original' || state === 'original-repeat') return (await runner.originals())[state === 'original' ? 0 : 1];
+      return runner.get(state);
+    },
+  };
+  if (bugFiles.length > 0) runner.prefetch();
+
+  const checks: CheckResult[] = [];
+  let failedCheck: CheckName | null = null;
+  let infrastructureError: ValidationResult['infrastructureError'];
+  for (const check of consistencyChecks) {
+    const checkStarted = Date.now();
+    const verdict = await check.run(ctx);
+    checks.push({ name: check.name, ...verdict, durationMs: Date.now() - checkStarted });
+    if (verdict.status === 'fail') failedCheck = check.name;
+    if (verdict.status === 'error') infrastructureError = { check: check.name, reason: verdict.reason };
+    if (verdict.status !== 'pass') break;
+  }
+  await runner.cancel();
+
+  const { failToPass, passToPass } = failedCheck === null && !infrastructureError ? await oracleSets(ctx) : { failToPass: [], passToPass: [] };
+  return {
+    valid: failedCheck === null && !infrastructureError,
+    failedCheck,
+    checks,
+    failToPass,
+    passToPass,
+    durationMs: Date.now() - started,
+    ...(infrastructureError ? { infrastructureError } : {}),
+  };
+}
+
+/** SWE-bench's FAIL_TO_PASS / PASS_TO_PASS of a valid artifact, from the runs already made. */
+async function oracleSets(ctx: ValidationContext): Promise<{ failToPass: string[]; passToPass: string[] }> {
+  const [original, buggy] = await Promise.all([ctx.run('original'), ctx.run('buggy')]);
+  if (original.status !== 'ran' || buggy.status !== 'ran') return { failToPass: [], passToPass: [] };
+  const o = original.report.statuses;
+  const b = buggy.report.statuses;
+  return { failToPass: brokenByBug(o, b), passToPass: passedIds(o).filter((id) => b[id] === 'passed') };
+}
