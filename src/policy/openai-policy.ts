@@ -1,0 +1,75 @@
+import { defined } from './defined.js';
+import { fetchDefaultModel, resolveEndpoint, type Endpoint, type EndpointOptions, type Env } from './endpoint.js';
+import { JsonHttpClient, type HttpClientOptions } from './http-client.js';
+import { toOpenAIMessages, toOpenAITools } from './openai-messages.js';
+import type { Policy, PolicyRequest, PolicyTurn } from './policy.js';
+import { readChatCompletion } from './read-chat-completion.js';
+import { toTextProtocolMessages } from './text-protocol/to-text-protocol-messages.js';
+import { DEFAULT_TEXT_TOOL_FORMAT, type TextToolFormat } from './text-protocol/text-tool-format.js';
+
+/** Sampling settings shared by the HTTP policies; unset ones are left to the server. */
+export interface SamplingOptions {
+  /** Served model name; default: the first of `GET /v1/models`. */
+  model?: string;
+  temperature?: number;
+  topP?: number;
+  /** Completion cap per turn (a request's own `maxTokens` wins). */
+  maxTokens?: number;
+  /** Default seed (a request's own `seed` wins). */
+  seed?: number;
+}
+
+export interface OpenAIPolicyOptions extends EndpointOptions, HttpClientOptions, SamplingOptions {
+  /**
+   * `native` (default): send `tools`, read `tool_calls` (and fall back to the text protocol when the
+   * server answers with text only). `text`: the server never sees tools; the protocol is taught in
+   * the system prompt and history is re-rendered as text.
+   */
+  toolProtocol?: 'native' | 'text';
+  /** Text format taught in `text` mode. Default `cwm`. */
+  textFormat?: TextToolFormat;
+  /** Weights version reported to the trainer. Default 0. */
+  version?: number;
+  env?: Env;
+}
+
+/** A policy behind any OpenAI-compatible `/v1/chat/completions` endpoint (vLLM, SGLang, OpenAI, …). */
+export class OpenAIPolicy implements Policy {
+  readonly version: number;
+  private readonly endpoint: Endpoint;
+  private readonly client: JsonHttpClient;
+  private model: string | undefined;
+
+  constructor(private readonly options: OpenAIPolicyOptions = {}) {
+    this.endpoint = resolveEndpoint(options, options.env);
+    this.client = new JsonHttpClient({ ...options, apiKey: this.endpoint.apiKey });
+    this.model = options.model;
+    this.version = options.version ?? 0;
+  }
+
+  get name(): string {
+    return `openai:${this.model ?? '(served model)'}`;
+  }
+
+  async complete(request: PolicyRequest): Promise<PolicyTurn> {
+    this.model ??= await fetchDefaultModel(this.client, this.endpoint.root, request.signal);
+    const format = this.options.textFormat ?? DEFAULT_TEXT_TOOL_FORMAT;
+    const textMode = this.options.toolProtocol === 'text';
+    const messages = textMode ? toTextProtocolMessages(request.messages, request.tools, format) : request.messages;
+    const body: Record<string, unknown> = {
+      model: this.model,
+      messages: toOpenAIMessages(messages),
+      ...(textMode || request.tools.length === 0 ? {} : { tools: toOpenAITools(request.tools), tool_choice: 'auto' }),
+      ...defined({
+        temperature: this.options.temperature,
+        top_p: this.options.topP,
+        max_tokens: request.maxTokens ?? this.options.maxTokens,
+        seed: request.seed ?? this.options.seed,
+      }),
+    };
+    const url = `${this.endpoint.root}/v1/chat/completions`;
+    const response = await this.client.postJson(url, body, request.signal);
+    const callId = `call_${request.messages.filter((message) => message.role === 'assistant').length}`;
+    return readChatCompletion(response, url, { callId, format });
+  }
+}

@@ -1,0 +1,218 @@
+import { createServer, type IncomingHttpHeaders, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { toyDecode, toyEncode, toyTokenizeChat, type ToyChatMessage } from './toy-tokenizer.js';
+
+/** A scripted `/v1/chat/completions` answer. String `arguments` are sent verbatim (to test undecodable JSON). */
+export type FakeChatReply =
+  | { type: 'tool-calls'; content?: string; calls: Array<{ name: string; arguments: unknown; id?: string }> }
+  | { type: 'text'; content: string; finishReason?: 'stop' | 'length' };
+
+/** A scripted `/v1/completions` answer, encoded with the toy tokenizer. */
+export interface FakeCompletion {
+  text: string;
+  /** `vllm`: ids as `logprobs.tokens` "token_id:N" strings; `simple`: `choices[0].token_ids` (our trainer's shape). */
+  shape?: 'vllm' | 'simple';
+  /** Sent as top-level `policy_version`. */
+  policyVersion?: number;
+}
+
+/** A failure served instead of the next request(s), whatever the route. */
+export type FakeFailure =
+  | { type: 'status'; status: number; body?: string; retryAfterSeconds?: number }
+  /** Destroy the connection without an answer. */
+  | { type: 'drop' }
+  /** Answer normally after `ms`, unless the client has given up by then. */
+  | { type: 'delay'; ms: number }
+  /** HTTP 400 worded the way vLLM words a prompt longer than the context. */
+  | { type: 'context-overflow' };
+
+export interface FakeRequest {
+  method: string;
+  path: string;
+  headers: IncomingHttpHeaders;
+  body: unknown;
+}
+
+export interface FakeOpenAIServerOptions {
+  model?: string;
+  /** Added to every sampled token id (see SAMPLED_ID_OFFSET). Default 0. */
+  sampledIdOffset?: number;
+  /** See ToyRenderOptions.templateQuirk. */
+  templateQuirk?: boolean;
+  /** Reported by /tokenize; /v1/completions rejects prompt + max_tokens beyond it. Default 32768. */
+  maxModelLen?: number;
+}
+
+export interface FakeOpenAIServer {
+  /** `http://127.0.0.1:PORT` (no `/v1`). */
+  readonly baseUrl: string;
+  /** Every request received, failed ones included, in order. */
+  readonly requests: FakeRequest[];
+  replyChat(...replies: FakeChatReply[]): void;
+  replyCompletion(...completions: FakeCompletion[]): void;
+  /** Serve `failure` for the next `times` requests (Infinity: for ever). */
+  fail(failure: FakeFailure, times?: number): void;
+  close(): Promise<void>;
+}
+
+/** Deterministic logprob of the i-th sampled token, so tests can check alignment. */
+export function fakeLogprob(index: number): number {
+  return -0.01 * ((index % 9) + 1);
+}
+
+/**
+ * A real HTTP server speaking the OpenAI-compatible subset the policies use — the one fake of the
+ * project, at the model-endpoint boundary. Listens on 127.0.0.1 with an ephemeral port.
+ */
+export async function startFakeOpenAIServer(options: FakeOpenAIServerOptions = {}): Promise<FakeOpenAIServer> {
+  const model = options.model ?? 'fake-model';
+  const maxModelLen = options.maxModelLen ?? 32_768;
+  const chats: FakeChatReply[] = [];
+  const completions: FakeCompletion[] = [];
+  const failures: Array<{ failure: FakeFailure; times: number }> = [];
+  const requests: FakeRequest[] = [];
+
+  const routes: Record<string, (body: Record<string, unknown>) => [number, unknown]> = {
+    'GET /v1/models': () => [200, { object: 'list', data: [{ id: model, object: 'model' }] }],
+    'POST /v1/chat/completions': () => {
+      const reply = chats.shift();
+      return reply ? [200, chatResponse(model, reply)] : [400, { error: { message: 'fake-openai-server: no scripted chat reply left' } }];
+    },
+    'POST /tokenize': (body) => {
+      if (!Array.isArray(body.messages)) return [400, { error: { message: 'messages must be an array' } }];
+      const toolNames = Array.isArray(body.tools) ? body.tools.map((tool: { function?: { name?: string } }) => String(tool.function?.name)) : undefined;
+      const addGenerationPrompt = body.add_generation_prompt !== false;
+      const tokens = toyTokenizeChat(body.messages as ToyChatMessage[], { addGenerationPrompt, toolNames, templateQuirk: options.templateQuirk });
+      return [200, { count: tokens.length, max_model_len: maxModelLen, tokens }];
+    },
+    'POST /v1/completions': (body) => {
+      const prompt = body.prompt;
+      if (!Array.isArray(prompt) || !prompt.every((id) => Number.isInteger(id))) return [400, { error: { message: 'prompt must be a list of token ids' } }];
+      const maxTokens = typeof body.max_tokens === 'number' ? body.max_tokens : 16;
+      if (prompt.length + maxTokens > maxModelLen) return [400, overflowBody(maxModelLen, prompt.length + maxTokens)];
+      const completion = completions.shift();
+      if (!completion) return [400, { error: { message: 'fake-openai-server: no scripted completion left' } }];
+      return [200, completionResponse(model, completion, maxTokens, options.sampledIdOffset ?? 0)];
+    },
+  };
+
+  const server = createServer((req, res) => {
+    void handle(req, res);
+  });
+
+  async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    let closed = false;
+    res.on('close', () => (closed = true));
+    const raw = await readBody(req);
+    const path = (req.url ?? '/').split('?')[0]!;
+    let body: unknown;
+    try {
+      body = raw === '' ? {} : JSON.parse(raw);
+    } catch {
+      body = raw;
+    }
+    requests.push({ method: req.method ?? 'GET', path, headers: req.headers, body });
+    const failure = takeFailure();
+    if (failure?.type === 'drop') return void req.socket.destroy();
+    if (failure?.type === 'status') {
+      const headers: Record<string, string> = failure.retryAfterSeconds === undefined ? {} : { 'retry-after': String(failure.retryAfterSeconds) };
+      return send(res, failure.status, failure.body ?? `{"error":{"message":"fake failure ${failure.status}"}}`, headers);
+    }
+    if (failure?.type === 'context-overflow') return send(res, 400, JSON.stringify(overflowBody(maxModelLen, maxModelLen + 1)));
+    if (failure?.type === 'delay') {
+      await new Promise((resolve) => setTimeout(resolve, failure.ms));
+      // A client that timed out must not consume a scripted reply meant for its retry.
+      if (closed) return;
+    }
+    const route = routes[`${req.method} ${path}`];
+    if (!route) return send(res, 404, JSON.stringify({ error: { message: `no route ${req.method} ${path}` } }));
+    if (typeof body !== 'object' || body === null) return send(res, 400, JSON.stringify({ error: { message: 'body must be a JSON object' } }));
+    const [status, payload] = route(body as Record<string, unknown>);
+    send(res, status, JSON.stringify(payload));
+  }
+
+  function takeFailure(): FakeFailure | undefined {
+    const next = failures[0];
+    if (!next) return undefined;
+    if (--next.times <= 0) failures.shift();
+    return next.failure;
+  }
+
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  return {
+    baseUrl: `http://127.0.0.1:${port}`,
+    requests,
+    replyChat: (...replies) => void chats.push(...replies),
+    replyCompletion: (...scripted) => void completions.push(...scripted),
+    fail: (failure, times = 1) => void failures.push({ failure, times }),
+    close: () =>
+      new Promise<void>((resolve, reject) => {
+        server.closeAllConnections();
+        server.close((error) => (error ? reject(error) : resolve()));
+      }),
+  };
+}
+
+function chatResponse(model: string, reply: FakeChatReply): unknown {
+  const toolCalls =
+    reply.type === 'tool-calls'
+      ? reply.calls.map((call, i) => ({
+          id: call.id ?? `fake_call_${i}`,
+          type: 'function',
+          function: { name: call.name, arguments: typeof call.arguments === 'string' ? call.arguments : JSON.stringify(call.arguments) },
+        }))
+      : undefined;
+  const content = reply.content ?? null;
+  const finishReason = reply.type === 'tool-calls' ? 'tool_calls' : (reply.finishReason ?? 'stop');
+  const completionTokens = toyEncode(JSON.stringify({ content, toolCalls })).length;
+  return {
+    id: 'chatcmpl-fake',
+    object: 'chat.completion',
+    created: 0,
+    model,
+    choices: [{ index: 0, message: { role: 'assistant', content, ...(toolCalls ? { tool_calls: toolCalls } : {}) }, finish_reason: finishReason }],
+    usage: { prompt_tokens: 100, completion_tokens: completionTokens, total_tokens: 100 + completionTokens },
+  };
+}
+
+function completionResponse(model: string, completion: FakeCompletion, maxTokens: number, offset: number): unknown {
+  const all = toyEncode(completion.text, offset);
+  const ids = all.slice(0, maxTokens);
+  const logprobs = ids.map((_, i) => fakeLogprob(i));
+  const choice =
+    completion.shape === 'simple'
+      ? { index: 0, text: toyDecode(ids), token_ids: ids, logprobs: { token_logprobs: logprobs } }
+      : { index: 0, text: toyDecode(ids), logprobs: { tokens: ids.map((id) => `token_id:${id}`), token_logprobs: logprobs, top_logprobs: null, text_offset: null } };
+  return {
+    id: 'cmpl-fake',
+    object: 'text_completion',
+    model,
+    choices: [{ ...choice, finish_reason: ids.length < all.length ? 'length' : 'stop' }],
+    usage: { prompt_tokens: 0, completion_tokens: ids.length },
+    ...(completion.policyVersion === undefined ? {} : { policy_version: completion.policyVersion }),
+  };
+}
+
+function overflowBody(maxModelLen: number, requested: number): unknown {
+  return {
+    object: 'error',
+    message: `This model's maximum context length is ${maxModelLen} tokens. However, you requested ${requested} tokens. Please reduce the length of the messages or completion.`,
+    type: 'BadRequestError',
+    code: 400,
+  };
+}
+
+function send(res: ServerResponse, status: number, body: string, headers: Record<string, string> = {}): void {
+  if (res.destroyed) return;
+  res.writeHead(status, { 'content-type': 'application/json', ...headers }).end(body);
+}
+
+function readBody(req: IncomingMessage): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (chunk: Buffer) => chunks.push(chunk));
+    req.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
+    req.on('error', reject);
+  });
+}

@@ -1,0 +1,114 @@
+import { mkdtemp, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Command } from 'commander';
+import { describe, expect, it } from 'vitest';
+import { addPolicyOptions } from '../../../src/cli/policy-options.js';
+import { createPolicy, resolveDefaultPolicy, type PolicyFlags } from '../../../src/policy/create-policy.js';
+import { OpenAIPolicy } from '../../../src/policy/openai-policy.js';
+import { TokensPolicy } from '../../../src/policy/tokens-policy.js';
+import { ScriptedPolicy } from '../../../src/testing/scripted-policy.js';
+import { EngineError, isEngineError } from '../../../src/util/engine-error.js';
+
+describe('resolveDefaultPolicy', () => {
+  it.each<[string, PolicyFlags, Record<string, string>, string]>([
+    ['nothing configured → procedural', {}, {}, 'procedural'],
+    ['blank env → procedural', {}, { OPENAI_BASE_URL: '' }, 'procedural'],
+    ['--base-url → openai', { baseUrl: 'http://h' }, {}, 'openai'],
+    ['OPENAI_BASE_URL → openai', {}, { OPENAI_BASE_URL: 'http://h' }, 'openai'],
+    ['--policy wins', { policy: 'tokens' }, {}, 'tokens'],
+    ['--policy procedural despite an endpoint', { policy: 'procedural' }, { OPENAI_BASE_URL: 'http://h' }, 'procedural'],
+  ])('%s', (_case, flags, env, expected) => {
+    expect(resolveDefaultPolicy(flags, env)).toBe(expected);
+  });
+});
+
+describe('createPolicy', () => {
+  it.each([
+    ['openai', OpenAIPolicy, 'openai:m'],
+    ['tokens', TokensPolicy, 'tokens:m'],
+  ] as const)('builds the %s policy', async (policy, type, name) => {
+    const created = await createPolicy({ policy, baseUrl: 'http://127.0.0.1:1/v1', model: 'm', env: {} });
+    expect(created).toBeInstanceOf(type);
+    expect(created.name).toBe(name);
+  });
+
+  it('rejects an HTTP policy without an endpoint as a usage error', async () => {
+    await expect(createPolicy({ policy: 'openai', env: {} })).rejects.toThrow(new EngineError('usage', 'no model endpoint: pass --base-url or set OPENAI_BASE_URL'));
+  });
+
+  it('builds the procedural policy, or says clearly that this build lacks it', async () => {
+    const outcome = await createPolicy({ policy: 'procedural', seed: 3, env: {} }).catch((error: unknown) => error);
+    if (isEngineError(outcome)) {
+      expect(outcome.code).toBe('usage');
+      expect(outcome.message).toBe('the procedural policy is not available in this build');
+    } else {
+      expect((outcome as { name: string }).name).toMatch(/procedural/);
+    }
+  });
+
+  it('builds a scripted policy from steps or from a script file', async () => {
+    expect(await createPolicy({ policy: 'scripted', scriptedSteps: [], env: {} })).toBeInstanceOf(ScriptedPolicy);
+    const dir = await mkdtemp(join(tmpdir(), 'ssr-script-'));
+    const file = join(dir, 'script.json');
+    await writeFile(file, JSON.stringify([{ text: '<tool: bash>\nls\n</tool>' }, { toolCall: { name: 'submit', arguments: {} } }]));
+    const policy = await createPolicy({ policy: 'scripted', policyScript: file, env: {} });
+    const turn = await policy.complete({ episodeId: 'e', role: 'solver', messages: [], tools: [] });
+    expect(turn.toolCalls[0]).toMatchObject({ name: 'bash', arguments: { command: 'ls' } });
+  });
+
+  it.each<[string, string | undefined, string]>([
+    ['no script', undefined, '--policy scripted needs --policy-script <file>'],
+    ['missing file', '/nonexistent/script.json', 'ENOENT'],
+  ])('scripted: usage error for %s', async (_case, policyScript, fragment) => {
+    const error = await createPolicy({ policy: 'scripted', policyScript, env: {} }).catch((e: unknown) => e);
+    expect(isEngineError(error) && error.code).toBe('usage');
+    expect((error as Error).message).toContain(fragment);
+  });
+
+  it('scripted: usage error for a script of the wrong shape', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'ssr-script-'));
+    const file = join(dir, 'bad.json');
+    await writeFile(file, JSON.stringify([{ tool: 'bash' }]));
+    await expect(createPolicy({ policy: 'scripted', policyScript: file, env: {} })).rejects.toThrow(/--policy-script .*bad\.json/);
+  });
+});
+
+describe('addPolicyOptions', () => {
+  function parse(argv: string[]): PolicyFlags {
+    const command = addPolicyOptions(new Command('x').exitOverride().configureOutput({ writeErr: () => {} }));
+    command.parse(argv, { from: 'user' });
+    return command.opts<PolicyFlags>();
+  }
+
+  it('parses every flag into PolicyFlags', () => {
+    const argv = ['--policy', 'tokens', '--base-url', 'http://h/v1', '--model', 'm', '--api-key', 'k', '--temperature', '0.7', '--top-p', '0.95', '--max-tokens', '2048', '--seed', '-3'];
+    expect(parse(argv)).toEqual({ policy: 'tokens', baseUrl: 'http://h/v1', model: 'm', apiKey: 'k', temperature: 0.7, topP: 0.95, maxTokens: 2048, seed: -3 });
+  });
+
+  it('leaves unset flags undefined (defaults are resolved later)', () => {
+    expect(parse([])).toEqual({});
+  });
+
+  it.each<[string[], string]>([
+    [['--temperature', '-1'], '--temperature: expected a number ≥ 0, got "-1"'],
+    [['--top-p', '0'], '--top-p: expected a number in (0, 1], got "0"'],
+    [['--top-p', '1.5'], '--top-p: expected a number in (0, 1]'],
+    [['--max-tokens', '0'], '--max-tokens: expected a positive integer'],
+    [['--seed', '1.5'], '--seed: expected an integer, got "1.5"'],
+  ])('rejects %j', (argv, message) => {
+    expect(() => parse(argv)).toThrow(message);
+  });
+
+  it('rejects an unknown --policy', () => {
+    expect(() => parse(['--policy', 'magic'])).toThrow(/Allowed choices are openai, tokens, procedural, scripted/);
+  });
+
+  it('documents the flags in --help', () => {
+    const help = addPolicyOptions(new Command('x')).helpInformation();
+    for (const flag of ['--policy <kind>', '--base-url <url>', '--model <name>', '--api-key <key>', '--temperature <t>', '--top-p <p>', '--max-tokens <n>', '--seed <n>']) {
+      expect(help).toContain(flag);
+    }
+    expect(help).not.toMatch(/^\s+--policy-script/m);
+  });
+});
