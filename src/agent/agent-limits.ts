@@ -1,0 +1,17 @@
+import { z } from 'zod';
+import { DEFAULT_COMMAND_TIMEOUT_MS } from '../tools/tool.js';
+
+/** Episode limits (SPEC §8); every one configurable, defaults are the paper's. */
+export const agentLimitsSchema = z.object({
+  maxTurns: z.number().int().positive().default(128).describe('Policy queries per episode.'),
+  maxContextTokens: z.number().int().positive().default(128_000).describe('Prompt + completion tokens of the conversation.'),
+  maxWallMs: z.number().int().positive().default(60 * 60_000).describe('Wall time of the whole episode, ms.'),
+  commandTimeoutMs: z.number().int().positive().default(DEFAULT_COMMAND_TIMEOUT_MS).describe('Time limit of one bash command, ms.'),
+  maxFormatErrorStreak: z
+    .number()
+    .int()
+    .positive()
+    .default(5)
+    .describe('Consecutive turns without one valid tool call before the episode ends.'),
+});
+export type AgentLimits = z.infer<typeof agentLimitsSchema>;
