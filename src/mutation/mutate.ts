@@ -1,0 +1,78 @@
+import { createHash } from 'node:crypto';
+import { hasSyntaxErrors, parsePython } from '../code/python/parse-python.js';
+import { EngineError } from '../util/engine-error.js';
+import type { SeededRng } from '../util/seeded-rng.js';
+import { applyCandidate } from './apply-candidates.js';
+import type { CandidateQuery } from './candidate-query.js';
+import { mutationChecker } from './check-mutation.js';
+import { enumerateCandidates, type Proposal } from './enumerate-candidates.js';
+import type { Candidate } from './mutation-operator.js';
+
+export { applyCandidate, applyCandidates } from './apply-candidates.js';
+
+/**
+ * Every valid mutation of a module the query allows, in a stable order (by position, then
+ * operator). Valid: the mutated module parses and gains no comment. Two edits that yield the same
+ * text count once. A module that does not parse to begin with has no candidates.
+ */
+export function listCandidates(source: string, query: CandidateQuery = {}): Candidate[] {
+  const tree = parsePython(source);
+  if (hasSyntaxErrors(tree)) return [];
+  const isValid = mutationChecker(source, tree);
+  const seenTexts = new Set<string>();
+  const out: Candidate[] = [];
+  for (const { candidate } of enumerateCandidates(source, tree, query)) {
+    const digest = createHash('sha1').update(applyCandidate(source, candidate)).digest('hex');
+    if (seenTexts.has(digest) || !isValid([candidate])) continue;
+    seenTexts.add(digest);
+    out.push(candidate);
+  }
+  return out;
+}
+
+/** Options of {@link pickCandidates}. */
+export interface PickOptions extends CandidateQuery {
+  /** How many mutations to pick; fewer come back when the module offers fewer. */
+  count: number;
+}
+
+/**
+ * Draw up to `count` mutations that can all be applied together: their lines do not overlap and
+ * the module with all of them applied is valid. An operator is drawn first, then one of its
+ * sites, so operators with many sites (integer literals) do not crowd out the rest. Same source,
+ * query and seed: same picks. Returned in source order.
+ */
+export function pickCandidates(source: string, rng: SeededRng, options: PickOptions): Candidate[] {
+  if (!Number.isSafeInteger(options.count) || options.count < 1) {
+    throw new EngineError('usage', `pickCandidates needs a positive integer count, got ${options.count}`);
+  }
+  const tree = parsePython(source);
+  if (hasSyntaxErrors(tree)) return [];
+  const isValid = mutationChecker(source, tree);
+  const groups = groupByOperator(enumerateCandidates(source, tree, options));
+  const chosen: Proposal[] = [];
+  while (chosen.length < options.count && groups.length > 0) {
+    const groupIndex = rng.int(groups.length);
+    const group = groups[groupIndex]!;
+    const [proposal] = group.splice(rng.int(group.length), 1);
+    if (group.length === 0) groups.splice(groupIndex, 1);
+    if (!proposal || chosen.some((other) => linesOverlap(other, proposal))) continue;
+    const together = [...chosen, proposal];
+    if (isValid(together.map((p) => p.candidate))) chosen.push(proposal);
+  }
+  return chosen.map((p) => p.candidate).sort((a, b) => a.start - b.start);
+}
+
+function groupByOperator(proposals: Proposal[]): Proposal[][] {
+  const groups = new Map<string, Proposal[]>();
+  for (const proposal of proposals) {
+    const group = groups.get(proposal.candidate.operator) ?? [];
+    group.push(proposal);
+    groups.set(proposal.candidate.operator, group);
+  }
+  return [...groups.values()];
+}
+
+function linesOverlap(a: Proposal, b: Proposal): boolean {
+  return a.firstLine <= b.candidate.endLine && b.firstLine <= a.candidate.endLine;
+}
