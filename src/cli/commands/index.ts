@@ -3,6 +3,8 @@ import { registerTestRun } from './test-run.js';
 import { registerDoctor } from './doctor.js';
 import { registerBuildImage } from './build-image.js';
 import { registerValidate } from './validate.js';
+import { registerInject } from './inject.js';
+import { registerSolve } from './solve.js';
 
 /** Every `ssr` command, in the order `ssr --help` lists them. Each entry registers one command. */
-export const commands: Array<(program: Command) => void> = [registerValidate, registerTestRun, registerBuildImage, registerDoctor];
+export const commands: Array<(program: Command) => void> = [registerValidate, registerTestRun, registerBuildImage, registerDoctor, registerInject, registerSolve];

@@ -1,0 +1,185 @@
+import { createHash, randomInt, randomUUID } from 'node:crypto';
+import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import { join, resolve } from 'node:path';
+import type { Command } from 'commander';
+import PQueue from 'p-queue';
+import { exitEarnsReward, type ExitStatus } from '../../agent/agent-exit.js';
+import { artifactId } from '../../artifact/artifact-id.js';
+import { loadArtifactDir } from '../../artifact/load-artifact.js';
+import type { BugArtifact } from '../../artifact/bug-artifact.js';
+import { createPolicy, type PolicyFlags } from '../../policy/create-policy.js';
+import type { Policy } from '../../policy/policy.js';
+import { progressDisplay } from '../../report/progress-display.js';
+import { scoreInjector } from '../../reward/score-injector.js';
+import { gradeSolution, originalPassingTests, type SolverGrade } from '../../roles/grade-solution.js';
+import { runSolverEpisode } from '../../roles/solver-episode.js';
+import { createProvider, prepareTemplate } from '../../sandbox/sandbox-factory.js';
+import type { SandboxProvider, SandboxTemplate } from '../../sandbox/sandbox.js';
+import { selectBackend } from '../../sandbox/select-backend.js';
+import { EngineError, errorMessage, isEngineError } from '../../util/engine-error.js';
+import { seededRng } from '../../util/seeded-rng.js';
+import { BaselineCache } from '../../validator/baseline-cache.js';
+import { validateArtifact } from '../../validator/validate-artifact.js';
+import { addAgentLimitOptions, agentLimitsFromFlags, type AgentLimitFlags } from '../agent-limit-options.js';
+import { addRepoOptions, addSandboxOption, positiveInt, resolveRepoOptions, type RepoOptions, type SandboxChoice } from '../common-options.js';
+import { addPolicyOptions } from '../policy-options.js';
+import { DEFAULT_VALIDATE_CONCURRENCY } from './validate.js';
+
+interface SolveOptions extends RepoOptions, PolicyFlags, AgentLimitFlags {
+  artifact: string;
+  attempts: number;
+  out: string;
+  json?: boolean;
+  concurrency?: number;
+  testTimeout?: number;
+  priorPatch?: string;
+  sandbox: SandboxChoice;
+}
+
+/** One attempt as `--json` prints it; `reward` is null when the attempt was discarded (infrastructure). */
+interface AttemptLine {
+  attempt: number;
+  reward: 1 | -1 | null;
+  exitStatus: ExitStatus;
+  turns: number;
+  reason: string;
+}
+
+interface AttemptContext {
+  policy: Policy;
+  template: SandboxTemplate;
+  provider: SandboxProvider;
+  artifact: BugArtifact;
+  priorPatch?: string;
+  originalPassing: string[];
+  testTimeoutMs: number;
+  options: SolveOptions;
+  baseSeed: number;
+  solveDir: string;
+}
+
+/** The paper's RL group size (SPEC §5). */
+const DEFAULT_ATTEMPTS = 8;
+
+/** Run, grade and record one attempt; infrastructure failures become a discarded attempt, never a reward. */
+async function runAttempt(ctx: AttemptContext, attempt: number, bugId: string): Promise<AttemptLine> {
+  const dir = join(ctx.solveDir, `attempt-${attempt}`);
+  await mkdir(dir, { recursive: true });
+  // Each attempt samples with its own seed, or N seeded attempts would all be the same attempt.
+  const seed = seededRng(ctx.baseSeed).fork(`attempt-${attempt}`).int(2 ** 31);
+  const episodeId = `solve-${bugId}-${attempt}-${randomUUID().slice(0, 8)}`;
+  let line: AttemptLine;
+  let grade: SolverGrade | null = null;
+  try {
+    const episode = await runSolverEpisode({
+      policy: ctx.policy, template: ctx.template, provider: ctx.provider, artifact: ctx.artifact, priorPatch: ctx.priorPatch,
+      limits: agentLimitsFromFlags(ctx.options), episodeId, seed, trajectoryPath: join(dir, 'trajectory.jsonl'),
+    });
+    const { exit, patch } = episode;
+    if (patch !== null) await writeFile(join(dir, 'pred_patch.diff'), patch);
+    const base = { attempt, exitStatus: exit.exitStatus, turns: exit.turns };
+    if (!exitEarnsReward(exit.exitStatus)) {
+      line = { ...base, reward: null, reason: `discarded: the episode ended with ${exit.exitStatus}${exit.error ? ` (${exit.error.message})` : ''}` };
+    } else {
+      grade = await gradeSolution({ ...ctx, patch });
+      line = { ...base, reward: grade.reward, reason: grade.reason };
+    }
+  } catch (error) {
+    if (!isEngineError(error)) throw error;
+    line = { attempt, reward: null, exitStatus: 'infrastructure-error', turns: 0, reason: `discarded: ${error.message} [${error.code}]` };
+  }
+  await writeFile(join(dir, 'grade.json'), `${JSON.stringify(grade ?? { discarded: true, reason: line.reason }, null, 2)}\n`);
+  return line;
+}
+
+export function registerSolve(program: Command): void {
+  const command = program
+    .command('solve')
+    .description('validate a bug artifact, run N graded Solver attempts on it and report the solve rate (exit 0 all graded, 1 invalid artifact, 2 usage/infrastructure error)');
+  addRepoOptions(command);
+  addPolicyOptions(command);
+  command
+    .requiredOption('--artifact <dir>', 'artifact directory with the five files')
+    .option('--attempts <n>', 'Solver attempts (the RL group size)', positiveInt('--attempts'), DEFAULT_ATTEMPTS)
+    .requiredOption('--out <dir>', 'output folder: attempts go to <out>/solves/<bug-id>/attempt-<i>/')
+    .option('--json', 'print one JSON line {bugId, attempts, solveRate, injectorReward} instead of a report')
+    .option('--concurrency <n>', 'attempts running at once (default: all of them)', positiveInt('--concurrency'))
+    .option('--test-timeout <seconds>', "time limit of one test_script.sh run (default: the repo's test_timeout_s)", positiveInt('--test-timeout'))
+    .option('--prior-patch <file>', "a failed attempt's pred_patch.diff: solve the higher-order bug it makes (SPEC §6; no injector reward)");
+  addAgentLimitOptions(command);
+  addSandboxOption(command);
+  command.action(async (options: SolveOptions) => {
+    const artifactDir = resolve(options.artifact);
+    const artifact = await loadArtifactDir(artifactDir);
+    const priorPatch = options.priorPatch === undefined ? undefined : await readPriorPatch(options.priorPatch);
+    const repo = await resolveRepoOptions(options);
+    const policy = await createPolicy(options);
+    const backend = await selectBackend(options.sandbox);
+    const display = progressDisplay(process.stderr);
+    const template = await prepareTemplate(repo, backend, display.sink).finally(display.stop);
+    const provider = createProvider(backend);
+    const testTimeoutMs = (options.testTimeout ?? repo.limits.test_timeout_s) * 1000;
+    const baseId = artifactId(artifact);
+    const bugId = priorPatch === undefined ? baseId : `${baseId}-o2-${createHash('sha256').update(priorPatch).digest('hex').slice(0, 8)}`;
+
+    process.stderr.write(`ssr solve: validating ${artifactDir}\n`);
+    const validation = await validateArtifact(artifact, {
+      repo, template, provider, testTimeoutMs, queue: new PQueue({ concurrency: DEFAULT_VALIDATE_CONCURRENCY }), baselines: new BaselineCache(),
+    });
+    if (validation.infrastructureError) {
+      throw new EngineError('sandbox-failed', `validation could not judge the artifact (${validation.infrastructureError.check}): ${validation.infrastructureError.reason}`);
+    }
+    if (!validation.valid) {
+      const failed = validation.checks.find((check) => check.name === validation.failedCheck);
+      process.stderr.write(`ssr solve: refusing an invalid artifact: rejected by ${validation.failedCheck}: ${failed?.reason ?? ''}\n`);
+      if (options.json) {
+        process.stdout.write(`${JSON.stringify({ bugId, valid: false, failedCheck: validation.failedCheck, attempts: [], solveRate: null, injectorReward: -1 })}\n`);
+      }
+      process.exitCode = 1;
+      return;
+    }
+
+    const solveDir = join(resolve(options.out), 'solves', bugId);
+    const ctx: AttemptContext = {
+      policy, template, provider, artifact, priorPatch, originalPassing: originalPassingTests(validation), testTimeoutMs, options,
+      baseSeed: options.seed ?? randomInt(2 ** 31), solveDir,
+    };
+    process.stderr.write(`ssr solve: ${options.attempts} attempt(s) on ${bugId} with ${policy.name}\n`);
+    const queue = new PQueue({ concurrency: options.concurrency ?? options.attempts });
+    const numbers = Array.from({ length: options.attempts }, (_, i) => i + 1);
+    const attempts = await Promise.all(numbers.map((n) => queue.add(() => runAttempt(ctx, n, bugId)) as Promise<AttemptLine>));
+
+    const scored = attempts.filter((a) => a.reward !== null);
+    const solves = scored.filter((a) => a.reward === 1).length;
+    const solveRate = scored.length > 0 ? solves / scored.length : null;
+    // Higher-order bugs train the Solver only (SPEC §6): they imply no injector reward.
+    const injector = scored.length > 0 && priorPatch === undefined ? scoreInjector({ valid: true, solves, attempts: scored.length }) : null;
+    const summary = { bugId, attempts, solveRate, injectorReward: injector?.value ?? null };
+    await writeFile(
+      join(solveDir, 'solves.json'),
+      `${JSON.stringify({ ...summary, artifact: artifactDir, repo: repo.id, policy: { name: policy.name, version: policy.version }, injectorRewardReason: injector?.reason ?? null, failToPass: validation.failToPass }, null, 2)}\n`,
+    );
+    process.stdout.write(options.json ? `${JSON.stringify(summary)}\n` : formatSolveReport(summary, solves, scored.length, injector?.reason));
+    process.exitCode = scored.length === attempts.length ? 0 : 2;
+  });
+}
+
+async function readPriorPatch(file: string): Promise<string> {
+  try {
+    return await readFile(resolve(file), 'utf8');
+  } catch (error) {
+    throw new EngineError('usage', `--prior-patch ${file}: cannot read it (${errorMessage(error)})`);
+  }
+}
+
+function formatSolveReport(summary: { bugId: string; attempts: AttemptLine[]; solveRate: number | null; injectorReward: number | null }, solves: number, scored: number, why?: string): string {
+  const lines = [summary.bugId];
+  for (const a of summary.attempts) {
+    const reward = a.reward === null ? 'n/a' : a.reward > 0 ? '+1' : '-1';
+    lines.push(`  attempt ${String(a.attempt).padStart(2)}  ${reward.padStart(3)}  ${a.exitStatus.padEnd(20)} ${String(a.turns).padStart(3)} turns  ${a.reason}`);
+  }
+  const discarded = summary.attempts.length - scored;
+  lines.push(`  solve rate ${summary.solveRate === null ? 'n/a' : `${solves}/${scored} = ${summary.solveRate.toFixed(3)}`}${discarded > 0 ? ` (${discarded} attempt(s) discarded)` : ''}`);
+  lines.push(`  injector reward ${summary.injectorReward === null ? 'n/a' : `${summary.injectorReward.toFixed(3)} (${why})`}`);
+  return `${lines.join('\n')}\n`;
+}

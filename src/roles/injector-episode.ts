@@ -1,0 +1,71 @@
+import { agentLimitsSchema, type AgentLimits } from '../agent/agent-limits.js';
+import type { AgentExit } from '../agent/agent-exit.js';
+import { runAgent } from '../agent/run-agent.js';
+import type { BugArtifact } from '../artifact/bug-artifact.js';
+import type { ResolvedRepo } from '../config/resolve-repo.js';
+import type { Policy } from '../policy/policy.js';
+import type { SandboxProvider, SandboxTemplate } from '../sandbox/sandbox.js';
+import { toolsForRole } from '../tools/registry.js';
+import { artifactFromSubmission } from './artifact-from-submission.js';
+import type { InjectorStrategy } from './injector-strategy.js';
+import { injectorPrompts } from './role-prompts.js';
+import { withTrajectory } from './with-trajectory.js';
+
+export interface InjectorEpisodeOptions {
+  policy: Policy;
+  repo: ResolvedRepo;
+  template: SandboxTemplate;
+  provider: SandboxProvider;
+  strategy: InjectorStrategy;
+  /** Missing fields take the defaults of SPEC §8. */
+  limits?: Partial<AgentLimits>;
+  episodeId: string;
+  seed?: number;
+  /** Test-script limit the prompt announces, ms (default: the repo's test_timeout_s; pass the validator's). */
+  testTimeoutMs?: number;
+  /** JSONL file the trajectory is written to, step by step (none when undefined). */
+  trajectoryPath?: string;
+  signal?: AbortSignal;
+}
+
+export interface InjectorEpisode {
+  exit: AgentExit;
+  /** The last submission as an artifact; null when nothing (usable) was submitted. */
+  artifact: BugArtifact | null;
+  /** Set when a submission exists but its test_files.txt is unusable (an invalid artifact). */
+  submissionProblem?: string;
+}
+
+/**
+ * One Injector rollout (SPEC §2, §7) in a fresh sandbox of the original repo O: the strategy's
+ * prompt, the Injector's tools, the agent loop. The sandbox is disposed of before returning.
+ * Model failures end the episode as data (see AgentExit); only the sandbox or the trajectory
+ * file failing throws (EngineError).
+ */
+export async function runInjectorEpisode(options: InjectorEpisodeOptions): Promise<InjectorEpisode> {
+  const limits = agentLimitsSchema.parse(options.limits ?? {});
+  const testTimeoutMs = options.testTimeoutMs ?? options.repo.limits.test_timeout_s * 1000;
+  const prompts = injectorPrompts(options.strategy, { thresholds: options.repo.thresholds, testTimeoutMs }, limits);
+  const exit = await withTrajectory(options.trajectoryPath, async (trajectory) => {
+    const sandbox = await options.provider.acquire(options.template);
+    try {
+      return await runAgent({
+        policy: options.policy,
+        sandbox,
+        role: 'injector',
+        ...prompts,
+        tools: toolsForRole('injector'),
+        limits,
+        episodeId: options.episodeId,
+        seed: options.seed,
+        trajectory,
+        signal: options.signal,
+      });
+    } finally {
+      await sandbox.dispose().catch(() => undefined);
+    }
+  });
+  if (exit.submission?.type !== 'injector') return { exit, artifact: null };
+  const collected = artifactFromSubmission(exit.submission);
+  return 'problem' in collected ? { exit, artifact: null, submissionProblem: collected.problem } : { exit, artifact: collected.artifact };
+}

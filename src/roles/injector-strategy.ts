@@ -1,0 +1,18 @@
+import { z } from 'zod';
+import type { SeededRng } from '../util/seeded-rng.js';
+
+/** The Injector prompts of SPEC §7, one template each (`prompts/injector-<strategy>.md`). */
+export const injectorStrategySchema = z.enum(['removal', 'history', 'direct']);
+export type InjectorStrategy = z.infer<typeof injectorStrategySchema>;
+
+/** What a command may ask for: one strategy, or `mixed` (the default of SPEC §7). */
+export const STRATEGY_CHOICES = ['removal', 'history', 'direct', 'mixed'] as const;
+export type StrategyChoice = (typeof STRATEGY_CHOICES)[number];
+
+/** The strategies `mixed` draws from: the paper's best combination (removal + history > removal > direct). */
+export const MIXED_STRATEGIES: readonly InjectorStrategy[] = ['removal', 'history'];
+
+/** The strategy of one rollout: `mixed` draws removal or history uniformly from `rng`; anything else is itself. */
+export function pickStrategy(choice: StrategyChoice, rng: SeededRng): InjectorStrategy {
+  return choice === 'mixed' ? rng.pick(MIXED_STRATEGIES) : choice;
+}

@@ -1,0 +1,56 @@
+import type { AgentLimits } from '../agent/agent-limits.js';
+import type { BugArtifact } from '../artifact/bug-artifact.js';
+import { isDiffParseError } from '../code/diff-parse-error.js';
+import { invertUnifiedDiff } from '../code/invert-diff.js';
+import type { Thresholds } from '../config/repos-schema.js';
+import { EngineError } from '../util/engine-error.js';
+import type { InjectorStrategy } from './injector-strategy.js';
+import { renderPrompt } from './render-prompt.js';
+
+/** The two prompts of an episode: the shared agent system prompt and the role's task. */
+export interface RolePrompts {
+  systemPrompt: string;
+  userPrompt: string;
+}
+
+/** What the Injector prompts state about validation (SPEC §3 thresholds, the test time limit). */
+export interface InjectorPromptSettings {
+  thresholds: Thresholds;
+  testTimeoutMs: number;
+}
+
+function systemPrompt(limits: AgentLimits): string {
+  return renderPrompt('system', { command_timeout_s: Math.ceil(limits.commandTimeoutMs / 1000) }).trimEnd();
+}
+
+/** The Injector's prompts for one strategy, with the repo's thresholds filled in. */
+export function injectorPrompts(strategy: InjectorStrategy, settings: InjectorPromptSettings, limits: AgentLimits): RolePrompts {
+  const { thresholds } = settings;
+  const userPrompt = renderPrompt(`injector-${strategy}`, {
+    min_passing_tests: thresholds.min_passing_tests,
+    min_changed_files: thresholds.min_changed_files,
+    min_failing_tests: thresholds.min_failing_tests,
+    test_timeout_s: Math.ceil(settings.testTimeoutMs / 1000),
+  });
+  return { systemPrompt: systemPrompt(limits), userPrompt: userPrompt.trimEnd() };
+}
+
+/**
+ * The Solver's task statement (SPEC §4): test_weaken.diff reversed, i.e. the test changes that
+ * would bring the hidden tests back.
+ * @throws EngineError `artifact-invalid-input` when the diff cannot be reversed (validation rejects such artifacts).
+ */
+export function solverTaskDiff(artifact: BugArtifact): string {
+  try {
+    return invertUnifiedDiff(artifact.testWeaken);
+  } catch (error) {
+    if (!isDiffParseError(error)) throw error;
+    throw new EngineError('artifact-invalid-input', `test_weaken.diff cannot be reversed into a task statement: ${error.message}`, { cause: error });
+  }
+}
+
+/** The Solver's prompts: the fixed template of SPEC §4 wrapping the reversed test_weaken.diff. */
+export function solverPrompts(artifact: BugArtifact, limits: AgentLimits): RolePrompts {
+  const userPrompt = renderPrompt('solver', { reversed_test_weaken: solverTaskDiff(artifact).trimEnd() });
+  return { systemPrompt: systemPrompt(limits), userPrompt: userPrompt.trimEnd() };
+}

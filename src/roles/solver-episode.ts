@@ -1,0 +1,63 @@
+import { agentLimitsSchema, type AgentLimits } from '../agent/agent-limits.js';
+import type { AgentExit } from '../agent/agent-exit.js';
+import { runAgent } from '../agent/run-agent.js';
+import type { BugArtifact } from '../artifact/bug-artifact.js';
+import type { Policy } from '../policy/policy.js';
+import type { SandboxProvider, SandboxTemplate } from '../sandbox/sandbox.js';
+import { toolsForRole } from '../tools/registry.js';
+import { solverPrompts } from './role-prompts.js';
+import { prepareSolverSandbox } from './solver-sandbox.js';
+import { withTrajectory } from './with-trajectory.js';
+
+export interface SolverEpisodeOptions {
+  policy: Policy;
+  template: SandboxTemplate;
+  provider: SandboxProvider;
+  /** A validated artifact. */
+  artifact: BugArtifact;
+  /** A failed Solver's pred_patch.diff, for a higher-order bug (SPEC §6). */
+  priorPatch?: string;
+  /** Missing fields take the defaults of SPEC §8. */
+  limits?: Partial<AgentLimits>;
+  episodeId: string;
+  seed?: number;
+  /** JSONL file the trajectory is written to, step by step (none when undefined). */
+  trajectoryPath?: string;
+  signal?: AbortSignal;
+}
+
+export interface SolverEpisode {
+  exit: AgentExit;
+  /** The last submitted diff (pred_patch.diff), or null when nothing was submitted. */
+  patch: string | null;
+}
+
+/**
+ * One Solver attempt (SPEC §4): the isolated buggy sandbox (see prepareSolverSandbox), the fixed
+ * prompt around the reversed test_weaken.diff, the Solver's tools, the agent loop. Grading is a
+ * separate step (gradeSolution) on a fresh sandbox. Throws only for infrastructure (EngineError).
+ */
+export async function runSolverEpisode(options: SolverEpisodeOptions): Promise<SolverEpisode> {
+  const limits = agentLimitsSchema.parse(options.limits ?? {});
+  const prompts = solverPrompts(options.artifact, limits);
+  const exit = await withTrajectory(options.trajectoryPath, async (trajectory) => {
+    const sandbox = await prepareSolverSandbox(options);
+    try {
+      return await runAgent({
+        policy: options.policy,
+        sandbox,
+        role: 'solver',
+        ...prompts,
+        tools: toolsForRole('solver'),
+        limits,
+        episodeId: options.episodeId,
+        seed: options.seed,
+        trajectory,
+        signal: options.signal,
+      });
+    } finally {
+      await sandbox.dispose().catch(() => undefined);
+    }
+  });
+  return { exit, patch: exit.submission?.type === 'solver' ? exit.submission.patch : null };
+}

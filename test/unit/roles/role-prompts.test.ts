@@ -1,0 +1,71 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+import { agentLimitsSchema } from '../../../src/agent/agent-limits.js';
+import { loadArtifactDir } from '../../../src/artifact/load-artifact.js';
+import { thresholdsSchema, type Thresholds } from '../../../src/config/repos-schema.js';
+import { injectorStrategySchema, type InjectorStrategy } from '../../../src/roles/injector-strategy.js';
+import { PROMPT_NAMES, promptsDir } from '../../../src/roles/render-prompt.js';
+import { injectorPrompts, solverPrompts, solverTaskDiff } from '../../../src/roles/role-prompts.js';
+
+const FIXTURE = fileURLToPath(new URL('../../fixtures/artifacts/valid-single-file/', import.meta.url));
+const limits = agentLimitsSchema.parse({ commandTimeoutMs: 45_000 });
+const strategies = injectorStrategySchema.options;
+
+const configs: Array<[string, Thresholds, number]> = [
+  ['the defaults', thresholdsSchema.parse({}), 90_000],
+  ['custom thresholds', { min_passing_tests: 37, min_changed_files: 3, min_failing_tests: 5 }, 125_500],
+];
+
+describe('injector prompts', () => {
+  describe.each(configs)('with %s', (_label, thresholds, testTimeoutMs) => {
+    it.each(strategies)('%s renders every threshold, the rules and its strategy', (strategy: InjectorStrategy) => {
+      const { systemPrompt, userPrompt } = injectorPrompts(strategy, { thresholds, testTimeoutMs }, limits);
+      expect(systemPrompt).toContain('at most 45 seconds');
+      expect(userPrompt).toContain(`at least ${thresholds.min_passing_tests} tests pass and none fail`);
+      expect(userPrompt).toContain(`changes at least ${thresholds.min_changed_files} code file(s)`);
+      expect(userPrompt).toContain(`at least ${thresholds.min_failing_tests} test(s) that passed`);
+      expect(userPrompt).toContain(`within ${Math.ceil(testTimeoutMs / 1000)} seconds`);
+      for (const file of ['test_files.txt', 'test_script.sh', 'test_parser.py', 'bug_inject.diff', 'test_weaken.diff']) expect(userPrompt).toContain(file);
+      expect(userPrompt).toMatch(/No hints: no comment/);
+      expect(userPrompt).toMatch(/Do not leave original code behind in comments/);
+      expect(userPrompt).toMatch(/Every code file you change must be exercised by the selected tests/);
+      expect(userPrompt).toMatch(/Never comment tests out/);
+      expect(`${systemPrompt}${userPrompt}`).not.toMatch(/\{\{|\}\}/);
+    });
+  });
+
+  it.each<[InjectorStrategy, RegExp[]]>([
+    ['removal', [/Strategy: remove functionality/, /compatibility fixes/, /NameError/]],
+    ['history', [/git log -L/, /git show/, /fixed a bug, handled an edge case or made something faster/]],
+    ['direct', [/Strategy: inject a bug of your choice/]],
+  ])('%s carries its own instructions', (strategy, patterns) => {
+    const { userPrompt } = injectorPrompts(strategy, { thresholds: thresholdsSchema.parse({}), testTimeoutMs: 90_000 }, limits);
+    for (const pattern of patterns) expect(userPrompt).toMatch(pattern);
+  });
+});
+
+describe('solver prompt', () => {
+  it('wraps the reversed test_weaken.diff in the fixed SPEC §4 template, and reveals nothing else', async () => {
+    const artifact = await loadArtifactDir(FIXTURE);
+    const { systemPrompt, userPrompt } = solverPrompts(artifact, limits);
+    expect(userPrompt).toMatch(/^I'm improving the test suite of the repository in \/repo with the changes below, but the code fails/);
+    expect(userPrompt).toContain('make sure the relevant existing tests pass too');
+    const reversed = solverTaskDiff(artifact);
+    expect(userPrompt).toContain(reversed.trimEnd());
+    // The reversed diff adds back the deleted tests.
+    expect(reversed).toContain('+    def test_split_evenly_keeps_every_cent(self, usd):');
+    expect(reversed).not.toMatch(/^- {4}def test_split_evenly/m);
+    // No bug diff, test script, parser or test list; no hint of the injection.
+    for (const secret of [artifact.bugInject.split('\n').find((l) => l.startsWith('+ '))!, '-p no:cacheprovider', 'short test summary info', 'test_files.txt', 'bug_inject']) {
+      expect(`${systemPrompt}\n${userPrompt}`).not.toContain(secret);
+    }
+  });
+});
+
+describe('prompts folder', () => {
+  it.each(PROMPT_NAMES)('%s.md exists next to the package root', (name) => {
+    expect(readFileSync(join(promptsDir(), `${name}.md`), 'utf8').length).toBeGreaterThan(100);
+  });
+});
