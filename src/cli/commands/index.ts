@@ -5,6 +5,7 @@ import { registerBuildImage } from './build-image.js';
 import { registerValidate } from './validate.js';
 import { registerInject } from './inject.js';
 import { registerSolve } from './solve.js';
+import { registerExport } from './export.js';
 
 /** Every `ssr` command, in the order `ssr --help` lists them. Each entry registers one command. */
-export const commands: Array<(program: Command) => void> = [registerValidate, registerTestRun, registerBuildImage, registerDoctor, registerInject, registerSolve];
+export const commands: Array<(program: Command) => void> = [registerValidate, registerTestRun, registerBuildImage, registerDoctor, registerInject, registerSolve, registerExport];

@@ -1,0 +1,50 @@
+import { z } from 'zod';
+
+const count = z.number().int().nonnegative();
+const ms = z.number().nonnegative();
+
+/**
+ * One line of `episodes.jsonl`: how one self-play episode went (SPEC §5, §6). An order-1 episode
+ * is inject → validate → N solves; an order-2 episode starts from a failed attempt of a parent
+ * bug (`parentBugId`, `attemptOf`) and has solves only. A `discarded` episode hit the
+ * infrastructure: it carries the reason and no reward.
+ */
+export const episodeRecordSchema = z
+  .object({
+    id: z.string().min(1).describe('stable across re-runs: the resume key'),
+    step: count.describe('self-play step that ran it'),
+    repo: z.string().min(1).describe('repo id'),
+    strategy: z.string().min(1).describe('injector strategy (removal, history, direct, …)'),
+    order: z.union([z.literal(1), z.literal(2)]),
+    parentBugId: z.string().nullable().describe('order 2: the bug whose failed attempt this starts from'),
+    attemptOf: z.string().nullable().describe('order 2: id of that failed Solver attempt'),
+    status: z.enum(['completed', 'discarded']),
+    discardReason: z.string().nullable(),
+    bugId: z.string().nullable().describe('the stored bug (null when nothing was submitted)'),
+    valid: z.boolean().nullable().describe('validation verdict; null when not validated'),
+    failedCheck: z.string().nullable(),
+    solverAttempts: count.describe('scored Solver attempts'),
+    solved: count.describe('attempts that earned +1'),
+    rewards: z.object({
+      injector: z.number().nullable().describe('null for order-2 and discarded episodes'),
+      solver: z.array(z.number()).describe('one per scored attempt'),
+    }),
+    policyVersion: count,
+    durationsMs: z.object({ inject: ms, validate: ms, solve: ms, total: ms }),
+    turns: count.describe('policy turns over all trajectories of the episode'),
+    tokens: count.describe('prompt + completion tokens over all trajectories of the episode'),
+  })
+  .superRefine((record, ctx) => {
+    const issue = (message: string, path: string) => ctx.addIssue({ code: 'custom', message, path: [path] });
+    if ((record.status === 'discarded') !== (record.discardReason !== null)) issue('a discarded episode, and only one, has a discardReason', 'discardReason');
+    if (record.status === 'discarded' && (record.rewards.injector !== null || record.rewards.solver.length > 0)) {
+      issue('a discarded episode earns no reward', 'rewards');
+    }
+    if (record.order === 2 && record.parentBugId === null) issue('an order-2 episode needs its parentBugId', 'parentBugId');
+    if (record.order === 2 && record.rewards.injector !== null) issue('order-2 bugs train the Solver only', 'rewards');
+    if (record.solved > record.solverAttempts) issue('solved exceeds solverAttempts', 'solved');
+    if (record.status === 'completed' && record.rewards.solver.length !== record.solverAttempts) {
+      issue('a completed episode has one solver reward per scored attempt', 'rewards');
+    }
+  });
+export type EpisodeRecord = z.infer<typeof episodeRecordSchema>;

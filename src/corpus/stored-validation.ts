@@ -1,0 +1,13 @@
+import { z } from 'zod';
+
+/**
+ * What readers need of `validation.json` (the validator's full `ValidationResult` is stored; other
+ * fields pass through): the verdict and SWE-bench's test sets.
+ */
+export const storedValidationSchema = z.looseObject({
+  valid: z.boolean(),
+  failedCheck: z.string().nullable().default(null),
+  failToPass: z.array(z.string()).default([]),
+  passToPass: z.array(z.string()).default([]),
+});
+export type StoredValidation = z.infer<typeof storedValidationSchema>;

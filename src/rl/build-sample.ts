@@ -1,0 +1,109 @@
+import { exitEarnsReward, type ExitStatus } from '../agent/agent-exit.js';
+import type { Trajectory } from '../agent/trajectory.js';
+import type { TrajectoryStep } from '../agent/trajectory-record.js';
+import { toOpenAIMessages, toOpenAITools } from '../policy/openai-messages.js';
+import type { AgentRole, ChatMessage, TokenSample } from '../policy/policy.js';
+import { buildTokenTrajectory, type TokenTrajectory } from '../policy/token-trajectory.js';
+import { EngineError, errorMessage, isEngineError } from '../util/engine-error.js';
+import { trainingSampleSchema, type TrainingSample } from './training-sample.js';
+
+/** Endings where a limit cut the episode short (SPEC §8). */
+export const LIMIT_EXITS: ReadonlySet<ExitStatus> = new Set(['turn-limit', 'context-limit', 'time-limit']);
+
+export interface BuildSampleInput {
+  trajectory: Trajectory;
+  role: AgentRole;
+  groupId: string;
+  /** The self-play episode the trajectory belongs to. */
+  episodeId: string;
+  bugId: string | null;
+  /** The reward; null only for an ending that earns none (the sample is then masked, reward 0). */
+  reward: number | null;
+  /** How the episode ended; defaults to the trajectory's exit record. */
+  exitStatus?: ExitStatus;
+  /** Default: `<role>:<the trajectory's episode id>` (unique per agent run). */
+  id?: string;
+  /**
+   * Mask trajectories that hit a turn, context or time limit (default true). Their reward is
+   * real (the last submission is graded) but the trajectory is truncated: DeepSWE masks such
+   * trajectories so the policy is not pushed away from long, unfinished reasoning.
+   */
+  maskLimitHits?: boolean;
+}
+
+function isComplete(steps: TrajectoryStep[]): steps is Array<TrajectoryStep & { sample: TokenSample }> {
+  return steps.length > 0 && steps.every((step) => step.sample !== undefined);
+}
+
+/** The conversation as the model saw it: system, user, then per turn the reply and its observations. */
+function chatOf(trajectory: Trajectory): ChatMessage[] {
+  const { header, steps } = trajectory;
+  return [
+    { role: 'system', content: header.systemPrompt },
+    { role: 'user', content: header.userPrompt },
+    ...steps.flatMap((step) => [step.assistant, ...step.observations] as ChatMessage[]),
+  ];
+}
+
+/** Oldest weights that produced any turn: the conservative version for the staleness filter. */
+function policyVersionOf(trajectory: Trajectory): number {
+  const versions = trajectory.steps.flatMap((step) => [step.policyVersion, ...(step.sample ? [step.sample.policyVersion] : [])]);
+  return versions.length === 0 ? trajectory.header.policy.version : Math.min(...versions);
+}
+
+/**
+ * One trajectory → one {@link TrainingSample} (advantage 0 until `assignAdvantages`). Exact tokens
+ * and loss mask when every turn carries a token sample (tokens mode), OpenAI chat messages and
+ * tools otherwise. Masked (kept for logging, out of the loss) when the ending earns no reward
+ * (infrastructure: `exitEarnsReward`), when a limit was hit (`maskLimitHits`), when the trajectory
+ * has no exit record, or when its token samples do not chain (the tokens would not be the model's).
+ *
+ * @throws EngineError `internal` when the role differs from the trajectory's, no exit status is
+ *   known, or a reward is missing for an ending that earns one.
+ */
+export function buildTrainingSample(input: BuildSampleInput): TrainingSample {
+  const { trajectory, role } = input;
+  const { header } = trajectory;
+  if (header.role !== role) throw new EngineError('internal', `trajectory ${header.episodeId} is a ${header.role} trajectory, not ${role}`);
+  const exitStatus = input.exitStatus ?? trajectory.exit?.exitStatus;
+  if (exitStatus === undefined) throw new EngineError('internal', `trajectory ${header.episodeId} has no exit record and no exit status was given`);
+  const earns = exitEarnsReward(exitStatus);
+  if (earns && input.reward === null) throw new EngineError('internal', `trajectory ${header.episodeId} ended ${exitStatus} but has no reward`);
+
+  let maskReason: string | null = !earns
+    ? `exit ${exitStatus} earns no reward`
+    : (input.maskLimitHits ?? true) && LIMIT_EXITS.has(exitStatus)
+      ? `limit hit: ${exitStatus}`
+      : trajectory.exit === null
+        ? 'trajectory has no exit record (cut short)'
+        : null;
+
+  let tokens: TokenTrajectory | null = null;
+  if (isComplete(trajectory.steps)) {
+    try {
+      tokens = buildTokenTrajectory(trajectory.steps.map((step) => step.sample));
+    } catch (error) {
+      if (!isEngineError(error)) throw error;
+      maskReason ??= `tokens inconsistent: ${errorMessage(error)}`;
+    }
+  }
+  const sample: TrainingSample = {
+    id: input.id ?? `${role}:${header.episodeId}`,
+    role,
+    groupId: input.groupId,
+    episodeId: input.episodeId,
+    bugId: input.bugId,
+    policyVersion: policyVersionOf(trajectory),
+    reward: earns ? input.reward! : (input.reward ?? 0),
+    advantage: 0,
+    finishReason: exitStatus,
+    masked: maskReason !== null,
+    maskReason,
+    tokens: tokens ? { ids: tokens.tokens, lossMask: tokens.lossMask, logprobs: tokens.logprobs } : null,
+    messages: tokens ? null : (toOpenAIMessages(chatOf(trajectory)) as Array<Record<string, unknown>>),
+    tools: tokens ? null : (toOpenAITools(header.tools) as unknown as Array<Record<string, unknown>>),
+  };
+  const parsed = trainingSampleSchema.safeParse(sample);
+  if (!parsed.success) throw new EngineError('internal', `training sample ${sample.id}: ${parsed.error.message}`);
+  return parsed.data;
+}

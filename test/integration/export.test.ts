@@ -1,0 +1,104 @@
+import { execFileSync } from 'node:child_process';
+import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import PQueue from 'p-queue';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import type { BugArtifact } from '../../src/artifact/bug-artifact.js';
+import { loadArtifactDir } from '../../src/artifact/load-artifact.js';
+import { main } from '../../src/cli/main.js';
+import type { ResolvedRepo } from '../../src/config/resolve-repo.js';
+import type { SweBenchInstance } from '../../src/corpus/export-swe-bench.js';
+import { readStoredBug } from '../../src/corpus/read-stored-bug.js';
+import { RunStore } from '../../src/corpus/run-store.js';
+import { createProvider } from '../../src/sandbox/sandbox-factory.js';
+import type { SandboxTemplate } from '../../src/sandbox/sandbox.js';
+import { BaselineCache } from '../../src/validator/baseline-cache.js';
+import { validateArtifact, type ValidationResult } from '../../src/validator/validate-artifact.js';
+import { dockerTemplate, exampleRepo } from '../helpers/sandboxes.js';
+
+const FIXTURE = fileURLToPath(new URL('../fixtures/artifacts/valid-single-file', import.meta.url));
+const F = ['split_evenly_keeps_every_cent', 'allocate_by_ratio', 'negative_amounts_allocate_symmetrically'].map((t) => `tests/test_money.py::TestAllocation::test_${t}`);
+
+let repo: ResolvedRepo;
+let template: SandboxTemplate;
+let artifact: BugArtifact;
+let validation: ValidationResult;
+let root: string;
+/** A run dir holding the fixture bug with the verdict of the real validator. */
+let corpus: string;
+let bugId: string;
+const shared = () => ({ repo, template, provider: createProvider('docker'), queue: new PQueue({ concurrency: 2 }), baselines });
+const baselines = new BaselineCache();
+
+beforeAll(async () => {
+  repo = await exampleRepo();
+  template = await dockerTemplate(repo);
+  artifact = await loadArtifactDir(FIXTURE);
+  root = await mkdtemp(join(tmpdir(), 'ssr-export-it-'));
+  validation = await validateArtifact(artifact, shared());
+  corpus = join(root, 'run');
+  const store = await RunStore.open(corpus, { command: 'corpus', config: { repos: [repo.id] } });
+  const metadata = { repo: repo.id, commit: repo.commit, strategy: 'removal', order: 1 as const, parentBugId: null, attemptOf: null, episodeId: null, policyVersion: null };
+  const written = await store.writeBug({ artifact, validation, metadata });
+  bugId = written.id;
+});
+afterAll(() => rm(root, { recursive: true, force: true }));
+
+async function cli(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
+  let stdout = '';
+  let stderr = '';
+  vi.spyOn(process.stdout, 'write').mockImplementation((chunk: string | Uint8Array) => ((stdout += String(chunk)), true));
+  vi.spyOn(process.stderr, 'write').mockImplementation((chunk: string | Uint8Array) => ((stderr += String(chunk)), true));
+  const code = await main(args);
+  vi.restoreAllMocks();
+  process.exitCode = undefined;
+  return { code, stdout, stderr };
+}
+
+/** pyledger at the pinned commit, cloned from the bundle. */
+function checkout(name: string): { dir: string; git: (...args: string[]) => string } {
+  const dir = join(root, name);
+  execFileSync('git', ['clone', '-q', repo.location, dir]);
+  const git = (...args: string[]): string => execFileSync('git', ['-C', dir, ...args], { encoding: 'utf8' });
+  git('checkout', '-q', repo.commit);
+  return { dir, git };
+}
+
+describe('export of a validated bug (real Docker validator, real git)', () => {
+  it('stores the validator verdict, and exports an instance whose patches round-trip on the real repo', async () => {
+    expect(validation).toMatchObject({ valid: true, failedCheck: null });
+    expect([...validation.failToPass].sort()).toEqual([...F].sort());
+    expect(validation.passToPass.length).toBeGreaterThanOrEqual(80);
+
+    const stored = await readStoredBug(join(corpus, 'bugs', bugId));
+    expect(stored?.validation).toMatchObject({ valid: true, failToPass: validation.failToPass, checks: validation.checks.map((c) => ({ name: c.name, status: 'pass' })) });
+
+    const out = join(root, 'instances.jsonl');
+    expect((await cli(['export', '--corpus', corpus, '--format', 'swe-bench', '--out', out])).code).toBe(0);
+    const [instance, ...rest] = (await readFile(out, 'utf8')).trim().split('\n').map((line) => JSON.parse(line) as SweBenchInstance);
+    expect(rest).toEqual([]);
+    expect(instance).toMatchObject({ repo: 'pyledger', base_commit: repo.commit, FAIL_TO_PASS: validation.failToPass, PASS_TO_PASS: validation.passToPass });
+
+    // The environment: base commit + bug + weakened tests. patch and test_patch take it back to O.
+    const { dir, git } = checkout('roundtrip');
+    await writeFile(join(dir, '..', 'bug.diff'), instance!.bug_patch);
+    await writeFile(join(dir, '..', 'weaken.diff'), artifact.testWeaken);
+    await writeFile(join(dir, '..', 'patch.diff'), instance!.patch);
+    await writeFile(join(dir, '..', 'test_patch.diff'), instance!.test_patch);
+    git('apply', '../bug.diff', '../weaken.diff');
+    expect(git('status', '--porcelain').split('\n').filter(Boolean).sort()).toEqual([' M pyledger/money.py', ' M tests/test_money.py']);
+    git('apply', '../patch.diff', '../test_patch.diff');
+    expect(git('status', '--porcelain')).toBe('');
+  });
+
+  it('exports artifact directories that re-validate', async () => {
+    const out = join(root, 'artifacts');
+    const result = await cli(['export', '--corpus', corpus, '--format', 'ssr', '--out', out, '--json']);
+    expect(JSON.parse(result.stdout)).toMatchObject({ exported: 1, invalid: 0 });
+    expect(await readdir(out)).toEqual([bugId]);
+    const again = await validateArtifact(await loadArtifactDir(join(out, bugId)), shared());
+    expect(again).toMatchObject({ valid: true, failToPass: validation.failToPass });
+  });
+});

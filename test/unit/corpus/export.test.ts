@@ -1,0 +1,138 @@
+import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
+import { loadArtifactDir } from '../../../src/artifact/load-artifact.js';
+import type { BugArtifact } from '../../../src/artifact/bug-artifact.js';
+import { main } from '../../../src/cli/main.js';
+import { invertUnifiedDiff } from '../../../src/code/invert-diff.js';
+import type { SweBenchInstance } from '../../../src/corpus/export-swe-bench.js';
+import { RunStore } from '../../../src/corpus/run-store.js';
+
+const FIXTURE = fileURLToPath(new URL('../../fixtures/artifacts/valid-single-file', import.meta.url));
+const COMMIT = 'a0fcf854bb26b37599c51843decfcb341a864f73';
+// Hand-written from test/fixtures/artifacts/README.md: the 3 tests the bug breaks.
+const F = ['split_evenly_keeps_every_cent', 'allocate_by_ratio', 'negative_amounts_allocate_symmetrically'].map((t) => `tests/test_money.py::TestAllocation::test_${t}`);
+const validation = { valid: true, failedCheck: null, checks: [], failToPass: F, passToPass: ['tests/test_money.py::TestArithmetic::test_add'], durationMs: 1 };
+const metadata = { repo: 'pyledger', commit: COMMIT, strategy: 'removal', order: 1 as const, parentBugId: null, attemptOf: null, episodeId: 'ep-0-0', policyVersion: 0 };
+
+let artifact: BugArtifact;
+let root: string;
+let corpus: string;
+beforeAll(async () => {
+  artifact = await loadArtifactDir(FIXTURE);
+});
+beforeEach(async () => {
+  root = await mkdtemp(join(tmpdir(), 'ssr-export-'));
+  corpus = join(root, 'run');
+});
+afterEach(async () => {
+  process.exitCode = undefined;
+  vi.restoreAllMocks();
+  await rm(root, { recursive: true, force: true });
+});
+
+async function cli(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
+  let stdout = '';
+  let stderr = '';
+  vi.spyOn(process.stdout, 'write').mockImplementation((chunk: string | Uint8Array) => ((stdout += String(chunk)), true));
+  vi.spyOn(process.stderr, 'write').mockImplementation((chunk: string | Uint8Array) => ((stderr += String(chunk)), true));
+  const code = await main(args);
+  vi.restoreAllMocks();
+  return { code, stdout, stderr };
+}
+
+/** A run dir with the valid fixture bug (solved 3 of 8), an order-2 child, and an invalid bug. */
+async function fakeRun(): Promise<{ valid: string; child: string; invalid: string }> {
+  const store = await RunStore.open(corpus, { command: 'corpus', config: {} });
+  const valid = await store.writeBug({ artifact, validation, metadata });
+  await store.writeSolves(valid.id, Array.from({ length: 8 }, (_, i) => ({
+    id: `s${i}`, status: i < 3 ? ('solved' as const) : ('failed' as const), reward: i < 3 ? 1 : -1, exitStatus: 'submitted', reason: null,
+  })));
+  const childInject = artifact.bugInject.replace('-i))', '-i - 0))');
+  const child = await store.writeBug({
+    artifact: { ...artifact, bugInject: childInject },
+    validation,
+    metadata: { ...metadata, order: 2, parentBugId: valid.id, attemptOf: 'ep-0-0.solve-4' },
+  });
+  const invalid = await store.writeBug({
+    artifact: { ...artifact, testParser: 'print("All tests passed!")\n' },
+    validation: { valid: false, failedCheck: 'parser', failToPass: [], passToPass: [] },
+    metadata,
+  });
+  return { valid: valid.id, child: child.id, invalid: invalid.id };
+}
+
+describe('ssr export', () => {
+  it('writes one SWE-bench instance per valid bug', async () => {
+    const ids = await fakeRun();
+    const out = join(root, 'instances.jsonl');
+    const result = await cli(['export', '--corpus', corpus, '--out', out]);
+    expect(result).toMatchObject({ code: 0, stdout: `exported 2 valid bugs (1 invalid left out) to ${out}\n` });
+    const instances = (await readFile(out, 'utf8')).trim().split('\n').map((line) => JSON.parse(line) as SweBenchInstance);
+    expect(instances.map((i) => i.instance_id).sort()).toEqual([`pyledger__${ids.valid}`, `pyledger__${ids.child}`].sort());
+    const instance = instances.find((i) => i.instance_id === `pyledger__${ids.valid}`)!;
+    expect(instance).toEqual({
+      instance_id: `pyledger__${ids.valid}`,
+      repo: 'pyledger',
+      base_commit: COMMIT,
+      patch: invertUnifiedDiff(artifact.bugInject),
+      test_patch: invertUnifiedDiff(artifact.testWeaken),
+      FAIL_TO_PASS: F,
+      PASS_TO_PASS: validation.passToPass,
+      lineage: { order: 1, parentBugId: null },
+      strategy: 'removal',
+      bug_patch: artifact.bugInject,
+      test_files: ['tests/test_money.py'],
+      test_script: artifact.testScript,
+      test_parser: artifact.testParser,
+      solve_rate: 3 / 8,
+    });
+    // The gold patch undoes the bug: its `-` line is the bug's `+` line.
+    expect(instance.patch).toContain('-        order = sorted(range(len(shares)), key=lambda i: (-abs(shares[i] - parts[i]), -i))');
+    expect(instance.test_patch).toContain('+    def test_allocate_by_ratio(self, usd):');
+    const child = instances.find((i) => i.instance_id === `pyledger__${ids.child}`)!;
+    expect(child).toMatchObject({ lineage: { order: 2, parentBugId: ids.valid }, solve_rate: null });
+  });
+
+  it('copies the valid bug dirs as plain artifact directories, and reports a JSON summary', async () => {
+    const ids = await fakeRun();
+    const out = join(root, 'artifacts');
+    const result = await cli(['export', '--corpus', corpus, '--format', 'ssr', '--out', out, '--json']);
+    expect(result.code).toBe(0);
+    expect(JSON.parse(result.stdout)).toEqual({ format: 'ssr', out, exported: 2, invalid: 1, incomplete: 0 });
+    expect((await readdir(out)).sort()).toEqual([ids.valid, ids.child].sort());
+    expect((await readdir(join(out, ids.valid))).sort()).toEqual([
+      'bug_inject.diff', 'metadata.json', 'solves.json', 'test_files.txt', 'test_parser.py', 'test_script.sh', 'test_weaken.diff', 'validation.json',
+    ]);
+    expect(await loadArtifactDir(join(out, ids.valid))).toMatchObject({ bugInject: artifact.bugInject, testWeaken: artifact.testWeaken });
+    // Idempotent: a second export keeps what is there.
+    expect((await cli(['export', '--corpus', corpus, '--format', 'ssr', '--out', out])).code).toBe(0);
+  });
+
+  it('leaves out a bug dir without validation.json and counts it', async () => {
+    await fakeRun();
+    await rm(join(corpus, 'bugs', (await readdir(join(corpus, 'bugs')))[0]!, 'validation.json'));
+    const result = await cli(['export', '--corpus', corpus, '--out', join(root, 'x.jsonl'), '--json']);
+    expect(JSON.parse(result.stdout)).toMatchObject({ incomplete: 1 });
+  });
+
+  it.each([
+    ['a dir that is not a run dir', async () => ['export', '--corpus', root, '--out', join(root, 'x.jsonl')], /is not a run dir: it has no bugs\/ folder/],
+    ['an unknown format', async () => ['export', '--corpus', corpus, '--format', 'csv', '--out', join(root, 'x')], /Allowed choices are swe-bench, ssr/],
+    [
+      'a corrupt validation.json',
+      async () => {
+        const { valid } = await fakeRun();
+        await writeFile(join(corpus, 'bugs', valid, 'validation.json'), '{"valid": "yes"}');
+        return ['export', '--corpus', corpus, '--out', join(root, 'x.jsonl')];
+      },
+      /validation\.json: .*valid/s,
+    ],
+  ])('fails with exit 2 for %s', async (_name, args, message) => {
+    const result = await cli(await args());
+    expect(result.code).toBe(2);
+    expect(result.stderr).toMatch(message);
+  });
+});

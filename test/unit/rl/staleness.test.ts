@@ -1,0 +1,42 @@
+import { describe, expect, it } from 'vitest';
+import { DEFAULT_MAX_STALENESS, dropStale } from '../../../src/rl/staleness.js';
+import { EngineError } from '../../../src/util/engine-error.js';
+
+const sample = (role: 'injector' | 'solver', policyVersion: number) => ({ id: `${role}-${policyVersion}`, role, policyVersion });
+
+describe('dropStale', () => {
+  it('defaults to 8 versions (SPEC §9)', () => {
+    expect(DEFAULT_MAX_STALENESS).toBe(8);
+  });
+
+  it.each([
+    [10, 2, true],
+    [10, 1, false],
+    [10, 10, true],
+    [8, 0, true],
+    [9, 0, false],
+  ])('trainer at v%i keeps a sample from v%i: %s', (current, version, kept) => {
+    const result = dropStale([sample('solver', version)], current);
+    expect(result.kept).toHaveLength(kept ? 1 : 0);
+    expect(result.dropped.solver).toBe(kept ? 0 : 1);
+  });
+
+  it('counts the dropped samples by role and keeps the order of the rest', () => {
+    const samples = [sample('solver', 5), sample('injector', 0), sample('solver', 1), sample('injector', 4), sample('solver', 0)];
+    const { kept, dropped } = dropStale(samples, 5, 3);
+    expect(kept.map((s) => s.id)).toEqual(['solver-5', 'injector-4']);
+    expect(dropped).toEqual({ injector: 1, solver: 2 });
+  });
+
+  it('with 0 keeps only the current version', () => {
+    expect(dropStale([sample('solver', 3), sample('solver', 2)], 3, 0).kept.map((s) => s.id)).toEqual(['solver-3']);
+  });
+
+  it.each([
+    ['a sample newer than the trainer', () => dropStale([sample('injector', 4)], 3), /injector-4 comes from policy version 4, newer than the trainer's 3/],
+    ['a negative max staleness', () => dropStale([], 3, -1), /max staleness must be a non-negative integer, got -1/],
+  ])('throws for %s', (_name, run, message) => {
+    expect(run).toThrow(EngineError);
+    expect(run).toThrow(message);
+  });
+});
