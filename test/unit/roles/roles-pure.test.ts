@@ -17,7 +17,8 @@ describe('dropTestFileSections', () => {
     ['no test section: the patch byte for byte', section('pyledger/money.py'), [], ['pyledger/money.py']],
     ['a listed test file', section('pyledger/money.py') + section('tests/test_money.py'), ['tests/test_money.py'], ['pyledger/money.py']],
     ['every section', section('tests/test_money.py') + section('tests/test_ledger.py'), ['tests/test_money.py', 'tests/test_ledger.py'], []],
-    ['an unlisted test file is kept', section('tests/test_reports.py') + section('tests/test_ledger.py'), ['tests/test_ledger.py'], ['tests/test_reports.py']],
+    ['an unlisted test file is dropped too (a Solver fixes code, not tests)', section('tests/test_reports.py') + section('tests/test_ledger.py') + section('pyledger/ledger.py'), ['tests/test_reports.py', 'tests/test_ledger.py'], ['pyledger/ledger.py']],
+    ['a new conftest.py is dropped (a pytest hook could rewrite every outcome)', added('tests/conftest.py') + section('pyledger/ledger.py'), ['tests/conftest.py'], ['pyledger/ledger.py']],
     ['a new file at a listed path', added('tests/test_money.py') + section('pyledger/ledger.py'), ['tests/test_money.py'], ['pyledger/ledger.py']],
     ['a rename away from a listed file', 'diff --git a/tests/test_money.py b/x.py\nsimilarity index 100%\nrename from tests/test_money.py\nrename to x.py\n', ['x.py'], []],
   ])('%s', (_label, patch, dropped, kept) => {
