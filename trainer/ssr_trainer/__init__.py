@@ -1,0 +1,2 @@
+"""ssr's trainer: a policy service that samples (vLLM-compatible subset) and trains one policy on
+ssr's training samples. See trainer/README.md."""

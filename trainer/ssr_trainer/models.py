@@ -1,0 +1,280 @@
+"""Policies: a model, its tokenizer and the two passes everything else needs.
+
+- ``hidden(ids)`` + ``head(hidden)``: the teacher-forced pass. Training and the service's reported
+  logprobs both go through ``batch_logprobs`` below, so a sample's ratio is 1 at equal versions.
+- ``decode_step(ids, cache)``: incremental logits for sampling.
+
+``TinyPolicy`` needs nothing but torch; ``HFPolicy`` imports transformers (and peft for LoRA)
+only when one is built.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from typing import Any, List, Optional, Tuple
+
+import torch
+
+from .loss import DEFAULT_LOGPROB_CHUNK, target_logprobs
+from .tiny_model import TinyByteLM, TinyConfig
+from .tokenizer import ByteTokenizer, HFTokenizer
+
+TINY_CONFIG_FILE = "tiny_config.json"
+TINY_WEIGHTS_FILE = "model.pt"
+STATE_FILE = "trainer_state.json"
+
+
+class Policy:
+    kind = "base"
+    name: str
+    tokenizer: Any
+    module: torch.nn.Module
+    max_model_len: int
+    lora = False
+
+    @property
+    def device(self) -> torch.device:
+        return next(self.module.parameters()).device
+
+    def hidden(self, input_ids: torch.Tensor, attention_mask: torch.Tensor) -> torch.Tensor:
+        raise NotImplementedError
+
+    def head(self, hidden: torch.Tensor) -> torch.Tensor:
+        raise NotImplementedError
+
+    def decode_step(self, input_ids: torch.Tensor, cache: Any) -> Tuple[torch.Tensor, Any]:
+        raise NotImplementedError
+
+    def trainable_parameters(self) -> List[torch.nn.Parameter]:
+        return [p for p in self.module.parameters() if p.requires_grad]
+
+    def parameter_count(self) -> int:
+        return sum(p.numel() for p in self.module.parameters())
+
+    def save(self, path: str) -> str:
+        """Writes the weights to `path`; returns "full" or "lora"."""
+        raise NotImplementedError
+
+
+def batch_logprobs(
+    policy: Policy,
+    input_ids: torch.Tensor,
+    select: torch.Tensor,
+    chunk_size: int = DEFAULT_LOGPROB_CHUNK,
+    with_entropy: bool = False,
+    attention_mask: Optional[torch.Tensor] = None,
+) -> Tuple[torch.Tensor, Optional[torch.Tensor]]:
+    """fp32 log p(input_ids[b, t] | input_ids[b, :t]) for every (b, t) where `select` is true,
+    flattened row-major ([N]). Position 0 is never selectable (nothing predicts it)."""
+    if attention_mask is None:
+        attention_mask = torch.ones_like(input_ids)
+    hidden = policy.hidden(input_ids, attention_mask)
+    where = select[:, 1:].to(torch.bool)
+    return target_logprobs(hidden[:, :-1][where], input_ids[:, 1:][where], policy.head, chunk_size, with_entropy)
+
+
+class TinyPolicy(Policy):
+    kind = "tiny"
+
+    def __init__(self, config: Optional[TinyConfig] = None, name: str = "tiny", device: Optional[str] = None) -> None:
+        self.module = TinyByteLM(config)
+        if device:
+            self.module.to(device)
+        self.config = self.module.config
+        self.tokenizer = ByteTokenizer()
+        self.name = name
+        self.max_model_len = self.config.max_seq_len
+
+    def hidden(self, input_ids, attention_mask):
+        # Right padding only: causal attention already keeps real positions from seeing pads.
+        return self.module.hidden(input_ids)[0]
+
+    def head(self, hidden):
+        return self.module.lm_head(hidden)
+
+    def decode_step(self, input_ids, cache):
+        hidden, cache = self.module.hidden(input_ids, cache)
+        return self.module.lm_head(hidden[:, -1]), cache
+
+    def save(self, path: str) -> str:
+        os.makedirs(path, exist_ok=True)
+        with open(os.path.join(path, TINY_CONFIG_FILE), "w") as out:
+            json.dump(self.config.to_dict(), out, indent=1)
+        torch.save(self.module.state_dict(), os.path.join(path, TINY_WEIGHTS_FILE))
+        return "full"
+
+    @classmethod
+    def load(cls, path: str, device: Optional[str] = None) -> "TinyPolicy":
+        with open(os.path.join(path, TINY_CONFIG_FILE)) as handle:
+            config = TinyConfig(**json.load(handle))
+        policy = cls(config, name=os.path.basename(os.path.normpath(path)) or "tiny", device=device)
+        policy.module.load_state_dict(torch.load(os.path.join(path, TINY_WEIGHTS_FILE), map_location=policy.device))
+        return policy
+
+
+# Model types whose last hidden state, fed to the output embedding, gives the logits exactly (no
+# logit scaling or soft-capping after the head): for these the vocab projection is chunked too.
+_PLAIN_HEAD_MODEL_TYPES = {"llama", "mistral", "qwen2", "qwen3", "qwen2_moe", "qwen3_moe", "olmo", "olmo2", "phi3", "gpt2", "gpt_neox"}
+
+
+class HFPolicy(Policy):
+    kind = "hf"
+
+    def __init__(self, model: Any, tokenizer: Any, name: str, lora: bool = False, max_model_len: Optional[int] = None) -> None:
+        self.module = model
+        self.tokenizer = tokenizer
+        self.name = name
+        self.lora = lora
+        config = model.config
+        self.max_model_len = max_model_len or getattr(config, "max_position_embeddings", None) or 4096
+        self.hidden_mode = getattr(config, "model_type", None) in _PLAIN_HEAD_MODEL_TYPES
+        self._keep_arg = _logits_to_keep_arg(model)
+
+    def hidden(self, input_ids, attention_mask):
+        if not self.hidden_mode:
+            # Full logits in the model's dtype; only their fp32 conversion is chunked.
+            return self.module(input_ids=input_ids, attention_mask=attention_mask, use_cache=False).logits
+        kwargs = {self._keep_arg: 1} if self._keep_arg else {}
+        out = self.module(input_ids=input_ids, attention_mask=attention_mask, use_cache=False, output_hidden_states=True, **kwargs)
+        return out.hidden_states[-1]
+
+    def head(self, hidden):
+        return self.module.get_output_embeddings()(hidden) if self.hidden_mode else hidden
+
+    def decode_step(self, input_ids, cache):
+        out = self.module(input_ids=input_ids, past_key_values=cache, use_cache=True)
+        return out.logits[:, -1], out.past_key_values
+
+    def save(self, path: str) -> str:
+        os.makedirs(path, exist_ok=True)
+        self.module.save_pretrained(path)
+        inner = getattr(self.tokenizer, "inner", None)
+        if inner is not None:
+            inner.save_pretrained(path)
+        return "lora" if self.lora else "full"
+
+
+def _logits_to_keep_arg(model: Any) -> Optional[str]:
+    import inspect
+
+    base = model.get_base_model() if hasattr(model, "get_base_model") else model
+    params = inspect.signature(base.forward).parameters
+    for name in ("logits_to_keep", "num_logits_to_keep"):
+        if name in params:
+            return name
+    return None
+
+
+def load_policy(
+    model: str,
+    *,
+    lora: bool = False,
+    lora_rank: int = 16,
+    lora_alpha: int = 32,
+    adapter: Optional[str] = None,
+    model_config: Optional[str] = None,
+    tokenizer: Optional[str] = None,
+    dtype: str = "auto",
+    device: Optional[str] = None,
+    max_model_len: Optional[int] = None,
+    gradient_checkpointing: bool = False,
+) -> Tuple[Policy, int]:
+    """Builds the policy named by `model`; returns it with the version it was saved at (0 if new).
+
+    - ``tiny``: the byte-level model (``model_config``: a JSON file or string of TinyConfig fields).
+    - a directory written by ``/weights/save`` for the tiny model.
+    - ``hf-config``: a transformers model randomly initialised from ``model_config`` (a config.json
+      path or JSON string, with ``model_type``); no download. Byte tokenizer unless ``tokenizer``.
+    - anything else: a transformers model directory or hub name (from_pretrained).
+    """
+    device = device or ("cuda" if torch.cuda.is_available() else "cpu")
+    version = _saved_version(model)
+    if model == "tiny":
+        config = TinyConfig(**_json_arg(model_config)) if model_config else TinyConfig()
+        if max_model_len:
+            config.max_seq_len = max_model_len
+        return TinyPolicy(config, device=device), 0
+    if os.path.isfile(os.path.join(model, TINY_CONFIG_FILE)):
+        return TinyPolicy.load(model, device=device), version
+    return _load_hf(model, lora, lora_rank, lora_alpha, adapter, model_config, tokenizer, dtype, device, max_model_len, gradient_checkpointing), version
+
+
+def _load_hf(model, lora, lora_rank, lora_alpha, adapter, model_config, tokenizer, dtype, device, max_model_len, gradient_checkpointing) -> HFPolicy:
+    try:
+        import transformers
+    except ImportError as error:
+        raise RuntimeError(f"--model {model}: transformers is not installed (only --model tiny works without it)") from error
+    torch_dtype = _dtype(dtype, device)
+    if model == "hf-config":
+        if not model_config:
+            raise ValueError("--model hf-config needs --model-config (a config.json path or JSON with model_type)")
+        fields = _json_arg(model_config)
+        config = transformers.AutoConfig.for_model(**fields)
+        net = transformers.AutoModelForCausalLM.from_config(config)
+        net.to(dtype=torch_dtype)
+        name = f"hf-config:{fields['model_type']}"
+    else:
+        net = transformers.AutoModelForCausalLM.from_pretrained(model, torch_dtype=torch_dtype)
+        name = model
+    net.to(device)
+    tok_source = tokenizer or (None if model == "hf-config" else model)
+    if tok_source:
+        inner = transformers.AutoTokenizer.from_pretrained(tok_source)
+        eos = getattr(getattr(net, "generation_config", None), "eos_token_id", None)
+        extra = eos if isinstance(eos, list) else ([eos] if isinstance(eos, int) else [])
+        tok: Any = HFTokenizer(inner, extra)
+    else:
+        tok = ByteTokenizer()
+        if net.config.vocab_size < tok.vocab_size:
+            raise ValueError(f"the byte tokenizer needs vocab_size >= {tok.vocab_size}; the config has {net.config.vocab_size}")
+    if gradient_checkpointing:
+        # Non-reentrant: with LoRA the frozen embeddings' outputs need no grad, which the
+        # reentrant variant would take as "nothing to backpropagate".
+        net.gradient_checkpointing_enable(gradient_checkpointing_kwargs={"use_reentrant": False})
+        net.config.use_cache = False
+    if lora or adapter:
+        try:
+            import peft
+        except ImportError as error:
+            raise RuntimeError("--lora/--adapter: peft is not installed") from error
+        if adapter:
+            net = peft.PeftModel.from_pretrained(net, adapter, is_trainable=True)
+        else:
+            net = peft.get_peft_model(net, peft.LoraConfig(r=lora_rank, lora_alpha=lora_alpha, target_modules="all-linear", task_type="CAUSAL_LM"))
+    return HFPolicy(net, tok, name, lora=bool(lora or adapter), max_model_len=max_model_len)
+
+
+def _dtype(dtype: str, device: str) -> torch.dtype:
+    if dtype == "auto":
+        return torch.bfloat16 if device.startswith("cuda") else torch.float32
+    try:
+        return {"float32": torch.float32, "fp32": torch.float32, "bfloat16": torch.bfloat16, "bf16": torch.bfloat16, "float16": torch.float16}[dtype]
+    except KeyError:
+        raise ValueError(f"unknown dtype {dtype!r}: float32, bfloat16 or float16") from None
+
+
+def _json_arg(value: str) -> dict:
+    """A JSON object given inline or as a file path."""
+    text = value
+    if not value.lstrip().startswith("{"):
+        with open(value) as handle:
+            text = handle.read()
+    parsed = json.loads(text)
+    if not isinstance(parsed, dict):
+        raise ValueError(f"expected a JSON object, got {type(parsed).__name__}")
+    return parsed
+
+
+def _saved_version(path: str) -> int:
+    state = os.path.join(path, STATE_FILE)
+    if os.path.isfile(state):
+        with open(state) as handle:
+            return int(json.load(handle).get("version", 0))
+    return 0
+
+
+def write_state(path: str, state: dict) -> None:
+    with open(os.path.join(path, STATE_FILE), "w") as out:
+        json.dump(state, out, indent=1)
+

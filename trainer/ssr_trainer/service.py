@@ -1,0 +1,261 @@
+"""The policy service: one process that samples (a vLLM-compatible subset) and trains one policy.
+
+    /usr/bin/python3 -m ssr_trainer.service --model tiny --port 8000
+
+Endpoints: GET /health, GET /v1/models, POST /tokenize, POST /v1/completions,
+POST /v1/chat/completions (text only), POST /train/step, POST /weights/save.
+Sampling and training share one lock: a completion never sees half-updated weights, and every
+completion reports the `policy_version` of the weights that produced it.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+import threading
+import time
+import uuid
+from typing import Any, Dict, List, Optional, Tuple
+
+from .models import Policy, load_policy, write_state
+from .samples import parse_samples
+from .sampling import generate
+from .server import ApiError, bad_request, make_server
+from .train import TrainConfig, Trainer
+
+__all__ = ["ApiError", "PolicyService", "make_server", "main"]
+
+
+def _bad(message: str) -> ApiError:
+    return bad_request(message)
+
+
+def _number(body: dict, key: str, default: float, low: float, high: float = float("inf")) -> float:
+    value = body.get(key, default)
+    if value is None:
+        return default
+    if not isinstance(value, (int, float)) or isinstance(value, bool) or not (low <= value <= high):
+        raise _bad(f"'{key}' must be a number in [{low}, {high}], got {json.dumps(value)}")
+    return float(value)
+
+
+def _int(body: dict, key: str, default: Optional[int], low: int = 0) -> Optional[int]:
+    value = body.get(key, default)
+    if value is None:
+        return default
+    if not isinstance(value, int) or isinstance(value, bool) or value < low:
+        raise _bad(f"'{key}' must be an integer >= {low}, got {json.dumps(value)}")
+    return value
+
+
+class PolicyService:
+    """The endpoints as plain methods (body dict in, response dict out), independent of HTTP."""
+
+    def __init__(self, policy: Policy, trainer: Trainer, output_dir: str = "checkpoints") -> None:
+        self.policy = policy
+        self.trainer = trainer
+        self.output_dir = output_dir
+        self.lock = threading.Lock()
+        self.started = int(time.time())
+
+    @property
+    def version(self) -> int:
+        return self.trainer.version
+
+    def _check_model(self, body: dict) -> None:
+        model = body.get("model")
+        if model is not None and model != self.policy.name:
+            raise ApiError(404, f"the model `{model}` does not exist; this service serves `{self.policy.name}`", "NotFoundError")
+
+    def health(self) -> dict:
+        return {"status": "ok", "model": self.policy.name, "kind": self.policy.kind, "lora": self.policy.lora,
+                "policy_version": self.version, "device": str(self.policy.device)}
+
+    def models(self) -> dict:
+        entry = {"id": self.policy.name, "object": "model", "created": self.started, "owned_by": "ssr-trainer",
+                 "max_model_len": self.policy.max_model_len, "policy_version": self.version}
+        return {"object": "list", "data": [entry]}
+
+    def tokenize(self, body: dict) -> dict:
+        self._check_model(body)
+        tools = body.get("tools")
+        if tools is not None and not isinstance(tools, list):
+            raise _bad("'tools' must be an array")
+        if "messages" in body:
+            add = body.get("add_generation_prompt", True)
+            if not isinstance(add, bool):
+                raise _bad("'add_generation_prompt' must be a boolean")
+            try:
+                tokens = self.policy.tokenizer.apply_chat_template(body["messages"], tools=tools, add_generation_prompt=add)
+            except ValueError as error:
+                raise _bad(str(error)) from None
+        elif isinstance(body.get("prompt"), str):
+            tokens = self.policy.tokenizer.encode(body["prompt"])
+        else:
+            raise _bad("expected 'messages' (an array of chat messages) or 'prompt' (a string)")
+        return {"tokens": tokens, "count": len(tokens), "max_model_len": self.policy.max_model_len}
+
+    def _prompt_ids(self, prompt: Any) -> List[int]:
+        if isinstance(prompt, str):
+            return self.policy.tokenizer.encode(prompt)
+        if isinstance(prompt, list) and len(prompt) == 1 and isinstance(prompt[0], list):
+            prompt = prompt[0]  # a batch of one
+        vocab = self.policy.tokenizer.vocab_size
+        if not isinstance(prompt, list) or not prompt or not all(isinstance(t, int) and not isinstance(t, bool) and 0 <= t < vocab for t in prompt):
+            raise _bad(f"'prompt' must be a string or a non-empty array of token ids in [0, {vocab})")
+        return prompt
+
+    def _sample(self, body: dict, prompt: List[int]) -> Tuple[List[Any], int]:
+        max_model_len = self.policy.max_model_len
+        max_tokens = _int(body, "max_tokens", 16)
+        if len(prompt) + max_tokens > max_model_len:
+            raise _bad(f"This model's maximum context length is {max_model_len} tokens. However, you requested "
+                       f"{len(prompt) + max_tokens} tokens ({len(prompt)} in the prompt, {max_tokens} for the completion).")
+        temperature = _number(body, "temperature", 1.0, 0.0)
+        top_p = _number(body, "top_p", 1.0, 1e-9, 1.0)
+        seed = _int(body, "seed", None, low=-(2 ** 63))
+        n = _int(body, "n", 1, low=1)
+        if body.get("stop"):
+            raise _bad("'stop' strings are not supported: use 'stop_token_ids'")
+        extra = body.get("stop_token_ids") or []
+        if not isinstance(extra, list) or not all(isinstance(t, int) for t in extra):
+            raise _bad("'stop_token_ids' must be an array of token ids")
+        stops = list(extra) if body.get("ignore_eos") else [*self.policy.tokenizer.stop_ids, *extra]
+        with self.lock:
+            version = self.version
+            results = [generate(self.policy, prompt, max_tokens, temperature, top_p, stops, None if seed is None else seed + i) for i in range(n)]
+        return results, version
+
+    def completions(self, body: dict) -> dict:
+        self._check_model(body)
+        prompt = self._prompt_ids(body.get("prompt"))
+        results, version = self._sample(body, prompt)
+        skip = body.get("skip_special_tokens", True) is not False
+        as_ids = bool(body.get("return_tokens_as_token_ids"))
+        tok = self.policy.tokenizer
+        choices = []
+        for index, result in enumerate(results):
+            tokens = [f"token_id:{t}" if as_ids else tok.token_text(t) for t in result.token_ids]
+            stop = result.token_ids[-1] if result.finish_reason == "stop" else None
+            # As vLLM: the stop token is in token_ids (the model must learn to emit it), not in the text.
+            shown = result.token_ids[:-1] if stop is not None else result.token_ids
+            choices.append({"index": index, "text": tok.decode(shown, skip_special_tokens=skip), "token_ids": result.token_ids,
+                            "logprobs": {"tokens": tokens, "token_logprobs": result.logprobs}, "finish_reason": result.finish_reason, "stop_reason": stop})
+        completion_tokens = sum(len(r.token_ids) for r in results)
+        return {"id": f"cmpl-{uuid.uuid4().hex}", "object": "text_completion", "created": int(time.time()), "model": self.policy.name,
+                "policy_version": version, "choices": choices,
+                "usage": {"prompt_tokens": len(prompt), "completion_tokens": completion_tokens, "total_tokens": len(prompt) + completion_tokens}}
+
+    def chat_completions(self, body: dict) -> dict:
+        self._check_model(body)
+        prompt = self.tokenize({"messages": body.get("messages"), "tools": body.get("tools"), "add_generation_prompt": True})["tokens"]
+        results, version = self._sample(body, prompt)
+        tok = self.policy.tokenizer
+        choices = [{"index": i, "message": {"role": "assistant", "content": tok.decode(r.token_ids[:-1] if r.finish_reason == "stop" else r.token_ids)},
+                    "finish_reason": r.finish_reason}
+                   for i, r in enumerate(results)]
+        completion_tokens = sum(len(r.token_ids) for r in results)
+        return {"id": f"chatcmpl-{uuid.uuid4().hex}", "object": "chat.completion", "created": int(time.time()), "model": self.policy.name,
+                "policy_version": version, "choices": choices,
+                "usage": {"prompt_tokens": len(prompt), "completion_tokens": completion_tokens, "total_tokens": len(prompt) + completion_tokens}}
+
+    def train_step(self, body: Any) -> dict:
+        """`{samples: [...], config?: {...}, expected_version?: N}`, or the samples as JSONL lines."""
+        if isinstance(body, list):
+            samples, overrides, expected = body, None, None
+        elif isinstance(body, dict):
+            samples, overrides, expected = body.get("samples"), body.get("config"), body.get("expected_version")
+            if not isinstance(samples, list):
+                raise _bad("expected {\"samples\": [training samples…]}")
+            samples = parse_samples(samples)
+        else:
+            raise _bad("expected {\"samples\": [training samples…]}")
+        with self.lock:
+            if expected is not None and expected != self.version:
+                raise ApiError(409, f"expected_version {expected}, but the trainer is at version {self.version}", "conflict")
+            try:
+                metrics = self.trainer.step(samples, overrides)
+            except ValueError as error:
+                raise ApiError(409 if "newer than the trainer" in str(error) else 400, str(error)) from None
+        return {"version": self.version, "metrics": metrics}
+
+    def save(self, body: dict) -> dict:
+        with self.lock:
+            version = self.version
+            path = body.get("path") or os.path.join(self.output_dir, f"v{version}")
+            if not isinstance(path, str):
+                raise _bad("'path' must be a string")
+            kind = self.policy.save(path)
+            write_state(path, {"version": version, "steps": self.trainer.steps, "model": self.policy.name, "kind": kind})
+        return {"path": os.path.abspath(path), "version": version, "kind": kind}
+
+
+def default_train_config(policy: Policy) -> TrainConfig:
+    """Tiny model: a large lr so a few steps visibly move it. LoRA: 2e-5. Full fine-tuning: SSR's 3e-6 after 30 steps."""
+    if policy.kind == "tiny":
+        return TrainConfig(lr=1e-3, warmup_steps=0)
+    return TrainConfig(lr=2e-5 if policy.lora else 3e-6, warmup_steps=30)
+
+
+def parse_args(argv: Optional[List[str]] = None) -> argparse.Namespace:
+    p = argparse.ArgumentParser(prog="python3 -m ssr_trainer.service", description=__doc__.split("\n\n")[0])
+    p.add_argument("--model", required=True, help="tiny | hf-config | a saved checkpoint dir | a transformers model dir or hub name")
+    p.add_argument("--model-config", help="JSON (inline or a file): TinyConfig fields for tiny; a transformers config with model_type for hf-config")
+    p.add_argument("--tokenizer", help="transformers tokenizer (default: the model's; byte tokenizer for tiny and hf-config)")
+    p.add_argument("--lora", action="store_true", help="train a LoRA adapter (peft) instead of all weights")
+    p.add_argument("--lora-rank", type=int, default=16)
+    p.add_argument("--lora-alpha", type=int, default=32)
+    p.add_argument("--adapter", help="resume a saved LoRA adapter dir")
+    p.add_argument("--dtype", default="auto", help="auto (bf16 on GPU, fp32 on CPU) | float32 | bfloat16 | float16")
+    p.add_argument("--device", help="cpu | cuda | cuda:N (default: cuda when available)")
+    p.add_argument("--max-model-len", type=int)
+    p.add_argument("--gradient-checkpointing", action="store_true")
+    p.add_argument("--served-model-name", help="the name /v1/models reports and requests must use (default: derived from --model)")
+    p.add_argument("--host", default="127.0.0.1")
+    p.add_argument("--port", type=int, default=8000, help="0 picks a free port (printed on start)")
+    p.add_argument("--output-dir", default="checkpoints", help="where /weights/save writes v<N>/ by default")
+    p.add_argument("--lr", type=float)
+    p.add_argument("--warmup-steps", type=int)
+    p.add_argument("--train-config", help="JSON object of TrainConfig / LossConfig fields")
+    p.add_argument("--threads", type=int, help="torch CPU threads")
+    p.add_argument("--verbose", action="store_true", help="log every request")
+    return p.parse_args(argv)
+
+
+def main(argv: Optional[List[str]] = None) -> None:
+    args = parse_args(argv)
+    import torch
+
+    if args.threads:
+        torch.set_num_threads(args.threads)
+    policy, version = load_policy(args.model, lora=args.lora, lora_rank=args.lora_rank, lora_alpha=args.lora_alpha, adapter=args.adapter,
+                                  model_config=args.model_config, tokenizer=args.tokenizer, dtype=args.dtype, device=args.device,
+                                  max_model_len=args.max_model_len, gradient_checkpointing=args.gradient_checkpointing)
+    if args.served_model_name:
+        policy.name = args.served_model_name
+    try:
+        overrides: Dict[str, Any] = json.loads(args.train_config) if args.train_config else {}
+    except json.JSONDecodeError as error:
+        raise SystemExit(f"--train-config: not JSON ({error.msg})") from None
+    if args.lr is not None:
+        overrides["lr"] = args.lr
+    if args.warmup_steps is not None:
+        overrides["warmup_steps"] = args.warmup_steps
+    config = default_train_config(policy).with_overrides(overrides)
+    service = PolicyService(policy, Trainer(policy, config, version=version), args.output_dir)
+    server = make_server(service, args.host, args.port, args.verbose)
+    host, port = server.server_address[:2]
+    print(f"ssr-trainer: serving {policy.name} ({policy.kind}{', lora' if policy.lora else ''}, {policy.parameter_count():,} parameters, "
+          f"version {version}) on http://{host}:{port}", flush=True)
+    try:
+        server.serve_forever()
+    except KeyboardInterrupt:
+        pass
+    finally:
+        server.server_close()
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,326 @@
+"""One joint RL step over both roles' samples: filter, micro-batch, accumulate, clip, AdamW, version += 1."""
+
+from __future__ import annotations
+
+import dataclasses
+import math
+import time
+from collections import defaultdict
+from dataclasses import dataclass, field
+from typing import Any, Dict, Iterable, List, Optional, Sequence, Tuple
+
+import torch
+
+from .loss import LossConfig, policy_loss_terms
+from .models import Policy, batch_logprobs
+from .samples import ROLES, TrainingSample, parse_sample
+
+EXCLUSION_REASONS = ("stale", "masked", "no_tokens", "no_loss_tokens", "too_long", "zero_advantage_group")
+
+
+@dataclass
+class TrainConfig:
+    """Optimisation settings. Defaults are SSR's full fine-tuning ones (lr 3e-6 after 30 warm-up steps)."""
+
+    lr: float = 3e-6
+    #: optimizer steps of linear warm-up: step k (0-based) uses lr * min(1, (k+1)/warmup_steps)
+    warmup_steps: int = 30
+    weight_decay: float = 0.0
+    betas: Tuple[float, float] = (0.9, 0.999)
+    adam_eps: float = 1e-8
+    #: grad-norm clipping threshold (None: no clipping; the norm is still reported)
+    max_grad_norm: Optional[float] = 1.0
+    #: padded tokens (rows x longest row) per micro-batch; a longer sample gets a micro-batch alone
+    micro_batch_tokens: int = 16384
+    #: at most this many samples per micro-batch (None: only the token budget limits)
+    micro_batch_size: Optional[int] = None
+    #: drop samples more than this many versions older than the weights being trained
+    max_staleness: int = 8
+    #: "tokens": the batch's trained-token count (token-level mean); or a fixed number (Dr.GRPO-style)
+    loss_denominator: Any = "tokens"
+    skip_zero_advantage_groups: bool = True
+    #: also report each role's share of the gradient norm (keeps one gradient copy when both roles train)
+    per_role_grad_norm: bool = True
+    loss: LossConfig = field(default_factory=LossConfig)
+
+    def validate(self) -> "TrainConfig":
+        if self.lr < 0 or self.warmup_steps < 0 or self.max_staleness < 0 or self.micro_batch_tokens < 1:
+            raise ValueError("lr, warmup_steps and max_staleness must be >= 0 and micro_batch_tokens >= 1")
+        if self.micro_batch_size is not None and self.micro_batch_size < 1:
+            raise ValueError(f"micro_batch_size must be >= 1, got {self.micro_batch_size}")
+        if self.loss_denominator != "tokens" and not (isinstance(self.loss_denominator, (int, float)) and self.loss_denominator > 0):
+            raise ValueError(f"loss_denominator must be 'tokens' or a positive number, got {self.loss_denominator!r}")
+        self.loss.validate()
+        return self
+
+    def with_overrides(self, overrides: Optional[Dict[str, Any]]) -> "TrainConfig":
+        """A copy with fields replaced; loss fields may be given flat or under "loss"."""
+        if not overrides:
+            return self
+        if not isinstance(overrides, dict):
+            raise ValueError("config must be an object")
+        own = {f.name for f in dataclasses.fields(self)} - {"loss"}
+        loss_names = LossConfig.field_names()
+        top, loss = {}, {}
+        for key, value in overrides.items():
+            if key == "loss" and isinstance(value, dict):
+                loss.update(value)
+            elif key in own:
+                top[key] = tuple(value) if key == "betas" else value
+            elif key in loss_names:
+                loss[key] = value
+            else:
+                raise ValueError(f"unknown config field {key!r}: expected one of {', '.join(sorted(own | loss_names))}")
+        unknown = set(loss) - loss_names
+        if unknown:
+            raise ValueError(f"unknown loss field(s) {', '.join(sorted(unknown))}")
+        return dataclasses.replace(self, **top, loss=dataclasses.replace(self.loss, **loss)).validate()
+
+    def lr_at(self, step: int) -> float:
+        if self.warmup_steps <= 0:
+            return self.lr
+        return self.lr * min(1.0, (step + 1) / self.warmup_steps)
+
+
+@dataclass
+class Selection:
+    kept: List[TrainingSample]
+    excluded: Dict[str, Dict[str, int]]  # reason -> role -> count
+
+
+def select_samples(samples: Sequence[TrainingSample], version: int, config: TrainConfig, max_len: Optional[int]) -> Selection:
+    """The samples that train this step, and why the others do not.
+
+    A sample from a version newer than the weights is an error (the caller and the trainer disagree
+    on the version); zero-advantage groups are judged on the samples that survive the other filters.
+    """
+    excluded = {reason: {role: 0 for role in ROLES} for reason in EXCLUSION_REASONS}
+    survivors = []
+    for sample in samples:
+        if sample.policy_version > version:
+            raise ValueError(f"sample {sample.id} comes from policy version {sample.policy_version}, newer than the trainer's {version}")
+        reason = None
+        if version - sample.policy_version > config.max_staleness:
+            reason = "stale"
+        elif sample.masked:
+            reason = "masked"
+        elif sample.tokens is None:
+            reason = "no_tokens"
+        elif sample.tokens.loss_tokens == 0:
+            reason = "no_loss_tokens"
+        elif max_len is not None and len(sample.tokens.ids) > max_len:
+            reason = "too_long"
+        if reason:
+            excluded[reason][sample.role] += 1
+        else:
+            survivors.append(sample)
+    if not config.skip_zero_advantage_groups:
+        return Selection(survivors, excluded)
+    signal = defaultdict(bool)
+    for sample in survivors:
+        signal[(sample.role, sample.group_id)] |= sample.advantage != 0
+    kept = []
+    for sample in survivors:
+        if signal[(sample.role, sample.group_id)]:
+            kept.append(sample)
+        else:
+            excluded["zero_advantage_group"][sample.role] += 1
+    return Selection(kept, excluded)
+
+
+def micro_batches(samples: Sequence[TrainingSample], config: TrainConfig) -> List[List[TrainingSample]]:
+    """Role by role (so each role's gradient share can be measured), similar lengths together."""
+    batches: List[List[TrainingSample]] = []
+    for role in ROLES:
+        ordered = sorted((s for s in samples if s.role == role), key=lambda s: len(s.tokens.ids))
+        current: List[TrainingSample] = []
+        for sample in ordered:
+            longest = len(sample.tokens.ids)  # ascending order: the newcomer is the longest
+            full = config.micro_batch_size is not None and len(current) >= config.micro_batch_size
+            if current and (full or (len(current) + 1) * longest > config.micro_batch_tokens):
+                batches.append(current)
+                current = []
+            current.append(sample)
+        if current:
+            batches.append(current)
+    return batches
+
+
+def collate(batch: Sequence[TrainingSample], pad_id: int, device: torch.device):
+    """Right-padded ids, the trained positions, and per-trained-token sampler logprobs and advantages."""
+    width = max(len(s.tokens.ids) for s in batch)
+    ids = torch.full((len(batch), width), pad_id, dtype=torch.long)
+    attention = torch.zeros((len(batch), width), dtype=torch.long)
+    select = torch.zeros((len(batch), width), dtype=torch.bool)
+    sampler, advantages = [], []
+    for row, sample in enumerate(batch):
+        n = len(sample.tokens.ids)
+        ids[row, :n] = torch.tensor(sample.tokens.ids, dtype=torch.long)
+        attention[row, :n] = 1
+        select[row, :n] = torch.tensor(sample.tokens.loss_mask, dtype=torch.bool)
+        sampler += [lp for m, lp in zip(sample.tokens.loss_mask, sample.tokens.logprobs) if m]
+        advantages += [sample.advantage] * sample.tokens.loss_tokens
+    return (ids.to(device), attention.to(device), select.to(device),
+            torch.tensor(sampler, dtype=torch.float32, device=device), torch.tensor(advantages, dtype=torch.float32, device=device))
+
+
+class Trainer:
+    """Owns the optimizer and the weights version of one policy."""
+
+    def __init__(self, policy: Policy, config: Optional[TrainConfig] = None, version: int = 0) -> None:
+        self.policy = policy
+        self.config = (config or TrainConfig()).validate()
+        self.version = version
+        self.steps = 0
+        self.params = policy.trainable_parameters()
+        if not self.params:
+            raise ValueError("the policy has no trainable parameters")
+        c = self.config
+        self.optimizer = torch.optim.AdamW(self.params, lr=c.lr, betas=c.betas, eps=c.adam_eps, weight_decay=c.weight_decay)
+        # No dropout in RL: the trainer's logprobs must match the sampler's teacher-forced ones.
+        _disable_dropout(policy.module)
+        # transformers only checkpoints activations in train mode; otherwise eval mode throughout.
+        self.train_mode = bool(getattr(policy.module, "is_gradient_checkpointing", False))
+        policy.module.train(self.train_mode)
+
+    def step(self, samples: Iterable[Any], overrides: Optional[Dict[str, Any]] = None) -> Dict[str, Any]:
+        """One optimizer step on `samples` (TrainingSample or wire dicts). Always bumps the version,
+        also when every sample was filtered out (then the weights do not change)."""
+        started = time.perf_counter()
+        config = self.config.with_overrides(overrides)
+        parsed = [s if isinstance(s, TrainingSample) else parse_sample(s, f"sample {i}") for i, s in enumerate(samples)]
+        metrics = self.accumulate(parsed, config)
+        grad_norm = self._clip(config)
+        lr = config.lr_at(self.steps)
+        for group in self.optimizer.param_groups:
+            group["lr"] = lr
+        if metrics["samples"]["trained"] > 0:
+            self.optimizer.step()
+        self.optimizer.zero_grad(set_to_none=True)
+        self.steps += 1
+        self.version += 1
+        seconds = time.perf_counter() - started
+        metrics.update({"lr": lr, "grad_norm": grad_norm, "step": self.steps, "version": self.version, "seconds": seconds})
+        metrics["tokens_per_second"] = metrics["tokens"]["sequence"] / seconds if seconds > 0 else 0.0
+        return metrics
+
+    def accumulate(self, samples: Sequence[TrainingSample], config: Optional[TrainConfig] = None) -> Dict[str, Any]:
+        """Forward + backward over all micro-batches; gradients are left in `.grad` (not stepped).
+        The loss of every micro-batch is divided by the whole batch's denominator, so the summed
+        gradient is the gradient of the one big batch."""
+        config = config or self.config
+        self.policy.module.train(self.train_mode)
+        selection = select_samples(samples, self.version, config, self.policy.max_model_len)
+        kept = selection.kept
+        trained_tokens = sum(s.tokens.loss_tokens for s in kept)
+        denominator = float(trained_tokens if config.loss_denominator == "tokens" else config.loss_denominator)
+        sums = {role: defaultdict(float) for role in ROLES}
+        role_norms: Dict[str, float] = {}
+        snapshot: Optional[List[Optional[torch.Tensor]]] = None
+        both_roles = len({s.role for s in kept}) == 2
+        self.optimizer.zero_grad(set_to_none=True)
+        previous_role = None
+        for batch in micro_batches(kept, config):
+            role = batch[0].role
+            if previous_role is not None and role != previous_role and config.per_role_grad_norm and both_roles:
+                role_norms[previous_role] = _grad_norm(self.params)
+                snapshot = [None if p.grad is None else p.grad.detach().clone() for p in self.params]
+            previous_role = role
+            ids, attention, select, sampler, advantages = collate(batch, self.policy.tokenizer.pad_id, self.policy.device)
+            with_entropy = bool(config.loss.entropy_coef)
+            logprobs, entropy = batch_logprobs(self.policy, ids, select, config.loss.logprob_chunk, with_entropy, attention)
+            per_token, diagnostics = policy_loss_terms(logprobs, sampler, advantages, config.loss, entropy)
+            (per_token.sum() / denominator).backward()
+            bucket = sums[role]
+            bucket["loss"] += float(per_token.detach().sum()) / denominator
+            bucket["loss_tokens"] += per_token.numel()
+            bucket["sequence_tokens"] += int(attention.sum())
+            for name, value in diagnostics.items():
+                bucket[name] += float(value.sum())
+        if previous_role is not None and config.per_role_grad_norm:
+            role_norms[previous_role] = _grad_norm(self.params, snapshot)
+        return self._metrics(samples, selection, sums, role_norms, denominator)
+
+    def _clip(self, config: TrainConfig) -> float:
+        with_grad = [p for p in self.params if p.grad is not None]
+        if not with_grad:
+            return 0.0
+        limit = config.max_grad_norm if config.max_grad_norm is not None else math.inf
+        return float(torch.nn.utils.clip_grad_norm_(with_grad, limit))
+
+    def _metrics(self, samples, selection: Selection, sums, role_norms, denominator) -> Dict[str, Any]:
+        roles: Dict[str, Any] = {}
+        for role in ROLES:
+            received = [s for s in samples if s.role == role]
+            trained = [s for s in selection.kept if s.role == role]
+            roles[role] = _summary(sums[role])
+            roles[role].update({
+                "samples": {"received": len(received), "trained": len(trained)},
+                "mean_advantage": _mean([s.advantage for s in trained]),
+                "mean_reward": _mean([s.reward for s in received]),
+                "grad_norm": role_norms.get(role, 0.0),
+            })
+        total = defaultdict(float)
+        for role in ROLES:
+            for key, value in sums[role].items():
+                total[key] += value
+        out = _summary(total)
+        out.update({
+            "samples": {"received": len(samples), "trained": len(selection.kept)},
+            "excluded": {reason: sum(by_role.values()) for reason, by_role in selection.excluded.items()},
+            "excluded_by_role": selection.excluded,
+            "loss_denominator": denominator,
+            "roles": roles,
+        })
+        return out
+
+
+def _summary(sums: Dict[str, float]) -> Dict[str, Any]:
+    n = sums.get("loss_tokens", 0.0)
+
+    def per_token(key: str) -> float:
+        return sums.get(key, 0.0) / n if n else 0.0
+
+    summary = {
+        "tokens": {"trained": int(n), "sequence": int(sums.get("sequence_tokens", 0))},
+        "loss": sums.get("loss", 0.0),
+        "clip_frac_low": per_token("clip_low"),
+        "clip_frac_high": per_token("clip_high"),
+        "dual_clip_frac": per_token("dual_clip"),
+        "approx_kl": per_token("kl"),
+        "mean_ratio": per_token("ratio"),
+    }
+    if "entropy" in sums:
+        summary["entropy"] = per_token("entropy")
+    return summary
+
+
+def _mean(values: Sequence[float]) -> float:
+    return sum(values) / len(values) if values else 0.0
+
+
+def _grad_norm(params: Sequence[torch.Tensor], minus: Optional[Sequence[Optional[torch.Tensor]]] = None) -> float:
+    """L2 norm of the accumulated gradients, or of their growth since `minus` was taken."""
+    total = 0.0
+    for i, p in enumerate(params):
+        if p.grad is None:
+            continue
+        g = p.grad.detach().float()
+        if minus is not None and minus[i] is not None:
+            g = g - minus[i].float()
+        total += float(g.pow(2).sum())
+    return math.sqrt(total)
+
+
+def _disable_dropout(module: torch.nn.Module) -> None:
+    """Zeroes dropout modules and the float dropout rates attention layers copy from their config."""
+    for child in module.modules():
+        if isinstance(child, torch.nn.Dropout):
+            child.p = 0.0
+        for name, value in list(vars(child).items()):
+            if "dropout" in name and isinstance(value, float):
+                setattr(child, name, 0.0)
+    config = getattr(module, "config", None)
+    for name, value in list(vars(config).items()) if config is not None else []:
+        if ("dropout" in name or name.endswith("_pdrop")) and isinstance(value, float):
+            setattr(config, name, 0.0)

@@ -1,0 +1,86 @@
+"""The transformers path (torch 2.x + transformers + peft). Debian's python3-torch has no
+transformers, so CI's `trainer/run-tests` skips this file; run it with an interpreter that has them:
+`PYTHON=/path/to/venv/bin/python trainer/run-tests`."""
+
+import json
+
+import pytest
+import torch
+
+transformers = pytest.importorskip("transformers")
+
+from conftest import sampled  # noqa: E402
+from ssr_trainer.models import HFPolicy, batch_logprobs, load_policy  # noqa: E402
+from ssr_trainer.train import TrainConfig, Trainer  # noqa: E402
+
+QWEN2 = json.dumps({"model_type": "qwen2", "vocab_size": 320, "hidden_size": 32, "intermediate_size": 64, "num_hidden_layers": 2,
+                    "num_attention_heads": 4, "num_key_value_heads": 2, "max_position_embeddings": 2048, "tie_word_embeddings": False})
+
+
+@pytest.fixture
+def hf_policy():
+    torch.manual_seed(0)
+    policy, version = load_policy("hf-config", model_config=QWEN2, device="cpu")
+    assert isinstance(policy, HFPolicy) and version == 0 and policy.hidden_mode
+    return policy
+
+
+def test_ratio_is_exactly_one_at_equal_versions(hf_policy):
+    sample = sampled(hf_policy, "fix it", max_tokens=10, seed=3)
+    ids = torch.tensor([sample["tokens"]["ids"]])
+    select = torch.tensor([sample["tokens"]["lossMask"]], dtype=torch.bool)
+    with torch.no_grad():
+        logprobs, _ = batch_logprobs(hf_policy, ids, select)
+    sampler = [lp for lp in sample["tokens"]["logprobs"] if lp is not None]
+    assert logprobs.tolist() == sampler
+
+
+def test_chunked_head_equals_the_models_own_logits(hf_policy):
+    ids = torch.randint(0, 320, (2, 17))
+    select = torch.ones_like(ids, dtype=torch.bool)
+    with torch.no_grad():
+        chunked, _ = batch_logprobs(hf_policy, ids, select, chunk_size=5)
+        logits = hf_policy.module(input_ids=ids).logits.float()
+    full = torch.log_softmax(logits[:, :-1], -1).gather(-1, ids[:, 1:, None]).squeeze(-1).flatten()
+    assert torch.allclose(chunked, full, atol=1e-5)
+
+
+def test_a_step_moves_logprobs_the_right_way(hf_policy):
+    good = sampled(hf_policy, "t", seed=1, advantage=1.0, sample_id="good")
+    bad = sampled(hf_policy, "t", seed=2, advantage=-1.0, sample_id="bad")
+
+    def total(sample):
+        ids = torch.tensor([sample["tokens"]["ids"]])
+        with torch.no_grad():
+            return float(batch_logprobs(hf_policy, ids, torch.tensor([sample["tokens"]["lossMask"]], dtype=torch.bool))[0].sum())
+
+    before = total(good), total(bad)
+    trainer = Trainer(hf_policy, TrainConfig(lr=1e-3, warmup_steps=0))
+    for _ in range(3):
+        metrics = trainer.step([good, bad])
+    assert total(good) > before[0] and total(bad) < before[1]
+    assert metrics["version"] == 3
+
+
+def test_lora_trains_only_the_adapter_and_saves_it(tmp_path):
+    pytest.importorskip("peft")
+    policy, _ = load_policy("hf-config", model_config=QWEN2, device="cpu", lora=True, lora_rank=4)
+    names = [n for n, p in policy.module.named_parameters() if p.requires_grad]
+    assert names and all("lora_" in n for n in names)
+    frozen = {n: p.detach().clone() for n, p in policy.module.named_parameters() if not p.requires_grad}
+    Trainer(policy, TrainConfig(lr=1e-2, warmup_steps=0)).step([sampled(policy, "t", seed=1, advantage=1.0), sampled(policy, "t", seed=2, advantage=-1.0)])
+    assert all(torch.equal(p, frozen[n]) for n, p in policy.module.named_parameters() if n in frozen)
+    assert policy.save(str(tmp_path / "adapter")) == "lora"
+    assert (tmp_path / "adapter" / "adapter_config.json").exists()
+
+
+def test_gradient_checkpointing_with_lora_trains_in_train_mode_without_dropout():
+    pytest.importorskip("peft")
+    config = json.loads(QWEN2)
+    config["attention_dropout"] = 0.5  # must be switched off: the sampler's logprobs have none
+    policy, _ = load_policy("hf-config", model_config=json.dumps(config), device="cpu", lora=True, lora_rank=4, gradient_checkpointing=True)
+    trainer = Trainer(policy, TrainConfig(lr=1e-2, warmup_steps=0))
+    assert trainer.train_mode
+    metrics = trainer.step([sampled(policy, "t", seed=1, advantage=1.0), sampled(policy, "t", seed=2, advantage=-1.0)])
+    assert metrics["grad_norm"] > 0
+    assert metrics["mean_ratio"] == pytest.approx(1.0, abs=1e-5)

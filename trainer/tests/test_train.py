@@ -1,0 +1,152 @@
+import pytest
+import torch
+
+from conftest import sampled
+from ssr_trainer.models import batch_logprobs
+from ssr_trainer.samples import parse_sample
+from ssr_trainer.train import TrainConfig, Trainer, micro_batches, select_samples
+
+
+def sequence_logprob(policy, sample):
+    """Sum of the current policy's logprobs over the sample's trained tokens."""
+    ids = torch.tensor([sample["tokens"]["ids"]])
+    select = torch.tensor([sample["tokens"]["lossMask"]], dtype=torch.bool)
+    with torch.no_grad():
+        return float(batch_logprobs(policy, ids, select)[0].sum())
+
+
+def grads(trainer):
+    return [p.grad.clone() if p.grad is not None else torch.zeros_like(p) for p in trainer.params]
+
+
+def mixed_batch(policy):
+    return [
+        sampled(policy, "fix the bug", seed=1, advantage=1.0, group="bug-a", sample_id="s1"),
+        sampled(policy, "fix the bug", seed=2, advantage=-1.0, group="bug-a", sample_id="s2"),
+        sampled(policy, "another one", max_tokens=20, seed=3, advantage=0.5, group="bug-b", sample_id="s3"),
+        sampled(policy, "inject", max_tokens=7, seed=4, advantage=-0.25, role="injector", group="repo/strategy", sample_id="i1"),
+        sampled(policy, "inject", max_tokens=16, seed=5, advantage=0.25, role="injector", group="repo/strategy", sample_id="i2"),
+    ]
+
+
+def test_positive_sequences_become_likelier_and_negative_ones_less_likely(tiny_policy):
+    good = [sampled(tiny_policy, "task", seed=s, advantage=1.0, group="g", sample_id=f"good{s}") for s in (1, 2)]
+    bad = [sampled(tiny_policy, "task", seed=s, advantage=-1.0, group="g", sample_id=f"bad{s}") for s in (3, 4)]
+    before = [sequence_logprob(tiny_policy, s) for s in good + bad]
+    trainer = Trainer(tiny_policy, TrainConfig(lr=3e-3, warmup_steps=0))
+    for _ in range(4):
+        trainer.step(good + bad)
+    after = [sequence_logprob(tiny_policy, s) for s in good + bad]
+    for i in range(2):
+        assert after[i] > before[i] + 0.5, (before, after)
+    for i in range(2, 4):
+        assert after[i] < before[i] - 0.5, (before, after)
+    assert trainer.version == 4
+
+
+def test_gradient_accumulation_equals_the_single_batch_gradient(tiny_policy):
+    samples = mixed_batch(tiny_policy)
+    whole = Trainer(tiny_policy, TrainConfig(micro_batch_tokens=10**9, per_role_grad_norm=False))
+    whole.accumulate([parse_sample(s) for s in samples])
+    one_batch = grads(whole)
+    split = Trainer(tiny_policy, TrainConfig(micro_batch_size=1))
+    metrics = split.accumulate([parse_sample(s) for s in samples])
+    assert len(micro_batches([parse_sample(s) for s in samples], split.config)) == 5
+    for a, b in zip(grads(split), one_batch):
+        assert torch.allclose(a, b, rtol=1e-4, atol=1e-7)
+    # The per-role shares add up: each role's gradient was measured separately.
+    assert metrics["roles"]["solver"]["grad_norm"] > 0 and metrics["roles"]["injector"]["grad_norm"] > 0
+
+
+def test_stale_masked_and_zero_advantage_samples_are_excluded(tiny_policy):
+    base = sampled(tiny_policy, "x", seed=1)
+    samples = [
+        dict(base, id="fresh", policyVersion=9, advantage=1.0, groupId="a"),
+        dict(base, id="lag-8", policyVersion=1, advantage=-1.0, groupId="a"),            # exactly 8 behind: kept
+        dict(base, id="lag-9", policyVersion=0, advantage=1.0, groupId="a"),             # stale
+        dict(base, id="masked", policyVersion=9, advantage=1.0, groupId="a", masked=True, maskReason="infra"),
+        dict(base, id="chat", policyVersion=9, tokens=None, messages=[{"role": "user", "content": "x"}]),
+        dict(base, id="flat-1", policyVersion=9, advantage=0.0, groupId="flat"),         # a group with no signal
+        dict(base, id="flat-2", policyVersion=9, advantage=0.0, groupId="flat", role="injector"),
+    ]
+    trainer = Trainer(tiny_policy, TrainConfig(), version=9)
+    metrics = trainer.step(samples)
+    assert metrics["samples"] == {"received": 7, "trained": 2}
+    assert metrics["excluded"] == {"stale": 1, "masked": 1, "no_tokens": 1, "no_loss_tokens": 0, "too_long": 0, "zero_advantage_group": 2}
+    assert metrics["excluded_by_role"]["zero_advantage_group"] == {"injector": 1, "solver": 1}
+    # The denominator counts only the two trained samples' tokens.
+    trained_tokens = 2 * sum(base["tokens"]["lossMask"])
+    assert metrics["loss_denominator"] == trained_tokens
+    assert metrics["tokens"]["trained"] == trained_tokens
+    assert metrics["version"] == 10
+
+
+def test_excluded_samples_do_not_change_the_gradient(tiny_policy):
+    kept = [sampled(tiny_policy, "x", seed=s, advantage=a, sample_id=f"k{s}") for s, a in ((1, 1.0), (2, -1.0))]
+    noise = [dict(kept[0], id="m", masked=True, advantage=5.0), dict(kept[1], id="z", groupId="zero", advantage=0.0)]
+    a = Trainer(tiny_policy, TrainConfig())
+    a.accumulate([parse_sample(s) for s in kept])
+    clean = grads(a)
+    b = Trainer(tiny_policy, TrainConfig())
+    b.accumulate([parse_sample(s) for s in kept + noise])
+    for x, y in zip(grads(b), clean):
+        assert torch.equal(x, y)
+
+
+def test_a_sample_from_the_future_is_an_error(tiny_policy):
+    sample = sampled(tiny_policy, "x", version=3)
+    with pytest.raises(ValueError, match="newer than the trainer"):
+        Trainer(tiny_policy, TrainConfig(), version=2).step([sample])
+
+
+def test_an_empty_step_bumps_the_version_without_changing_weights(tiny_policy):
+    before = [p.detach().clone() for p in tiny_policy.module.parameters()]
+    trainer = Trainer(tiny_policy, TrainConfig(lr=1e-2, warmup_steps=0))
+    metrics = trainer.step([dict(sampled(tiny_policy, "x"), masked=True)])
+    assert metrics["samples"]["trained"] == 0 and metrics["version"] == 1
+    assert all(torch.equal(a, b) for a, b in zip(before, tiny_policy.module.parameters()))
+
+
+def test_warmup_is_linear_to_the_target_lr():
+    config = TrainConfig()  # SSR: 3e-6 after 30 steps
+    assert config.lr_at(0) == pytest.approx(1e-7)
+    assert config.lr_at(14) == pytest.approx(1.5e-6)
+    assert config.lr_at(29) == pytest.approx(3e-6) and config.lr_at(100) == pytest.approx(3e-6)
+    assert TrainConfig(warmup_steps=0).lr_at(0) == pytest.approx(3e-6)
+
+
+def test_grad_norm_is_clipped_and_reported(tiny_policy):
+    samples = mixed_batch(tiny_policy)
+    metrics = Trainer(tiny_policy, TrainConfig(max_grad_norm=1e-6)).step(samples)
+    assert metrics["grad_norm"] > 1e-6  # the norm before clipping
+    roles = metrics["roles"]
+    assert roles["solver"]["samples"] == {"received": 3, "trained": 3}
+    assert roles["injector"]["mean_advantage"] == pytest.approx(0.0)
+    assert roles["solver"]["tokens"]["trained"] + roles["injector"]["tokens"]["trained"] == metrics["tokens"]["trained"]
+    assert metrics["mean_ratio"] == pytest.approx(1.0, abs=1e-5) and metrics["approx_kl"] == pytest.approx(0.0, abs=1e-6)
+
+
+@pytest.mark.parametrize("overrides, message", [
+    ({"learning_rate": 1}, "unknown config field 'learning_rate'"),
+    ({"eps_high": -1}, "clip range"),
+    ({"loss": {"nope": 1}}, "unknown loss field"),
+    ({"micro_batch_size": 0}, "micro_batch_size"),
+])
+def test_bad_overrides_are_rejected(overrides, message):
+    with pytest.raises(ValueError, match=message):
+        TrainConfig().with_overrides(overrides)
+
+
+def test_overrides_apply_to_one_step_only(tiny_policy):
+    trainer = Trainer(tiny_policy, TrainConfig(lr=1e-3, warmup_steps=0))
+    metrics = trainer.step([sampled(tiny_policy, "x")], {"lr": 5e-4, "eps_high": 0.3})
+    assert metrics["lr"] == 5e-4
+    assert trainer.config.lr == 1e-3 and trainer.config.loss.eps_high == 0.28
+
+
+def test_selection_keeps_a_group_with_any_nonzero_advantage(tiny_policy):
+    base = parse_sample(sampled(tiny_policy, "x"))
+    import dataclasses
+
+    group = [dataclasses.replace(base, id=f"s{i}", advantage=a) for i, a in enumerate([0.0, 0.0, 1.0])]
+    assert len(select_samples(group, 0, TrainConfig(), None).kept) == 3
