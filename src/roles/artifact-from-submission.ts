@@ -16,6 +16,7 @@ export function artifactFromSubmission(submission: InjectorSubmission): { artifa
       testFiles: list.files,
       testScript: submission.testScript,
       testParser: submission.testParser,
+      ...(submission.metadata ? { metadata: submission.metadata } : {}),
     }),
   };
 }

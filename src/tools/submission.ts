@@ -18,6 +18,11 @@ export const submissionSchema = z.discriminatedUnion('type', [
     testScript: z.string(),
     /** Content of test_parser.py. */
     testParser: z.string(),
+    /**
+     * The Injector's own notes (strategy, operators, lines) from an optional `metadata.json` beside
+     * bug_inject.diff. The model's claim: stored for diversity tracking, never used to judge.
+     */
+    metadata: z.record(z.string(), z.unknown()).optional(),
   }),
   z.object({
     type: z.literal('solver'),

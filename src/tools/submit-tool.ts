@@ -1,3 +1,4 @@
+import { posix } from 'node:path';
 import { z } from 'zod';
 import type { Sandbox } from '../sandbox/sandbox.js';
 import { describeKind, probePaths, resolvePath } from './sandbox-paths.js';
@@ -42,6 +43,22 @@ async function readAll<K extends string>(
   return { ok: true, files: Object.fromEntries(keys.map((k, i) => [k, contents[i]!])) as Record<K, string> };
 }
 
+const MAX_NOTES_BYTES = 64 * 1024;
+
+/** The optional metadata.json beside bug_inject.diff, when it is a small JSON object; else nothing. */
+async function readNotes(sandbox: Sandbox, path: string): Promise<Record<string, unknown> | undefined> {
+  const [probe] = await probePaths(sandbox, [path]);
+  if (!probe || describeKind(probe.kind) !== null) return undefined;
+  const bytes = await sandbox.readFile(probe.resolved);
+  if (bytes.length > MAX_NOTES_BYTES) return undefined;
+  try {
+    const value: unknown = JSON.parse(bytes.toString('utf8'));
+    return value !== null && typeof value === 'object' && !Array.isArray(value) ? (value as Record<string, unknown>) : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
 function accepted(submission: Submission, sizes: Record<string, string>): ToolResult {
   const empty = Object.entries(sizes).filter(([, content]) => content.trim() === '').map(([k]) => k);
   const warning = empty.length > 0 ? `\nWarning: empty file(s): ${empty.join(', ')}.` : '';
@@ -59,6 +76,7 @@ export const injectorSubmitTool: Tool<InjectorSubmitArgs> = {
     const read = await readAll(sandbox, args);
     if (!read.ok) return read.result;
     const { files } = read;
+    const metadata = await readNotes(sandbox, posix.join(posix.dirname(resolvePath(args.bug_inject)), 'metadata.json'));
     const submission: Submission = {
       type: 'injector',
       bugInject: files.bug_inject,
@@ -66,6 +84,7 @@ export const injectorSubmitTool: Tool<InjectorSubmitArgs> = {
       testFiles: files.test_files,
       testScript: files.test_script,
       testParser: files.test_parser,
+      ...(metadata ? { metadata } : {}),
     };
     return accepted(submission, files);
   },

@@ -99,7 +99,8 @@ export function registerInject(program: Command): void {
       repo, template, provider, testTimeoutMs, queue: new PQueue({ concurrency: options.concurrency }), baselines: new BaselineCache(),
     });
     const bugDir = join(out, 'bugs', artifactId(episode.artifact));
-    const metadata = { ...rolloutMetadata(episodeId, strategy, seed, policy, exit), repo: repo.id, commit: repo.commit };
+    const notes = episode.artifact.metadata;
+    const metadata = { ...rolloutMetadata(episodeId, strategy, seed, policy, exit), repo: repo.id, commit: repo.commit, ...(notes ? { injectorNotes: notes } : {}) };
     await writeArtifactDir(bugDir, { ...episode.artifact, metadata }, { ifExists: 'replace' });
     await writeFile(join(bugDir, 'validation.json'), `${JSON.stringify(result, null, 2)}\n`);
     await rename(trajectoryPath, join(bugDir, 'trajectory.jsonl'));
