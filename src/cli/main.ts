@@ -1,5 +1,6 @@
 import { Command, CommanderError } from 'commander';
 import { commands } from './commands/index.js';
+import { COMMAND_SUMMARIES } from './command-summaries.js';
 import { isEngineError, errorMessage } from '../util/engine-error.js';
 
 /** Exit codes shared by every command: 0 ok/valid, 1 negative verdict, 2 usage or infrastructure error. */
@@ -9,8 +10,14 @@ export function buildProgram(): Command {
   const program = new Command('ssr')
     .description('Self-play SWE-RL: inject bugs into real repos, validate them, solve them, train one policy.')
     .showHelpAfterError()
+    // Names only in the list (flags are in `ssr <command> --help`), so every summary fits one line.
+    .configureHelp({ subcommandTerm: (command) => command.name() })
     .exitOverride();
   for (const register of commands) register(program);
+  for (const command of program.commands) {
+    const summary = COMMAND_SUMMARIES[command.name()];
+    if (summary) command.summary(summary);
+  }
   return program;
 }
 

@@ -1,0 +1,63 @@
+import { posix } from 'node:path';
+import { bash, type Steps } from '../program.js';
+import { injectorAssets } from './injector-assets.js';
+import { heredoc, runCommand, setupCommand, WORK_DIR } from './injector-commands.js';
+import { classifyPyFiles, countsPerFile, parseCoverage, parsePyListing, type PyFile, type RepoFacts } from './repo-facts.js';
+import { parseRunSummary } from './run-summary.js';
+import type { TestSuite } from './test-suite.js';
+
+/** Discovery's outcome: the facts, or why the repo cannot be played. */
+export type Discovery = { status: 'ok'; facts: RepoFacts } | { status: 'failed'; reason: string };
+
+/**
+ * Learn the repo: write the helper scripts, list the Python files, run the whole suite once
+ * with pytest (falling back to unittest when pytest is missing or collects nothing) to know
+ * which tests pass, and, when asked, trace which code lines the suite executes.
+ */
+export async function* discover(options: { coverage: boolean }): Steps<Discovery> {
+  const listing = yield bash(setupCommand(injectorAssets()), 'Write my helper scripts to /tmp and list the Python files of the repo.');
+  if (!listing.ok) return { status: 'failed', reason: `setup failed: ${listing.text.slice(-300)}` };
+  const pyFiles = parsePyListing(listing.text);
+  const { testFiles, codeFiles } = classifyPyFiles(pyFiles.keys());
+  if (codeFiles.length === 0) return { status: 'failed', reason: 'the repository has no Python code files' };
+
+  let suite: TestSuite = { kind: 'pytest' };
+  let baseline = parseRunSummary((yield bash(runCommand(suite, 'o', { limit: 50 }), 'Run the whole test suite once with pytest to see which tests pass.')).text);
+  if (!baseline || baseline.passed === 0) {
+    suite = { kind: 'unittest', startDir: unittestStartDir(testFiles, pyFiles) };
+    const why = 'pytest found no passing tests; try the standard library unittest runner instead.';
+    baseline = parseRunSummary((yield bash(runCommand(suite, 'o', { limit: 50 }), why)).text);
+  }
+  if (!baseline || baseline.passed === 0) return { status: 'failed', reason: 'no test passes on the original repository (pytest and unittest tried)' };
+  // pytest names every file it ran: a large repo's test files beyond the listing's cut are known too.
+  if (suite.kind === 'pytest') for (const key of baseline.groups.keys()) if (key.endsWith('.py')) testFiles.add(key);
+  const facts: RepoFacts = { pyFiles, testFiles, codeFiles, suite, baseline, perFile: countsPerFile(baseline, suite, testFiles), coverage: null };
+  if (options.coverage) facts.coverage = yield* traceCoverage(suite, codeFiles);
+  return { status: 'ok', facts };
+}
+
+async function* traceCoverage(suite: TestSuite, codeFiles: readonly string[]): Steps<Map<string, Set<number>> | null> {
+  const list = `${WORK_DIR}/code_files.txt`;
+  const args = suite.kind === 'pytest' ? 'pytest -q -p no:cacheprovider' : `unittest discover -s ${suite.startDir}`;
+  const command = [
+    heredoc(list, codeFiles.join('\n')),
+    `cd /repo && PYTHONDONTWRITEBYTECODE=1 timeout 100 python3 ${WORK_DIR}/trace_lines.py ${list} ${args} > ${WORK_DIR}/cov.log 2>&1`,
+    `grep '^@@cov' ${WORK_DIR}/cov.log | head -c 15000`,
+  ].join('\n');
+  const traced = yield bash(command, 'Trace which lines of the code the tests execute, to break only code the tests reach.');
+  const coverage = parseCoverage(traced.text);
+  return coverage.size > 0 ? coverage : null;
+}
+
+/** The directory holding most test files: '.' when it is a package (ids are dotted from the root), else itself. */
+export function unittestStartDir(testFiles: ReadonlySet<string>, pyFiles: ReadonlyMap<string, PyFile>): string {
+  const counts = new Map<string, number>();
+  for (const file of testFiles) {
+    const dir = posix.dirname(file);
+    counts.set(dir, (counts.get(dir) ?? 0) + 1);
+  }
+  const best = [...counts.entries()].sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0]))[0]?.[0] ?? '.';
+  if (best === '.' || pyFiles.has(`${best}/__init__.py`)) return '.';
+  return best;
+}
+

@@ -1,0 +1,48 @@
+import { existsSync, readFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { readDefaultTestFiles } from '../../../harness/default-files.js';
+import { EngineError } from '../../../util/engine-error.js';
+
+/**
+ * The Python files the procedural Injector writes into the sandbox, read at runtime from
+ * `src/policy/procedural/injector/` under the package root (the compiled build does not copy .py
+ * files, so, like the harness defaults, they are found by walking up to the package root).
+ */
+export interface InjectorAssets {
+  /** The harness's default pytest `-rA` parser (test_parser.py of a pytest artifact). */
+  pytestParser: string;
+  /** `parsers/unittest_parser.py` (test_parser.py of a unittest artifact). */
+  unittestParser: string;
+  /** `scripts/summarize_run.py`: condenses one run for the Injector. */
+  summarizeRun: string;
+  /** `scripts/trace_lines.py`: which code lines the suite executes. */
+  traceLines: string;
+}
+
+let cached: InjectorAssets | undefined;
+
+export function injectorAssets(): InjectorAssets {
+  if (cached) return cached;
+  const dir = assetsDir();
+  const read = (...parts: string[]) => readFileSync(join(dir, ...parts), 'utf8');
+  cached = {
+    pytestParser: readDefaultTestFiles().testParser,
+    unittestParser: read('parsers', 'unittest_parser.py'),
+    summarizeRun: read('scripts', 'summarize_run.py'),
+    traceLines: read('scripts', 'trace_lines.py'),
+  };
+  return cached;
+}
+
+/** `src/policy/procedural/injector/` of the package this module belongs to. */
+export function assetsDir(): string {
+  let dir = dirname(fileURLToPath(import.meta.url));
+  for (;;) {
+    const candidate = join(dir, 'src', 'policy', 'procedural', 'injector');
+    if (existsSync(join(dir, 'package.json')) && existsSync(join(candidate, 'parsers'))) return candidate;
+    const parent = dirname(dir);
+    if (parent === dir) throw new EngineError('internal', 'cannot find src/policy/procedural/injector/ above the ssr module');
+    dir = parent;
+  }
+}

@@ -1,0 +1,89 @@
+import { shellQuote, shellQuoteAll } from '../../../util/shell-quote.js';
+import type { InjectorAssets } from './injector-assets.js';
+import { searchCommand, type TestSuite } from './test-suite.js';
+
+/** The Injector's own scratch files (helpers, logs, candidate diffs), outside the repository. */
+export const WORK_DIR = '/tmp/ssr_work';
+/** Where the five artifact files (and metadata.json) are written before `submit`. */
+export const ARTIFACT_DIR = '/tmp/ssr_art';
+/** Status map of the clean run every later run is compared with. */
+export const BASELINE_JSON = `${WORK_DIR}/o.json`;
+/** Status map of the combined buggy run (B), which the weakened run is compared with. */
+export const BUGGY_JSON = `${WORK_DIR}/b.json`;
+
+/** A bash run longer than this is cut (the tool's own per-command limit is 120 s by default). */
+const RUN_TIMEOUT_S = 100;
+
+/** Parser file of a suite kind inside {@link WORK_DIR}. */
+export function parserPath(suite: TestSuite): string {
+  return `${WORK_DIR}/${suite.kind}_parser.py`;
+}
+
+/**
+ * One bash command that writes the helper scripts (with quoted heredocs: no expansion) and lists
+ * the repository: `@@files N` then `@@py LINES BYTES PATH` for Python files, test-like paths first
+ * (at most 150 of those and 200 others, so the listing stays under the tool's 16 KiB output cap).
+ */
+export function setupCommand(assets: InjectorAssets): string {
+  const files: [string, string][] = [
+    [`${WORK_DIR}/summarize_run.py`, assets.summarizeRun],
+    [`${WORK_DIR}/trace_lines.py`, assets.traceLines],
+    [`${WORK_DIR}/pytest_parser.py`, assets.pytestParser],
+    [`${WORK_DIR}/unittest_parser.py`, assets.unittestParser],
+  ];
+  const writes = files.map(([path, content]) => heredoc(path, content));
+  const listing = (filter: string, limit: number) =>
+    `git ls-files -z -- '*.py' | grep -z ${filter} | head -z -n ${limit} | xargs -0 -r wc -lc | ` +
+    `awk '$NF != "total" { n=$1; b=$2; $1=""; $2=""; sub(/^ +/, ""); print "@@py", n, b, $0 }'`;
+  return [
+    `rm -rf ${WORK_DIR} ${ARTIFACT_DIR} && mkdir -p ${WORK_DIR} ${ARTIFACT_DIR}`,
+    ...writes,
+    'cd /repo',
+    `echo "@@files $(git ls-files | wc -l)"`,
+    listing(`-E '(^|/)(tests?|testing)/|(^|/)test_[^/]*$|_test\\.py$|(^|/)conftest\\.py$'`, 150),
+    listing(`-v -E '(^|/)(tests?|testing)/|(^|/)test_[^/]*$|_test\\.py$|(^|/)conftest\\.py$'`, 200),
+  ].join('\n');
+}
+
+/**
+ * Run the suite (or `files`) into `<label>.log`, parse it with the suite's parser into
+ * `<label>.json` and summarise it (against the clean baseline when `against` is given).
+ * Prints `@@exit N` with the test command's exit status, then summarize_run.py's `@@` lines.
+ */
+export function runCommand(
+  suite: TestSuite,
+  label: string,
+  options: { files?: readonly string[]; against?: string; fails?: boolean; limit?: number } = {},
+): string {
+  const log = `${WORK_DIR}/${label}.log`;
+  const json = `${WORK_DIR}/${label}.json`;
+  const summary = [
+    `python3 ${WORK_DIR}/summarize_run.py --kind ${suite.kind} --log ${log} --statuses ${json}`,
+    options.against ? ` --baseline ${options.against}` : '',
+    options.fails ? ' --fails' : '',
+    options.limit !== undefined ? ` --limit ${options.limit}` : '',
+  ].join('');
+  return [
+    `cd /repo && timeout ${RUN_TIMEOUT_S} ${searchCommand(suite, options.files)} > ${log} 2>&1; echo "@@exit $?"`,
+    `python3 ${parserPath(suite)} < ${log} > ${json} && ${summary}`,
+  ].join('\n');
+}
+
+/** Keep the change to `files` as `<diffPath>` and put them back to HEAD (the next try starts clean). */
+export function stashCommand(files: readonly string[], diffPath: string): string {
+  return `cd /repo && git diff --no-color --no-ext-diff -- ${shellQuoteAll(files)} > ${diffPath}; git checkout -q -- ${shellQuoteAll(files)}`;
+}
+
+/** Print a file with an end marker, so a missing final newline shows (`...@@EOF` on the last line). */
+export function catCommand(path: string, lines?: { from: number; to: number }): string {
+  const read = lines ? `sed -n '${lines.from},${lines.to}p' ${shellQuote(path)}` : `cat ${shellQuote(path)}`;
+  return `cd /repo && ${read}; echo '@@EOF'`;
+}
+
+/** A quoted heredoc writing `content` to `path` exactly (a delimiter the content does not contain). */
+export function heredoc(path: string, content: string): string {
+  let delimiter = 'SSR_EOF';
+  for (let n = 1; content.includes(delimiter); n++) delimiter = `SSR_EOF_${n}`;
+  const body = content.endsWith('\n') ? content : `${content}\n`;
+  return `cat > ${shellQuote(path)} <<'${delimiter}'\n${body}${delimiter}`;
+}

@@ -1,0 +1,142 @@
+import type { SeededRng } from '../../../util/seeded-rng.js';
+import { bash, type Program, type ProgramContext, type Steps } from '../program.js';
+import type { BugCandidate } from './bug-candidate.js';
+import { discover } from './discover.js';
+import { findBug, type FoundBug, type SearchOptions } from './find-bug.js';
+import {
+  historyCandidates,
+  historyLogCommand,
+  keepNonDefiningHunks,
+  parseHistoryLog,
+  partialRevertCandidate,
+  showCommitFileCommand,
+  type LoggedCommit,
+} from './history-candidates.js';
+import { injectorAssets } from './injector-assets.js';
+import { readInjectorSettings, type InjectorSettings } from './injector-settings.js';
+import { mutationCandidates } from './mutation-candidates.js';
+import { readTextFile } from './read-text-file.js';
+import type { RepoFacts } from './repo-facts.js';
+import { selectTests } from './select-tests.js';
+import { weakenTests } from './weaken-tests.js';
+import { METADATA_PATH, writeArtifact, type InjectorMetadata } from './write-artifact-files.js';
+
+/** Candidate changes tried at most per episode. */
+const MAX_ATTEMPTS = 30;
+/** Code files read (and so mutated) at most: each read costs a turn and context. */
+const MAX_READ_FILES = 4;
+/** Code files larger than this are not read whole. */
+const MAX_READ_BYTES = 80_000;
+
+/**
+ * The procedural Injector (issue 5): discovers the tests, breaks code with the strategy its
+ * prompt names (removal, history, or operator mutations for `direct`), keeps a change only
+ * when tests that passed now fail on behaviour, selects the oracle test files, deletes the
+ * failing tests, writes the five artifact files plus metadata.json and submits them.
+ */
+export function createInjectorProgram(ctx: ProgramContext): Program {
+  return inject(ctx);
+}
+
+async function* inject(ctx: ProgramContext): Program {
+  const rng = ctx.rng.fork('injector');
+  const settings = readInjectorSettings(ctx.systemPrompt, ctx.userPrompt, rng.fork('strategy'));
+  const discovery = yield* discover({ coverage: settings.strategy !== 'history' });
+  if (discovery.status === 'failed') return giveUp(settings, discovery.reason);
+  const { facts } = discovery;
+
+  const search: SearchOptions = {
+    facts,
+    minChangedFiles: settings.minChangedFiles,
+    minFailingTests: settings.minFailingTests,
+    maxAttempts: MAX_ATTEMPTS,
+    reserveTurns: 30 + 3 * settings.minChangedFiles,
+  };
+  let candidates: BugCandidate[];
+  if (settings.strategy === 'history') {
+    const log = yield bash(historyLogCommand(), 'Look through the git history for past fix, edge-case and optimisation commits.');
+    const commits = parseHistoryLog(log.text);
+    candidates = historyCandidates(commits, new Set(facts.codeFiles), rng.fork('history'));
+    search.onRejected = compatibilityFix(commits);
+  } else {
+    const sources = yield* readCodeFiles(facts, settings, rng.fork('files'));
+    candidates = mutationCandidates(sources, settings.strategy === 'removal' ? 'removal' : 'operator', facts.coverage, rng.fork('candidates'));
+  }
+  if (candidates.length === 0) return giveUp(settings, `the ${settings.strategy} strategy found nothing to change`);
+
+  const bug = yield* findBug(ctx, candidates, search);
+  if (!bug) return giveUp(settings, `no ${settings.strategy} change made tests fail on behaviour within the budget`);
+  const selection = selectTests(facts, bug.broken, bug.behavioural, settings.minPassingTests);
+  if (!selection) return giveUp(settings, `the failing tests' files do not hold ${settings.minPassingTests} passing tests`);
+  // Every behavioural failure lies in a clean file holding one, so all of them are oracle tests (F).
+  const behavioural = bug.behavioural;
+  const weakened = yield* weakenTests(facts, selection, behavioural, rng.fork('weaken'));
+  if (weakened.status === 'failed') return giveUp(settings, weakened.reason);
+
+  const metadata: InjectorMetadata = {
+    policy: 'procedural',
+    seed: ctx.seed,
+    strategy: settings.strategy,
+    requestedStrategy: settings.requested,
+    operators: bug.parts.map((part) => part.candidate.record),
+    oracleFiles: selection.files,
+    failToPass: behavioural,
+    weakening: { deletedTests: weakened.weakening.deletedTests, deletedAssertions: weakened.weakening.deletedAssertions },
+    attempts: bug.attempts,
+  };
+  const written = yield* writeArtifact({
+    suite: facts.suite,
+    assets: injectorAssets(),
+    codeFiles: bug.parts.map((part) => part.candidate.file),
+    oracleFiles: selection.files,
+    metadata,
+  });
+  if (written.status === 'failed') return giveUp(settings, written.reason);
+  return describeBug(settings, bug, selection.files, weakened.weakening.hidden);
+}
+
+/** Read the code files to mutate: drawn by how many of their lines the tests execute (or their size). */
+async function* readCodeFiles(facts: RepoFacts, settings: InjectorSettings, rng: SeededRng): Steps<Map<string, string>> {
+  const pool = facts.codeFiles
+    .map((path) => ({ path, size: facts.pyFiles.get(path), covered: facts.coverage?.get(path)?.size }))
+    .filter((f) => f.size && f.size.lines >= 10 && f.size.bytes <= MAX_READ_BYTES && (facts.coverage === null || (f.covered ?? 0) > 0));
+  const want = Math.min(pool.length, MAX_READ_FILES + 2 * (settings.minChangedFiles - 1));
+  const sources = new Map<string, string>();
+  while (sources.size < want && pool.length > 0) {
+    const weights = pool.map((f) => f.covered ?? f.size!.lines);
+    let draw = rng.next() * weights.reduce((a, b) => a + b, 0);
+    const index = Math.max(0, weights.findIndex((w) => (draw -= w) < 0));
+    const [file] = pool.splice(index, 1);
+    const text = yield* readTextFile(file!.path, file!.size!, `Read ${file!.path} to pick code to break.`);
+    if (text !== null) sources.set(file!.path, text);
+  }
+  return sources;
+}
+
+/** History's compatibility fix: after a revert that broke imports, retry with the hunks that remove no definition. */
+function compatibilityFix(commits: readonly LoggedCommit[]): NonNullable<SearchOptions['onRejected']> {
+  return async function* (candidate, verdict, index) {
+    const commit = commits.find((c) => c.sha === candidate.record.commit);
+    if (!commit || candidate.apply.type !== 'bash' || !/no longer imports|only \d+ test\(s\) fail on behaviour \(failures: .*(Import|Name|collection|missing)/.test(verdict.reason)) return [];
+    if (candidate.record.description.includes('keeping the definitions')) return [];
+    const shown = yield bash(showCommitFileCommand(commit.sha, candidate.file), `The revert broke imports; look at the hunks of ${commit.sha.slice(0, 8)} in ${candidate.file}.`);
+    const patch = shown.ok ? keepNonDefiningHunks(shown.text) : null;
+    return patch ? [partialRevertCandidate(commit, candidate.file, patch, String(index))] : [];
+  };
+}
+
+function describeBug(settings: InjectorSettings, bug: FoundBug, oracleFiles: readonly string[], hidden: number): string {
+  const parts = bug.parts.map(({ candidate: { record } }) => {
+    const where = record.line ? `${record.file}:${record.line}${record.endLine && record.endLine !== record.line ? `-${record.endLine}` : ''}` : record.file;
+    return `${record.operator} in ${where} (${record.description})`;
+  });
+  return [
+    `Injected a ${settings.strategy} bug after ${bug.attempts} tried change(s): ${parts.join('; ')}.`,
+    `${bug.behavioural.length} previously passing test(s) now fail; ${hidden} of them are hidden by deleting tests in ${oracleFiles.join(', ')}.`,
+    `Submitted the five artifact files; strategy and operators are in ${METADATA_PATH}.`,
+  ].join('\n');
+}
+
+function giveUp(settings: InjectorSettings, reason: string): string {
+  return `No bug submitted (${settings.strategy} strategy): ${reason}.`;
+}

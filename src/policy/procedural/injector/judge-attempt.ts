@@ -1,0 +1,44 @@
+import type { RepoFacts } from './repo-facts.js';
+import { failsOnBehaviour, type BrokenTest, type RunSummary } from './run-summary.js';
+import { locateTest } from './test-ids.js';
+
+/** A change that breaks more tests than this is too blunt to be an interesting bug (and too long to hide). */
+export const MAX_BROKEN = 60;
+
+export type AttemptVerdict =
+  | {
+      status: 'accepted';
+      /** Every test broken by the change (passed on O, not passing now). */
+      broken: BrokenTest[];
+      /** Ids of the broken tests that fail on behaviour, in test files that are clean on O. */
+      behavioural: string[];
+    }
+  | { status: 'rejected'; reason: string };
+
+/**
+ * Judge one tried change from its run: keep it when at least `minFailing` tests that passed
+ * before now fail on behaviour (an assertion, a wrong exception) in test files with no failure
+ * on the original; refuse it when a module no longer imports, when nothing or only
+ * import/name errors break (SPEC §7: tests must fail on behaviour), or when too much breaks.
+ */
+export function judgeAttempt(summary: RunSummary | null, facts: RepoFacts, minFailing: number): AttemptVerdict {
+  if (!summary) return { status: 'rejected', reason: 'the test run or its parser failed' };
+  if (summary.markers.has('apply-failed')) return { status: 'rejected', reason: 'the change does not apply' };
+  const broken = summary.broken;
+  if (summary.more > 0 || broken.length > MAX_BROKEN) return { status: 'rejected', reason: `it breaks too much (${broken.length + summary.more} tests)` };
+  const collection = broken.filter((t) => t.exc === 'collection');
+  if (collection.length > 0) return { status: 'rejected', reason: `a test module no longer imports (${collection[0]!.id})` };
+  if (broken.length === 0) return { status: 'rejected', reason: 'no test notices it' };
+  const behavioural = broken.filter((t) => failsOnBehaviour(t) && isClean(t.id, facts)).map((t) => t.id);
+  if (behavioural.length < minFailing) {
+    const kinds = [...new Set(broken.map((t) => t.exc))].join(', ');
+    return { status: 'rejected', reason: `only ${behavioural.length} test(s) fail on behaviour (failures: ${kinds})` };
+  }
+  return { status: 'accepted', broken, behavioural };
+}
+
+/** Whether a test lives in a test file whose tests all pass on the original repo. */
+export function isClean(id: string, facts: RepoFacts): boolean {
+  const file = locateTest(id, facts.suite, facts.testFiles)?.file;
+  return !!file && (facts.perFile.get(file)?.failed ?? 1) === 0;
+}

@@ -1,0 +1,68 @@
+import { applyCandidate, listCandidates } from '../../../mutation/mutate.js';
+import type { Candidate, MutationKind } from '../../../mutation/mutation-operator.js';
+import type { SeededRng } from '../../../util/seeded-rng.js';
+import type { BugCandidate } from './bug-candidate.js';
+import { lineEditBetween } from './line-edit.js';
+
+/**
+ * How often each operator is drawn relative to the others. Removal favours emptying whole
+ * function bodies and loops (SPEC §7: "significant hunks"); operator mutations favour the
+ * Stryker / SWE-smith classics over literal tweaks, which tests notice less often.
+ */
+const WEIGHTS: Record<string, number> = {
+  'remove-function-body': 5, 'remove-loop': 3, 'remove-if-block': 3, 'remove-statement': 1,
+  'comparison-swap': 3, 'boolean-swap': 2, 'negate-condition': 2, 'remove-not': 2, 'arithmetic-swap': 3,
+  'augmented-assignment-swap': 2, 'integer-off-by-one': 2, 'bound-off-by-one': 3, 'swap-arguments': 2,
+  'constant-change': 1, 'string-literal': 0.5, 'invert-if-else': 2, 'remove-else-branch': 2, 'remove-guard-clause': 2,
+};
+
+/**
+ * Every catalogue mutation of `kind` in the given files (only on executed lines when coverage is
+ * known), as `edit` calls, in a seeded order: an operator is drawn by weight, then one of its
+ * sites at random, so the order mixes operators and files.
+ */
+export function mutationCandidates(
+  sources: ReadonlyMap<string, string>,
+  kind: MutationKind,
+  coverage: ReadonlyMap<string, ReadonlySet<number>> | null,
+  rng: SeededRng,
+): BugCandidate[] {
+  const groups = new Map<string, { file: string; candidate: Candidate }[]>();
+  for (const [file, source] of sources) {
+    const covered = coverage?.get(file);
+    if (coverage && !covered) continue;
+    const found = listCandidates(source, { kinds: [kind], ...(covered ? { withinLines: [...covered] } : {}) });
+    for (const candidate of found) {
+      const group = groups.get(candidate.operator) ?? [];
+      group.push({ file, candidate });
+      groups.set(candidate.operator, group);
+    }
+  }
+  const pools = [...groups.entries()].map(([operator, items]) => ({ operator, items: rng.shuffle(items), weight: WEIGHTS[operator] ?? 1 }));
+  const out: BugCandidate[] = [];
+  while (pools.length > 0) {
+    const total = pools.reduce((sum, pool) => sum + pool.weight, 0);
+    let draw = rng.next() * total;
+    let index = pools.findIndex((pool) => (draw -= pool.weight) < 0);
+    if (index < 0) index = pools.length - 1;
+    const pool = pools[index]!;
+    const { file, candidate } = pool.items.pop()!;
+    if (pool.items.length === 0) pools.splice(index, 1);
+    const edit = lineEditBetween(sources.get(file)!, applyCandidate(sources.get(file)!, candidate));
+    if (!edit) continue;
+    out.push({
+      file,
+      record: {
+        operator: candidate.operator,
+        kind: candidate.kind,
+        file,
+        line: candidate.line,
+        endLine: candidate.endLine,
+        description: candidate.description,
+      },
+      apply: { type: 'edit', edit },
+      rationale: `Try a ${candidate.kind === 'removal' ? 'removal' : 'mutation'} in ${file} line ${candidate.line} (${candidate.operator}).`,
+    });
+  }
+  return out;
+}

@@ -1,0 +1,93 @@
+import { posix } from 'node:path';
+import { isCodePath, isTestPath } from '../../../code/classify-path.js';
+import type { RunSummary } from './run-summary.js';
+import { locateTest } from './test-ids.js';
+import type { TestSuite } from './test-suite.js';
+
+/** A tracked Python file with its size. */
+export interface PyFile {
+  path: string;
+  lines: number;
+  bytes: number;
+}
+
+/** What discovery learnt about the repository. */
+export interface RepoFacts {
+  pyFiles: Map<string, PyFile>;
+  /** Files that hold tests by name (`test_*.py`, `*_test.py`), conftest excluded. */
+  testFiles: Set<string>;
+  /** Python code files a bug may go into (not tests, not conftest). */
+  codeFiles: string[];
+  suite: TestSuite;
+  /** The clean run of the whole suite. */
+  baseline: RunSummary;
+  /** Per test file: tests passing and failing on the original repo. */
+  perFile: Map<string, { passed: number; failed: number }>;
+  /** Executed lines per code file, when the tracer ran. */
+  coverage: Map<string, Set<number>> | null;
+}
+
+/** `@@py LINES BYTES PATH` lines of the setup listing. */
+export function parsePyListing(text: string): Map<string, PyFile> {
+  const files = new Map<string, PyFile>();
+  for (const line of text.split('\n')) {
+    const match = /^@@py (\d+) (\d+) (.+)$/.exec(line.trimEnd());
+    if (match) files.set(match[3]!, { path: match[3]!, lines: Number(match[1]), bytes: Number(match[2]) });
+  }
+  return files;
+}
+
+/** Split tracked Python files into test modules and code files. */
+export function classifyPyFiles(files: Iterable<string>): { testFiles: Set<string>; codeFiles: string[] } {
+  const testFiles = new Set<string>();
+  const codeFiles: string[] = [];
+  for (const path of files) {
+    const name = posix.basename(path);
+    if (isTestPath(path)) {
+      if (/^test_.*\.py$|_test\.py$|^tests?\.py$/.test(name)) testFiles.add(path);
+    } else if (isCodePath(path) && path.endsWith('.py')) codeFiles.push(path);
+  }
+  return { testFiles, codeFiles: codeFiles.sort() };
+}
+
+/**
+ * Passing / failing counts per test file, from the baseline's per-group counts (pytest groups
+ * are files) or, for unittest, by mapping each group (a module) and each failing id to its file.
+ */
+export function countsPerFile(summary: RunSummary, suite: TestSuite, testFiles: ReadonlySet<string>): Map<string, { passed: number; failed: number }> {
+  const out = new Map<string, { passed: number; failed: number }>();
+  for (const [key, counts] of summary.groups) {
+    const file = suite.kind === 'pytest' ? key : locateTest(`${key}.X.y`, suite, testFiles)?.file;
+    if (!file || !testFiles.has(file)) continue;
+    const entry = out.get(file) ?? { passed: 0, failed: 0 };
+    entry.passed += counts.passed;
+    entry.failed += counts.failed;
+    out.set(file, entry);
+  }
+  // A module-level error (unittest's failed import, a setUpClass error) is a failure of its file too.
+  for (const failure of summary.failures) {
+    const file = locateTest(failure.id, suite, testFiles)?.file;
+    if (!file) continue;
+    const entry = out.get(file) ?? { passed: 0, failed: 0 };
+    if (entry.failed === 0) entry.failed = 1;
+    out.set(file, entry);
+  }
+  return out;
+}
+
+/** `@@cov PATH 1-4,7` lines of trace_lines.py. */
+export function parseCoverage(text: string): Map<string, Set<number>> {
+  const out = new Map<string, Set<number>>();
+  for (const line of text.split('\n')) {
+    const match = /^@@cov (.+) ([\d,-]+)$/.exec(line.trimEnd());
+    if (!match) continue;
+    const lines = new Set<number>();
+    for (const part of match[2]!.split(',')) {
+      const [from, to = from] = part.split('-').map(Number);
+      if (from === undefined || to === undefined || !Number.isFinite(from) || !Number.isFinite(to)) continue;
+      for (let n = from; n <= to; n++) lines.add(n);
+    }
+    out.set(match[1]!, lines);
+  }
+  return out;
+}

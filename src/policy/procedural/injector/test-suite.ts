@@ -1,0 +1,47 @@
+import { posix } from 'node:path';
+import { shellQuote, shellQuoteAll } from '../../../util/shell-quote.js';
+
+/**
+ * How the repo's tests run: pytest, or the stdlib's unittest when pytest is missing or collects
+ * nothing. unittest ids are dotted module paths relative to `startDir` ('.' when the test
+ * directories are packages; the test directory itself when they are not).
+ */
+export type TestSuite = { kind: 'pytest' } | { kind: 'unittest'; startDir: string };
+
+/** Environment of every run: wide lines so pytest's summary keeps the exception, and no .pyc in the repo. */
+const RUN_ENV = 'env COLUMNS=250 PYTHONDONTWRITEBYTECODE=1';
+
+/**
+ * The command that runs the suite (or only `files`) with one result line per test, as the
+ * Injector runs it while searching: pytest goes on past collection errors so one broken module
+ * does not hide the rest, and prints short tracebacks (summarize_run.py reads their lines).
+ */
+export function searchCommand(suite: TestSuite, files?: readonly string[]): string {
+  if (suite.kind === 'pytest') {
+    return `${RUN_ENV} python3 -m pytest -rA -p no:cacheprovider -q --tb=short --continue-on-collection-errors ${shellQuoteAll(files ?? [])}`.trimEnd();
+  }
+  return `${RUN_ENV} ${unittestCommand(suite.startDir, files)}`;
+}
+
+/** The artifact's test_script.sh: the selected test files, verbose per-test output (SPEC §2). */
+export function testScript(suite: TestSuite, files: readonly string[]): string {
+  const run =
+    suite.kind === 'pytest'
+      ? `python3 -m pytest -rA -p no:cacheprovider ${shellQuoteAll(files)}`
+      : unittestCommand(suite.startDir, files);
+  return `#!/usr/bin/env bash\n# Runs the selected test files with one result line per test.\ncd /repo && PYTHONDONTWRITEBYTECODE=1 ${run}\n`;
+}
+
+function unittestCommand(startDir: string, files?: readonly string[]): string {
+  if (!files || files.length === 0) return `python3 -m unittest discover -v -s ${shellQuote(startDir)}`;
+  const modules = files.map((file) => moduleOf(file, startDir));
+  // Named modules load only themselves (discover -k would still report every module that fails to import).
+  const path = startDir === '.' ? '' : `env PYTHONPATH=${shellQuote(startDir)}\${PYTHONPATH:+:$PYTHONPATH} `;
+  return `${path}python3 -m unittest -v ${shellQuoteAll(modules)}`;
+}
+
+/** `tests/test_money.py` → `tests.test_money` (or `test_money` below start dir `tests`). */
+export function moduleOf(file: string, startDir: string): string {
+  const relative = startDir === '.' ? file : posix.relative(startDir, file);
+  return relative.replace(/\.py$/, '').split('/').join('.');
+}

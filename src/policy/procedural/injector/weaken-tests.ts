@@ -1,0 +1,89 @@
+import type { SeededRng } from '../../../util/seeded-rng.js';
+import { bash, edit, type Steps } from '../program.js';
+import { BUGGY_JSON, runCommand } from './injector-commands.js';
+import { readTextFile } from './read-text-file.js';
+import type { RepoFacts } from './repo-facts.js';
+import { parseRunSummary } from './run-summary.js';
+import type { HideEntry, TestSelection } from './select-tests.js';
+import { planWeakening, type WeakenTarget } from './weaken-plan.js';
+
+/** What the weakening did, for the summary and metadata. */
+export interface Weakening {
+  deletedTests: string[];
+  deletedAssertions: string[];
+  /** Tests of F that no longer fail on W. */
+  hidden: number;
+  /** Tests of F still failing on W (allowed: SPEC §3.6 needs at least one hidden). */
+  stillFailing: string[];
+}
+
+export type WeakenOutcome = { status: 'ok'; weakening: Weakening } | { status: 'failed'; reason: string };
+
+/** Chance that a test failing at one assertion loses only that assertion instead of the whole test. */
+const ASSERTION_ONLY = 0.35;
+
+/**
+ * Hide the bug in the oracle test files: delete the failing tests (or, sometimes, just the one
+ * failing assertion of a test that has several) with `edit`, never commenting anything out, then
+ * run the oracle files on W and compare with B. Tests still failing after an assertion-only
+ * deletion are deleted whole in a second round. Fails when W breaks a test that passed on B.
+ */
+export async function* weakenTests(facts: RepoFacts, selection: TestSelection, behavioural: readonly string[], rng: SeededRng): Steps<WeakenOutcome> {
+  const deletedTests: string[] = [];
+  const deletedAssertions: string[] = [];
+  let round: Map<string, WeakenTarget[]> = new Map(
+    [...selection.hide].map(([file, entries]) => [file, firstRoundTargets(entries, rng)]),
+  );
+  for (let pass = 0; pass < 2; pass++) {
+    for (const [file, targets] of round) {
+      const size = facts.pyFiles.get(file) ?? { lines: 2000, bytes: 100_000 };
+      const source = yield* readTextFile(file, size, `Read ${file} to find the tests that now fail.`);
+      if (source === null) return { status: 'failed', reason: `could not read ${file}` };
+      const plan = planWeakening(source, targets);
+      for (const step of plan.edits) {
+        const done = yield edit(file, step.search, step.replace, `Delete failing test code from ${file}.`);
+        if (!done.ok) return { status: 'failed', reason: `an edit of ${file} failed: ${done.text.split('\n')[0]}` };
+      }
+      deletedTests.push(...plan.deletedTests.map((name) => `${file}::${name}`));
+      deletedAssertions.push(...plan.deletedAssertions.map((name) => `${file}::${name}`));
+    }
+    const run = runCommand(facts.suite, 'w', { files: selection.files, against: BUGGY_JSON, fails: true, limit: 80 });
+    const weakened = parseRunSummary((yield bash(run, 'Run the oracle test files on the weakened tests and compare with the buggy run.')).text);
+    if (!weakened) return { status: 'failed', reason: 'the run of the weakened tests failed' };
+    const newlyFailing = weakened.broken.filter((t) => t.exc !== 'missing');
+    if (newlyFailing.length > 0) return { status: 'failed', reason: `the weakening breaks ${newlyFailing[0]!.id}` };
+    const failing = new Set(weakened.failures.map((f) => f.id));
+    const stillFailing = behavioural.filter((id) => failing.has(id));
+    const hidden = behavioural.length - stillFailing.length;
+    const retry = pass === 0 ? secondRoundTargets(selection, failing) : new Map<string, WeakenTarget[]>();
+    if (retry.size === 0 || hidden === behavioural.length) {
+      if (hidden === 0) return { status: 'failed', reason: 'the weakening hides none of the failing tests' };
+      return { status: 'ok', weakening: { deletedTests, deletedAssertions, hidden, stillFailing } };
+    }
+    round = retry;
+  }
+  return { status: 'failed', reason: 'unreachable' };
+}
+
+// One target per failing test function; a single shared failing line may become an assertion-only deletion.
+function firstRoundTargets(entries: readonly HideEntry[], rng: SeededRng): WeakenTarget[] {
+  const byName = new Map<string, (number | null)[]>();
+  for (const { test, location } of entries) {
+    byName.set(location.qualifiedName, [...(byName.get(location.qualifiedName) ?? []), test.line]);
+  }
+  return [...byName.entries()].map(([qualifiedName, lines]) => {
+    const line = lines[0];
+    const oneLine = line !== null && line !== undefined && lines.every((l) => l === line);
+    return oneLine && rng.next() < ASSERTION_ONLY ? { qualifiedName, assertLine: line } : { qualifiedName };
+  });
+}
+
+// Tests that still fail on W after the first round: delete them whole.
+function secondRoundTargets(selection: TestSelection, failing: ReadonlySet<string>): Map<string, WeakenTarget[]> {
+  const out = new Map<string, WeakenTarget[]>();
+  for (const [file, entries] of selection.hide) {
+    const names = [...new Set(entries.filter((e) => failing.has(e.test.id)).map((e) => e.location.qualifiedName))];
+    if (names.length > 0) out.set(file, names.map((qualifiedName) => ({ qualifiedName })));
+  }
+  return out;
+}
