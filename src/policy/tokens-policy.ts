@@ -64,6 +64,14 @@ export class TokensPolicy implements Policy {
     return this.latestVersion;
   }
 
+  /**
+   * The trainer reports new weights (`ssr selfplay --trainer`): turns sampled from now on carry
+   * at least this version, also from a server that reports none of its own.
+   */
+  advanceVersion(version: number): void {
+    this.latestVersion = Math.max(this.latestVersion, version);
+  }
+
   endEpisode(episodeId: string): void {
     this.episodes.delete(episodeId);
   }

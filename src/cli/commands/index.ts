@@ -6,6 +6,20 @@ import { registerValidate } from './validate.js';
 import { registerInject } from './inject.js';
 import { registerSolve } from './solve.js';
 import { registerExport } from './export.js';
+import { registerSelfplay } from './selfplay.js';
+import { registerCorpus } from './corpus.js';
+import { registerReport } from './report.js';
 
 /** Every `ssr` command, in the order `ssr --help` lists them. Each entry registers one command. */
-export const commands: Array<(program: Command) => void> = [registerValidate, registerTestRun, registerBuildImage, registerDoctor, registerInject, registerSolve, registerExport];
+export const commands: Array<(program: Command) => void> = [
+  registerSelfplay,
+  registerInject,
+  registerSolve,
+  registerValidate,
+  registerCorpus,
+  registerExport,
+  registerReport,
+  registerTestRun,
+  registerBuildImage,
+  registerDoctor,
+];

@@ -1,0 +1,51 @@
+import { resolve } from 'node:path';
+import type { Command } from 'commander';
+import { resolveRepo, type ResolvedRepo } from '../../config/resolve-repo.js';
+import { createPolicy } from '../../policy/create-policy.js';
+import { selectBackend } from '../../sandbox/select-backend.js';
+import { runSelfplay } from '../../selfplay/run-selfplay.js';
+import { selfplaySettingsSchema } from '../../selfplay/selfplay-settings.js';
+import { EngineError } from '../../util/engine-error.js';
+import { loadReposOption, positiveInt } from '../common-options.js';
+import { addRunOptions, nonNegativeInt, policyKey, reportRun, sharedSettings, type RunFlags } from './selfplay.js';
+
+interface CorpusFlags extends RunFlags {
+  repo?: string[];
+  perRepo: number;
+  solveAttempts: number;
+}
+
+const DEFAULT_PER_REPO = 4;
+const collect = (value: string, previous: string[] = []): string[] => [...previous, value];
+
+export function registerCorpus(program: Command): void {
+  const command = program
+    .command('corpus')
+    .description('generate a bug corpus: Injector rollouts + validation on every repo of a repo set, deduplicated by buggy tree, resumable (exit 0 done, 2 usage/infrastructure error)')
+    .option('--repo <id>', 'only this repo of the set (repeatable; default: every repo)', collect)
+    .option('--per-repo <n>', `injection episodes per repo (default ${DEFAULT_PER_REPO})`, positiveInt('--per-repo'), DEFAULT_PER_REPO)
+    .option('--solve-attempts <n>', 'Solver attempts per valid bug to estimate its solve rate (0: none)', nonNegativeInt('--solve-attempts'), 0);
+  addRunOptions(command);
+  command.action(async (flags: CorpusFlags) => {
+    const loaded = await loadReposOption(flags.repos);
+    if (!loaded) throw new EngineError('usage', 'ssr corpus: give --repos <file> (no ./repos.yaml here)');
+    const ids = flags.repo?.length ? flags.repo : loaded.file.repos.map((repo) => repo.id);
+    const repos: ResolvedRepo[] = [];
+    for (const id of ids) {
+      if (!loaded.file.repos.some((repo) => repo.id === id)) throw new EngineError('usage', `ssr corpus: --repo ${id} is not in ${flags.repos ?? 'repos.yaml'}`);
+      repos.push(await resolveRepo(id, loaded));
+    }
+    const settings = selfplaySettingsSchema.parse({
+      ...sharedSettings(flags),
+      episodesPerStep: flags.perRepo,
+      attempts: flags.solveAttempts,
+      higherOrderCap: 0,
+      emitSamples: false,
+    });
+    const result = await runSelfplay({
+      command: 'corpus', repos, policy: await createPolicy(flags), policyKey: policyKey(flags), backend: await selectBackend(flags.sandbox),
+      settings, steps: 1, out: resolve(flags.out),
+    });
+    reportRun('corpus', result, flags.json);
+  });
+}

@@ -1,0 +1,174 @@
+import { resolve } from 'node:path';
+import { Option, type Command } from 'commander';
+import type { AgentLimits } from '../../agent/agent-limits.js';
+import { resolveRepo, type ResolvedRepo } from '../../config/resolve-repo.js';
+import { createPolicy, resolveDefaultPolicy, type PolicyFlags } from '../../policy/create-policy.js';
+import { advantageEstimatorSchema, type AdvantageEstimator } from '../../rl/advantages.js';
+import { STRATEGY_CHOICES, type StrategyChoice } from '../../roles/injector-strategy.js';
+import { selectBackend } from '../../sandbox/select-backend.js';
+import { runSelfplay, type SelfplayRunResult } from '../../selfplay/run-selfplay.js';
+import { formatRunSummary } from '../../selfplay/run-summary.js';
+import { selfplaySettingsSchema, TRAIN_ROLES, type SelfplaySettingsInput, type TrainRoles } from '../../selfplay/selfplay-settings.js';
+import { EngineError } from '../../util/engine-error.js';
+import { addAgentLimitOptions, agentLimitsFromFlags, type AgentLimitFlags } from '../agent-limit-options.js';
+import { addSandboxOption, loadReposOption, positiveInt, type SandboxChoice } from '../common-options.js';
+import { addPolicyOptions } from '../policy-options.js';
+
+/** Flags `ssr selfplay` and `ssr corpus` share. */
+export interface RunFlags extends PolicyFlags, AgentLimitFlags {
+  repos?: string;
+  out: string;
+  json?: boolean;
+  strategy: StrategyChoice;
+  solverMaxTurns?: number;
+  testTimeout?: number;
+  episodeConcurrency?: number;
+  solverConcurrency?: number;
+  sandboxConcurrency?: number;
+  policyConcurrency?: number;
+  sandbox: SandboxChoice;
+}
+
+interface SelfplayFlags extends RunFlags {
+  repo?: string[];
+  steps: number;
+  episodesPerStep?: number;
+  attempts: number;
+  alpha?: number;
+  advantage: AdvantageEstimator;
+  maxStaleness: number;
+  higherOrderCap: number;
+  trainRoles: TrainRoles;
+  corpus?: string;
+  trainer?: string;
+}
+
+/** Episodes per repo per step when not given: the RL group of an LLM Injector, few for the slow model-free policy. */
+export function defaultEpisodesPerStep(flags: PolicyFlags): number {
+  const kind = resolveDefaultPolicy(flags);
+  return kind === 'procedural' || kind === 'scripted' ? 2 : 8;
+}
+
+export function nonNegativeInt(flag: string): (value: string) => number {
+  return (value: string) => {
+    const parsed = Number(value);
+    if (value.trim() === '' || !Number.isInteger(parsed) || parsed < 0) throw new EngineError('usage', `${flag}: expected a non-negative integer, got "${value}"`);
+    return parsed;
+  };
+}
+
+function unitInterval(flag: string): (value: string) => number {
+  return (value: string) => {
+    const parsed = Number(value);
+    if (value.trim() === '' || !Number.isFinite(parsed) || parsed < 0 || parsed > 1) throw new EngineError('usage', `${flag}: expected a number in [0, 1], got "${value}"`);
+    return parsed;
+  };
+}
+
+/** Adds the flags both commands share: strategy, limits, concurrency lanes, sandbox, output. */
+export function addRunOptions(command: Command): Command {
+  addPolicyOptions(command);
+  command
+    .requiredOption('--out <dir>', 'run dir (bugs/, episodes.jsonl, trajectories/, samples/, metrics.jsonl); re-running the same command resumes it')
+    .option('--json', 'print one JSON summary {steps, episodes, valid, invalidByCheck, solverAttempts, solved, higherOrder, rewards, outDir} on stdout')
+    .addOption(new Option('--strategy <strategy>', 'injector prompt (SPEC §7); mixed draws removal or history per rollout').choices(STRATEGY_CHOICES).default('mixed'))
+    .option('--repos <file>', 'repo set file (default: ./repos.yaml when present)')
+    .option('--test-timeout <seconds>', "time limit of one test_script.sh run (default: the repo's test_timeout_s)", positiveInt('--test-timeout'))
+    .option('--solver-max-turns <n>', 'policy turns per Solver attempt (default: --max-turns)', positiveInt('--solver-max-turns'))
+    .option('--episode-concurrency <n>', 'order-1 episodes in flight (default 2)', positiveInt('--episode-concurrency'))
+    .option('--solver-concurrency <n>', 'Solver attempts running at once (default 2)', positiveInt('--solver-concurrency'))
+    .option('--sandbox-concurrency <n>', 'validation and grading sandboxes running at once (default 2)', positiveInt('--sandbox-concurrency'))
+    .option('--policy-concurrency <n>', 'policy calls in flight (default 8)', positiveInt('--policy-concurrency'));
+  addAgentLimitOptions(command);
+  return addSandboxOption(command);
+}
+
+/** The settings fields the shared flags decide. */
+export function sharedSettings(flags: RunFlags): Pick<SelfplaySettingsInput, 'strategy' | 'seed' | 'injectorLimits' | 'solverLimits' | 'testTimeoutMs' | 'lanes'> {
+  const limits: Partial<AgentLimits> = agentLimitsFromFlags(flags);
+  const lanes = {
+    ...(flags.episodeConcurrency ? { episodes: flags.episodeConcurrency } : {}),
+    ...(flags.solverConcurrency ? { solver: flags.solverConcurrency } : {}),
+    ...(flags.sandboxConcurrency ? { sandbox: flags.sandboxConcurrency } : {}),
+    ...(flags.policyConcurrency ? { policy: flags.policyConcurrency } : {}),
+  };
+  return {
+    strategy: flags.strategy,
+    seed: flags.seed ?? 0,
+    injectorLimits: limits,
+    solverLimits: { ...limits, ...(flags.solverMaxTurns ? { maxTurns: flags.solverMaxTurns } : {}) },
+    testTimeoutMs: flags.testTimeout === undefined ? undefined : flags.testTimeout * 1000,
+    lanes,
+  };
+}
+
+/** What names the policy in run.json: a resume must use the same kind, model and script. */
+export function policyKey(flags: PolicyFlags): Record<string, unknown> {
+  return { kind: resolveDefaultPolicy(flags), model: flags.model ?? null, script: flags.policyScript ?? null };
+}
+
+/** Print the end of a run: the step table on stderr, the JSON summary or a closing line on stdout; exit 2 when stopped. */
+export function reportRun(command: string, result: SelfplayRunResult, json: boolean | undefined): void {
+  process.stderr.write(`\nssr ${command}: steps of ${result.summary.outDir}\n${formatRunSummary(result.metrics)}`);
+  if (result.status === 'stopped') {
+    process.stderr.write(
+      `ssr ${command}: stopped: ${result.reason}. Everything finished is kept in ${result.summary.outDir}; ` +
+        'episodes cut off are recorded as discarded (no reward). Re-run the same command to continue.\n',
+    );
+    // The exit code of infrastructure errors (EXIT_USAGE_OR_INFRA in main.ts, not imported: main imports the commands).
+    process.exitCode = 2;
+  }
+  const { summary } = result;
+  process.stdout.write(
+    json ? `${JSON.stringify(summary)}\n` : `${summary.steps} step(s), ${summary.episodes} episode(s), ${summary.valid} valid bug(s), ${summary.solved}/${summary.solverAttempts} attempts solved, ${summary.higherOrder} order-2 episode(s): ${summary.outDir}\n`,
+  );
+}
+
+const collect = (value: string, previous: string[] = []): string[] => [...previous, value];
+
+export function registerSelfplay(program: Command): void {
+  const command = program
+    .command('selfplay')
+    .description(
+      'run self-play steps: Injector rollouts, validation, N Solver attempts per bug, order-2 bugs, rewards, RL samples. ' +
+        '--seed is the run seed (default 0): episode ids, strategies and sampling seeds derive from it, so re-running the same command resumes. ' +
+        '(exit 0 done, 2 usage/infrastructure error or the engine went away)',
+    )
+    .option('--repo <id|path>', 'repo id from repos.yaml or a local git repository; repeat for several repos', collect)
+    .requiredOption('--steps <n>', 'self-play steps to run (a resumed run skips the finished ones)', positiveInt('--steps'))
+    .option('--episodes-per-step <n>', 'order-1 episodes per repo per step (default: 2 with the procedural or scripted policy, 8 with a model: the Injector group)', positiveInt('--episodes-per-step'))
+    .option('--attempts <n>', 'Solver attempts per bug: the Solver RL group size', positiveInt('--attempts'), 8)
+    .option('--alpha <a>', 'injector reward α of SPEC §5, in [0, 1] (default 0.8)', unitInterval('--alpha'))
+    .addOption(new Option('--advantage <estimator>', 'group-relative advantage').choices(advantageEstimatorSchema.options).default('rloo'))
+    .option('--max-staleness <n>', 'drop samples more than this many policy versions old', nonNegativeInt('--max-staleness'), 8)
+    .option('--higher-order-cap <n>', 'order-2 bugs grown from each order-1 bug at most (0: none)', nonNegativeInt('--higher-order-cap'), 1)
+    .addOption(new Option('--train-roles <roles>', 'roles whose samples are written and trained (ablations)').choices(TRAIN_ROLES).default('both'))
+    .option('--corpus <dir>', 'solve-only mode: solve the valid bugs of an earlier run dir instead of injecting (repair-only ablation)')
+    .option('--trainer <url>', 'trainer service: POST <url>/train/step after every step; the policy then samples as its new version');
+  addRunOptions(command);
+  command.action(async (flags: SelfplayFlags) => {
+    if (!flags.repo?.length) throw new EngineError('usage', 'ssr selfplay: give at least one --repo <id|path>');
+    const loaded = await loadReposOption(flags.repos);
+    const repos: ResolvedRepo[] = [];
+    for (const ref of flags.repo) repos.push(await resolveRepo(ref, loaded));
+    if (new Set(repos.map((repo) => repo.id)).size !== repos.length) throw new EngineError('usage', 'ssr selfplay: a --repo is given twice');
+    const settings = selfplaySettingsSchema.parse({
+      ...sharedSettings(flags),
+      episodesPerStep: flags.episodesPerStep ?? defaultEpisodesPerStep(flags),
+      attempts: flags.attempts,
+      ...(flags.alpha === undefined ? {} : { alpha: flags.alpha }),
+      advantage: flags.advantage,
+      maxStaleness: flags.maxStaleness,
+      higherOrderCap: flags.higherOrderCap,
+      trainRoles: flags.trainRoles,
+      trainerUrl: flags.trainer ?? null,
+      corpusDir: flags.corpus === undefined ? null : resolve(flags.corpus),
+    });
+    const policy = await createPolicy(flags);
+    const backend = await selectBackend(flags.sandbox);
+    const result = await runSelfplay({
+      command: 'selfplay', repos, policy, policyKey: policyKey(flags), backend, settings, steps: flags.steps, out: resolve(flags.out),
+    });
+    reportRun('selfplay', result, flags.json);
+  });
+}

@@ -1,0 +1,75 @@
+import type { EpisodeRecord } from '../corpus/episode-record.js';
+import { aggregateRun, type StepAggregate } from './aggregate.js';
+import { duration, fixed, percent, signed } from './format.js';
+import type { StepMetrics } from '../selfplay/step-metrics.js';
+
+/** What the text summary needs of a run: a {@link RunData} fits, so do in-memory step lines. */
+export interface TextSummaryInput {
+  name: string;
+  steps: readonly StepMetrics[];
+  episodes?: readonly EpisodeRecord[];
+  notes?: readonly string[];
+}
+
+export interface TextSummaryOptions {
+  /** Show only the last steps (default 20); earlier ones are counted in one line. */
+  maxSteps?: number;
+}
+
+const REJECTIONS_WIDTH = 30;
+
+const COLUMNS: { head: string; width: number; cell: (step: StepAggregate) => string; left?: boolean }[] = [
+  { head: 'step', width: 4, cell: (s) => String(s.step) },
+  { head: 'eps', width: 4, cell: (s) => String(s.episodes) },
+  { head: 'disc', width: 4, cell: (s) => String(s.discarded) },
+  { head: 'valid', width: 11, cell: (s) => (s.judged === 0 ? '–' : `${s.valid}/${s.judged} ${percent(s.validRate)}`) },
+  { head: 'rejections', width: REJECTIONS_WIDTH, left: true, cell: (s) => rejections(s.rejections) },
+  { head: 'solve o1', width: 8, cell: (s) => percent(s.solveRate.order1) },
+  { head: 'o2', width: 4, cell: (s) => percent(s.solveRate.order2) },
+  { head: 'inj r', width: 6, cell: (s) => signed(s.meanReward.injector) },
+  { head: 'sol r', width: 6, cell: (s) => signed(s.meanReward.solver) },
+  { head: 'H strat', width: 7, cell: (s) => fixed(s.entropy.strategies) },
+  { head: 'H ops', width: 5, cell: (s) => fixed(s.entropy.operators) },
+  { head: 'eps/h', width: 6, cell: (s) => fixed(s.perHour.episodes, 1) },
+  { head: 'stale', width: 5, cell: (s) => String(s.samples.stale) },
+];
+
+function rejections(counts: Record<string, number>): string {
+  const text = Object.entries(counts)
+    .filter(([, n]) => n > 0)
+    .sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0]))
+    .map(([check, n]) => `${check} ${n}`)
+    .join(', ');
+  if (text === '') return '–';
+  return text.length > REJECTIONS_WIDTH ? `${text.slice(0, REJECTIONS_WIDTH - 1)}…` : text;
+}
+
+function row(cells: string[]): string {
+  return COLUMNS.map((column, index) => (column.left ? cells[index]!.padEnd(column.width) : cells[index]!.padStart(column.width))).join('  ').trimEnd();
+}
+
+/**
+ * The run report's figures as plain text for the terminal (the end of `ssr selfplay` / `ssr
+ * corpus`, and `ssr report`): one headline, then per step the valid rate, rejections by check,
+ * solve rates by order, mean rewards, diversity (entropy in bits) and throughput. Pure.
+ */
+export function formatTextSummary(run: TextSummaryInput, options: TextSummaryOptions = {}): string {
+  const agg = aggregateRun({ name: run.name, steps: run.steps, episodes: run.episodes ?? [] });
+  const t = agg.totals;
+  const lines = [
+    `run ${run.name}: ${agg.steps.length} step(s), ${t.episodes} episodes (${t.discarded} discarded), ` +
+      `${t.valid}/${t.judged} valid bugs (${percent(t.validRate)}), solve rate ${percent(t.solveRate)} (${t.solved}/${t.solverAttempts}), ` +
+      `mean reward injector ${signed(t.meanReward.injector)} solver ${signed(t.meanReward.solver)}, ${duration(t.durationMs)}`,
+  ];
+  if (agg.steps.length === 0) lines.push('  no complete step in metrics.jsonl yet');
+  else {
+    const maxSteps = options.maxSteps ?? 20;
+    const shown = agg.steps.slice(-maxSteps);
+    lines.push(row(COLUMNS.map((column) => column.head)));
+    if (shown.length < agg.steps.length) lines.push(`  … ${agg.steps.length - shown.length} earlier step(s) not shown (ssr report draws them all)`);
+    for (const step of shown) lines.push(row(COLUMNS.map((column) => column.cell(step))));
+    lines.push('H = entropy of the strategy / operator mix in bits (falling to 0: tunnel vision); eps/h = episodes per hour; stale = samples dropped as too old');
+  }
+  for (const note of run.notes ?? []) lines.push(`note: ${note}`);
+  return `${lines.join('\n')}\n`;
+}

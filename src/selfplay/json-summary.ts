@@ -1,0 +1,32 @@
+import type { EpisodeRecord } from '../corpus/episode-record.js';
+import { countEpisodes } from './episode-counts.js';
+
+/** `ssr selfplay --json` / `ssr corpus --json`: exactly these keys, over the whole run dir. */
+export interface SelfplayJsonSummary {
+  /** Steps finished (metrics lines). */
+  steps: number;
+  episodes: number;
+  valid: number;
+  invalidByCheck: Record<string, number>;
+  solverAttempts: number;
+  solved: number;
+  higherOrder: number;
+  rewards: { injector: number[]; solver: number[] };
+  outDir: string;
+}
+
+/** The summary of a run dir's episodes (latest record of each) and finished steps. */
+export function jsonSummary(records: readonly EpisodeRecord[], steps: number, outDir: string): SelfplayJsonSummary {
+  const counts = countEpisodes(records);
+  return {
+    steps,
+    episodes: counts.episodes,
+    valid: counts.valid,
+    invalidByCheck: counts.invalidByCheck,
+    solverAttempts: counts.solverAttempts,
+    solved: counts.solved,
+    higherOrder: counts.higherOrder,
+    rewards: counts.rewards,
+    outDir,
+  };
+}

@@ -1,0 +1,95 @@
+import { readJsonl } from '../corpus/jsonl-file.js';
+import { RunStore } from '../corpus/run-store.js';
+import type { ResolvedRepo } from '../config/resolve-repo.js';
+import type { Policy } from '../policy/policy.js';
+import { progressDisplay } from '../report/progress-display.js';
+import { SampleWriter } from '../rl/sample-writer.js';
+import { createProvider, prepareTemplate } from '../sandbox/sandbox-factory.js';
+import type { SandboxBackend } from '../sandbox/sandbox.js';
+import { BaselineCache } from '../validator/baseline-cache.js';
+import { EngineHealth, type EngineHealthOptions } from './engine-health.js';
+import { jsonSummary, type SelfplayJsonSummary } from './json-summary.js';
+import { createLanes } from './lanes.js';
+import { loadCorpusBugs } from './load-corpus-bugs.js';
+import { RunPolicy } from './run-policy.js';
+import { runStep } from './run-step.js';
+import type { RunRepo, SelfplayContext } from './selfplay-context.js';
+import { SelfplayProgress } from './selfplay-progress.js';
+import { resumeKey, type SelfplaySettings } from './selfplay-settings.js';
+import { stepMetricsSchema, type StepMetrics } from './step-metrics.js';
+import { trainerVersion } from './trainer-client.js';
+
+export interface SelfplayRunInput {
+  /** The run.json command: `selfplay` or `corpus`. */
+  command: string;
+  repos: readonly ResolvedRepo[];
+  policy: Policy;
+  /** What identifies the policy in run.json (a resume must use the same). */
+  policyKey: Record<string, unknown>;
+  backend: SandboxBackend;
+  settings: SelfplaySettings;
+  steps: number;
+  out: string;
+  stderr?: NodeJS.WriteStream;
+  /** Overrides of the engine health check (tests). */
+  health?: Partial<EngineHealthOptions>;
+}
+
+export interface SelfplayRunResult {
+  /** `stopped`: the engine went away; a re-run of the same command continues. */
+  status: 'completed' | 'stopped';
+  reason: string | null;
+  summary: SelfplayJsonSummary;
+  /** Every step's metrics line in the run dir (earlier runs' included). */
+  metrics: StepMetrics[];
+}
+
+async function prepareRepos(repos: readonly ResolvedRepo[], backend: SandboxBackend, stderr: NodeJS.WriteStream): Promise<Map<string, RunRepo>> {
+  const display = progressDisplay(stderr);
+  try {
+    const prepared = new Map<string, RunRepo>();
+    for (const repo of repos) prepared.set(repo.id, { repo, template: await prepareTemplate(repo, backend, display.sink) });
+    return prepared;
+  } finally {
+    display.stop();
+  }
+}
+
+/**
+ * A self-play run into a run dir (resumable): steps 1..`steps`, each planned, run, emitted and
+ * recorded by runStep; steps finished by an earlier run are skipped. With a trainer the policy
+ * starts at the trainer's version. Returns when every step is done or the engine went away.
+ */
+export async function runSelfplay(input: SelfplayRunInput): Promise<SelfplayRunResult> {
+  const { settings } = input;
+  const stderr = input.stderr ?? process.stderr;
+  const repoIds = input.repos.map((repo) => repo.id);
+  const corpus = settings.corpusDir === null ? null : await loadCorpusBugs(settings.corpusDir, input.out, input.repos);
+  const repos = await prepareRepos(input.repos, input.backend, stderr);
+  const config = resumeKey(settings, { repos: input.repos.map((repo) => ({ id: repo.id, commit: repo.commit })), policy: input.policyKey });
+  const store = await RunStore.open(input.out, { command: input.command, config });
+  try {
+    const lanes = createLanes(settings.lanes);
+    const policy = new RunPolicy(input.policy, lanes.policy);
+    if (settings.trainerUrl !== null) policy.advanceTo(await trainerVersion(settings.trainerUrl));
+    const perStep = corpus ? [...corpus.values()].filter((bugs) => bugs.length > 0).length * settings.episodesPerStep : repoIds.length * settings.episodesPerStep;
+    const progress = new SelfplayProgress(stderr, { steps: input.steps, perStep, label: input.command });
+    const ctx: SelfplayContext = {
+      settings, store, policy, provider: createProvider(input.backend), repos, lanes, baselines: new BaselineCache(),
+      health: new EngineHealth({ backend: input.backend, ...input.health }), progress, sampleWriter: new SampleWriter(input.out), stageMs: { prepare: 0, score: 0, emit: 0 },
+    };
+    let stopped: string | null = null;
+    try {
+      for (let step = 1; step <= input.steps && stopped === null; step++) {
+        const outcome = await runStep(ctx, { step, repos: repoIds, corpus, onPlanned: (count) => progress.startStep(step, count) });
+        if (outcome.status === 'stopped') stopped = outcome.reason;
+      }
+    } finally {
+      progress.stop();
+    }
+    const metrics = (await readJsonl(store.paths.metrics, stepMetricsSchema)).records;
+    return { status: stopped === null ? 'completed' : 'stopped', reason: stopped, summary: jsonSummary(store.episodes(), metrics.length, input.out), metrics };
+  } finally {
+    await store.close();
+  }
+}

@@ -1,0 +1,51 @@
+import type { ResolvedRepo } from '../config/resolve-repo.js';
+import type { RunStore } from '../corpus/run-store.js';
+import type { SampleWriter } from '../rl/sample-writer.js';
+import type { SandboxProvider, SandboxTemplate } from '../sandbox/sandbox.js';
+import type { BaselineCache } from '../validator/baseline-cache.js';
+import type { EngineHealth } from './engine-health.js';
+import type { Lanes } from './lanes.js';
+import type { RunPolicy } from './run-policy.js';
+import type { SelfplaySettings } from './selfplay-settings.js';
+
+/** A repo of the run with the template its sandboxes start from. */
+export interface RunRepo {
+  repo: ResolvedRepo;
+  template: SandboxTemplate;
+}
+
+/** Reports progress as episodes finish (see selfplay-progress.ts). */
+export interface EpisodeProgress {
+  /** An episode was planned (order 2 ones are planned as they are grown). */
+  planned(count: number): void;
+  /** An episode ended (recorded or discarded here, or found done: `ranHere` false). */
+  finished(summary: string, ranHere?: boolean): void;
+}
+
+/** What every stage of a run shares. */
+export interface SelfplayContext {
+  settings: SelfplaySettings;
+  store: RunStore;
+  policy: RunPolicy;
+  provider: SandboxProvider;
+  repos: ReadonlyMap<string, RunRepo>;
+  lanes: Lanes;
+  baselines: BaselineCache;
+  health: EngineHealth;
+  progress: EpisodeProgress;
+  sampleWriter: SampleWriter;
+  /** Time spent in the stages the step loop times itself (reset every step). */
+  stageMs: { prepare: number; score: number; emit: number };
+}
+
+/** The run repo of an id. @throws Error for an id the run does not have (a bug in the caller). */
+export function runRepo(ctx: SelfplayContext, id: string): RunRepo {
+  const found = ctx.repos.get(id);
+  if (!found) throw new Error(`repo ${id} is not part of this run`);
+  return found;
+}
+
+/** The test-script time limit of a repo in this run, ms. */
+export function testTimeoutOf(ctx: SelfplayContext, repo: ResolvedRepo): number {
+  return ctx.settings.testTimeoutMs ?? repo.limits.test_timeout_s * 1000;
+}

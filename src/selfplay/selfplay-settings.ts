@@ -1,0 +1,57 @@
+import { z } from 'zod';
+import { agentLimitsSchema } from '../agent/agent-limits.js';
+import { DEFAULT_INJECTOR_ALPHA } from '../reward/score-injector.js';
+import { advantageEstimatorSchema, DEFAULT_ADVANTAGE_ESTIMATOR } from '../rl/advantages.js';
+import { DEFAULT_MAX_STALENESS } from '../rl/staleness.js';
+import { STRATEGY_CHOICES } from '../roles/injector-strategy.js';
+
+/** Which role's samples are written and trained (the ablations of SPEC §9). */
+export const TRAIN_ROLES = ['both', 'injector', 'solver'] as const;
+export type TrainRoles = (typeof TRAIN_ROLES)[number];
+
+const positive = z.number().int().positive();
+
+/** Lanes of bounded concurrency; the defaults suit a 2-core machine. */
+export const laneSizesSchema = z.object({
+  episodes: positive.default(2).describe('order-1 episodes in flight (each holds its Injector sandbox, then waits on the other lanes)'),
+  solver: positive.default(2).describe('Solver attempts running at once (each holds one sandbox)'),
+  sandbox: positive.default(2).describe('test-state sandboxes of validation and grading running at once'),
+  policy: positive.default(8).describe('policy calls in flight (an HTTP endpoint batches them)'),
+});
+export type LaneSizes = z.infer<typeof laneSizesSchema>;
+
+/**
+ * Everything that decides what a self-play run does, besides the repos and the policy. The part
+ * that must match on resume goes to run.json (see `resumeKey`).
+ */
+export const selfplaySettingsSchema = z.object({
+  episodesPerStep: positive.describe('order-1 episodes per repo per step'),
+  attempts: z.number().int().nonnegative().default(8).describe('Solver attempts per bug (the RL group size); 0 = no solving'),
+  strategy: z.enum(STRATEGY_CHOICES).default('mixed'),
+  seed: z.number().int().default(0).describe('derives every episode id, strategy and sampling seed'),
+  alpha: z.number().min(0).max(1).default(DEFAULT_INJECTOR_ALPHA),
+  advantage: advantageEstimatorSchema.default(DEFAULT_ADVANTAGE_ESTIMATOR),
+  maxStaleness: z.number().int().nonnegative().default(DEFAULT_MAX_STALENESS),
+  higherOrderCap: z.number().int().nonnegative().default(1).describe('order-2 bugs per order-1 bug at most'),
+  trainRoles: z.enum(TRAIN_ROLES).default('both'),
+  emitSamples: z.boolean().default(true).describe('write RL samples (ssr corpus does not)'),
+  injectorLimits: agentLimitsSchema.partial().default({}),
+  solverLimits: agentLimitsSchema.partial().default({}),
+  testTimeoutMs: positive.optional().describe("test_script.sh limit; default the repo's"),
+  lanes: laneSizesSchema.default(laneSizesSchema.parse({})),
+  trainerUrl: z.string().nullable().default(null),
+  corpusDir: z.string().nullable().default(null).describe('solve-only mode: the run dir whose valid bugs are solved'),
+});
+export type SelfplaySettings = z.infer<typeof selfplaySettingsSchema>;
+export type SelfplaySettingsInput = z.input<typeof selfplaySettingsSchema>;
+
+/** The settings a resume must repeat (run.json); lane sizes and the trainer URL may change. */
+export function resumeKey(settings: SelfplaySettings, extra: Record<string, unknown>): Record<string, unknown> {
+  const { lanes: _lanes, trainerUrl, ...rest } = settings;
+  return { ...rest, trainer: trainerUrl !== null, ...extra };
+}
+
+/** Which roles' samples a run writes. */
+export function trainsRole(settings: Pick<SelfplaySettings, 'trainRoles'>, role: 'injector' | 'solver'): boolean {
+  return settings.trainRoles === 'both' || settings.trainRoles === role;
+}

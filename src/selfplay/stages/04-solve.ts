@@ -1,0 +1,89 @@
+import { exitEarnsReward, type AgentExit, type ExitStatus } from '../../agent/agent-exit.js';
+import type { BugArtifact } from '../../artifact/bug-artifact.js';
+import type { SolveAttempt } from '../../corpus/solves-record.js';
+import { gradeSolution } from '../../roles/grade-solution.js';
+import { runSolverEpisode } from '../../roles/solver-episode.js';
+import { discardFromError, discardFromExit, discardText, engineStopped, type Discard } from '../discard.js';
+import { attemptId, runSeed } from '../episode-ids.js';
+import { runRepo, testTimeoutOf, type SelfplayContext } from '../selfplay-context.js';
+
+/** One Solver attempt, graded (SPEC §4) or discarded (infrastructure: no reward). */
+export interface AttemptOutcome {
+  /** `<episode>-a<n>`: also its trajectory id. */
+  id: string;
+  n: number;
+  status: SolveAttempt['status'];
+  reward: 1 | -1 | null;
+  /** Null when the attempt never started (the run was stopping). */
+  exitStatus: ExitStatus | null;
+  reason: string;
+  turns: number;
+  tokens: number;
+}
+
+export interface SolveInput {
+  episodeId: string;
+  repo: string;
+  /** The bug as the Solver gets it (an order-2 bug's bug_inject.diff already holds the prior patch). */
+  artifact: BugArtifact;
+  /** Tests passing on O (the grading oracle). */
+  originalPassing: readonly string[];
+  count: number;
+  /** The episode's seed; every attempt forks its own, or N seeded attempts would be one attempt N times. */
+  seed: number;
+}
+
+/** As solves.json stores it. */
+export function toSolveAttempt(outcome: AttemptOutcome): SolveAttempt {
+  return { id: outcome.id, status: outcome.status, reward: outcome.reward, exitStatus: outcome.exitStatus, reason: outcome.reason };
+}
+
+const tokensOf = (exit: AgentExit): number => exit.usage.promptTokens + exit.usage.completionTokens;
+
+/**
+ * Stage 4 (solve): `count` Solver attempts on one bug, queued on the `solver` lane so they run in
+ * parallel up to its size; each is graded on a fresh sandbox from the `sandbox` lane. The
+ * trajectory of attempt n goes to `trajectories/<episode>-a<n>.jsonl`.
+ */
+export async function solveStage(ctx: SelfplayContext, input: SolveInput): Promise<{ attempts: AttemptOutcome[]; durationMs: number }> {
+  const started = Date.now();
+  const numbers = Array.from({ length: input.count }, (_, i) => i + 1);
+  const attempts = await Promise.all(numbers.map((n) => ctx.lanes.solver.add(() => runAttempt(ctx, input, n))));
+  return { attempts, durationMs: Date.now() - started };
+}
+
+async function runAttempt(ctx: SelfplayContext, input: SolveInput, n: number): Promise<AttemptOutcome> {
+  const id = attemptId(input.episodeId, n);
+  const discarded = (discard: Discard, exit: AgentExit | null): AttemptOutcome => ({
+    id, n, status: 'discarded', reward: null, exitStatus: exit?.exitStatus ?? null, reason: discardText(discard), turns: exit?.turns ?? 0, tokens: exit ? tokensOf(exit) : 0,
+  });
+  if (ctx.health.stopped) return discarded(engineStopped(ctx.health.stopped), null);
+  const { repo, template } = runRepo(ctx, input.repo);
+  let exit: AgentExit | null = null;
+  try {
+    const episode = await runSolverEpisode({
+      policy: ctx.policy, template, provider: ctx.provider, artifact: input.artifact, limits: ctx.settings.solverLimits,
+      episodeId: id, seed: runSeed(input.seed, id), trajectoryPath: ctx.store.trajectoryPath(id), signal: ctx.health.signal,
+    });
+    exit = episode.exit;
+    if (!exitEarnsReward(exit.exitStatus)) {
+      if (ctx.health.stopped) return discarded(engineStopped(ctx.health.stopped), exit);
+      const discard = discardFromExit('solve', exit);
+      await ctx.health.reportFailure(discard.code, discard.detail);
+      return discarded(discard, exit);
+    }
+    const grade = await ctx.lanes.sandbox.add(() =>
+      gradeSolution({
+        provider: ctx.provider, template, artifact: input.artifact, patch: episode.patch, originalPassing: input.originalPassing, testTimeoutMs: testTimeoutOf(ctx, repo),
+      }),
+    );
+    ctx.health.reportSuccess();
+    return {
+      id, n, status: grade.reward === 1 ? 'solved' : 'failed', reward: grade.reward, exitStatus: exit.exitStatus, reason: grade.reason, turns: exit.turns, tokens: tokensOf(exit),
+    };
+  } catch (error) {
+    const discard = discardFromError(exit ? 'grade' : 'solve', error);
+    await ctx.health.reportFailure(discard.code, discard.detail);
+    return discarded(ctx.health.stopped ? engineStopped(ctx.health.stopped) : discard, exit);
+  }
+}

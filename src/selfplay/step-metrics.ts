@@ -1,0 +1,48 @@
+import { z } from 'zod';
+
+const count = z.number().int().nonnegative();
+const counts = z.record(z.string(), count);
+const numbers = z.array(z.number());
+const byRole = z.object({ injector: numbers, solver: numbers });
+const rate = z.number().min(0).max(1).nullable();
+
+/** The six episode stages, in order (src/selfplay/stages/). */
+export const STAGES = ['prepare', 'inject', 'validate', 'solve', 'score', 'emit'] as const;
+export type StageName = (typeof STAGES)[number];
+
+/**
+ * One line of `<run>/metrics.jsonl`: what one self-play step did. Other tools parse it (the run
+ * report plots exactly these fields), so names are a contract. Distributions are raw arrays, one
+ * entry per episode or trajectory, so readers can draw them whole.
+ *
+ * Counting rules: `episodes` and `discarded` include order-2 episodes; `valid`, `invalidByCheck`
+ * and `validRate` judge the Injector, so they count order-1 episodes only (`no-submission` is the
+ * pseudo-check of an Injector that submitted nothing usable); solve counts and rates are over
+ * scored attempts (discarded attempts excluded).
+ */
+export const stepMetricsSchema = z.object({
+  step: count,
+  policyVersion: count.describe('policy version that generated the step'),
+  startedAt: z.string().describe('ISO time the step started (in the process that finished it)'),
+  durationMs: z.number().nonnegative(),
+  episodes: count.describe('episodes recorded in the step, order 2 and discarded ones included'),
+  discarded: count.describe('episodes lost to the infrastructure (no reward)'),
+  discardReasons: counts.describe('discarded episodes by reason category (`<stage>:<code>`)'),
+  valid: count.describe('order-1 bugs that passed every consistency check'),
+  invalidByCheck: counts.describe('rejected order-1 bugs by the first check that failed'),
+  validRate: rate.describe('valid / completed order-1 episodes; null with none'),
+  solverAttempts: count.describe('scored Solver attempts, both orders'),
+  solved: count.describe('attempts that earned +1'),
+  solveRate: z.object({ order1: rate, order2: rate }),
+  higherOrder: count.describe('order-2 episodes run in the step'),
+  rewards: byRole.describe('injector: one per rewarded order-1 episode; solver: one per scored attempt'),
+  bugSize: z.object({ files: numbers, lines: numbers }).describe('per valid order-1 bug: changed code files, changed lines of bug_inject.diff'),
+  strategies: counts.describe('completed order-1 episodes by injector strategy'),
+  operators: counts.describe('valid order-1 bugs by change kind (the procedural operator when known, else the diff shape)'),
+  turns: byRole.describe('policy turns per trajectory'),
+  tokens: byRole.describe('prompt + completion tokens per trajectory'),
+  stageMs: z.object({ prepare: z.number(), inject: z.number(), validate: z.number(), solve: z.number(), score: z.number(), emit: z.number() }),
+  samples: z.object({ written: count, stale: count, masked: count, zeroAdvantageGroups: count }),
+  trainer: z.record(z.string(), z.unknown()).nullable().describe('the trainer step response ({version, metrics}); null without a trainer'),
+});
+export type StepMetrics = z.infer<typeof stepMetricsSchema>;

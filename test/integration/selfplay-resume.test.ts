@@ -1,0 +1,89 @@
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { silentProgress } from '../../src/report/progress.js';
+import { prepareTemplate } from '../../src/sandbox/sandbox-factory.js';
+import { episodeLines, episodesById, killGroup, miniRepo, sampleIds, spawnCli, waitFor } from './selfplay-helpers.js';
+
+const RUN_TIMEOUT_MS = 300_000;
+
+describe('ssr selfplay after kill -9: the re-run continues with no lost and no duplicated episodes', () => {
+  let root: string;
+  let args: string[];
+  let reference: string;
+  let resumed: string;
+  const kills: string[] = [];
+
+  async function runToEnd(out: string): Promise<void> {
+    const { code, stderr } = await spawnCli([...args, '--out', out]).done;
+    if (code !== 0) throw new Error(`ssr selfplay --out ${out} exited ${code}:\n${stderr.slice(-3000)}`);
+  }
+
+  /** Start the run and SIGKILL its whole process group once `when` holds. */
+  async function killWhen(out: string, what: string, when: () => boolean): Promise<void> {
+    const run = spawnCli([...args, '--out', out]);
+    const ended = run.done.then((result) => ({ ...result, ended: true }));
+    await Promise.race([waitFor(what, when, RUN_TIMEOUT_MS), ended]);
+    killGroup(run);
+    const result = await run.done;
+    kills.push(`${what}: ${result.signal ?? `exit ${result.code}`}`);
+  }
+
+  beforeAll(async () => {
+    root = await mkdtemp(join(tmpdir(), 'ssr-selfplay-resume-'));
+    const repo = await miniRepo();
+    await prepareTemplate(repo, 'docker', silentProgress);
+    const reposFile = join(root, 'repos.yaml');
+    // Bugs in two files, so failed attempts grow order-2 episodes that a resume must not lose.
+    await writeFile(reposFile, `repos:\n  - id: minicalc\n    source:\n      path: ${repo.location}\n    thresholds:\n      min_changed_files: 2\n`);
+    args = [
+      'selfplay', '--repo', 'minicalc', '--repos', reposFile, '--steps', '2', '--policy', 'procedural', '--seed', '3', '--episodes-per-step', '2',
+      '--attempts', '2', '--strategy', 'direct', '--solver-max-turns', '24', '--sandbox', 'docker', '--json',
+    ];
+    reference = join(root, 'reference');
+    resumed = join(root, 'resumed');
+    await runToEnd(reference);
+
+    // Killed mid-step 1 (after its first episode), then mid-step 2, then run to the end.
+    await killWhen(resumed, 'the first episode record', () => episodeLines(resumed).length >= 1);
+    const step2Started = () => existsSync(join(resumed, 'metrics.jsonl')) && readdirSync(join(resumed, 'trajectories')).some((name) => name.startsWith('s2-'));
+    await killWhen(resumed, 'a step-2 trajectory', step2Started);
+    await runToEnd(resumed);
+  }, 1_200_000);
+
+  afterAll(async () => {
+    if (root) await rm(root, { recursive: true, force: true });
+  });
+
+  it('was really killed in the middle', () => {
+    expect(kills).toEqual(['the first episode record: SIGKILL', 'a step-2 trajectory: SIGKILL']);
+  });
+
+  it('ends with the same episodes as an uninterrupted run: same ids, same outcomes', async () => {
+    const expected = await episodesById(reference);
+    const got = await episodesById(resumed);
+    expect([...got.keys()].sort()).toEqual([...expected.keys()].sort());
+    expect([...expected.values()].some((record) => record.order === 2)).toBe(true);
+    for (const [id, record] of expected) {
+      const mine = got.get(id)!;
+      expect({ id, status: mine.status, bugId: mine.bugId, valid: mine.valid, rewards: mine.rewards }).toEqual({ id, status: record.status, bugId: record.bugId, valid: record.valid, rewards: record.rewards });
+    }
+  });
+
+  it('records no episode twice', () => {
+    const completed = episodeLines(resumed).filter((line) => line.status === 'completed').map((line) => line.id);
+    expect(completed.length).toBe(new Set(completed).size);
+    expect(episodeLines(reference).length).toBe(new Set(episodeLines(reference).map((line) => line.id)).size);
+  });
+
+  it('writes every sample and every step once', async () => {
+    const ids = await sampleIds(resumed);
+    expect(ids.length).toBe(new Set(ids).size);
+    expect(ids.sort()).toEqual((await sampleIds(reference)).sort());
+    const metricSteps = (dir: string) => readFileSync(join(dir, 'metrics.jsonl'), 'utf8').trim().split('\n').map((line) => (JSON.parse(line) as { step: number }).step);
+    expect(metricSteps(resumed)).toEqual([1, 2]);
+    expect(metricSteps(reference)).toEqual([1, 2]);
+  });
+});

@@ -1,0 +1,207 @@
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { readTrajectory } from '../../src/agent/trajectory.js';
+import { main } from '../../src/cli/main.js';
+import { episodeRecordSchema, type EpisodeRecord } from '../../src/corpus/episode-record.js';
+import { bugMetadataSchema } from '../../src/corpus/bug-metadata.js';
+import { solvesRecordSchema } from '../../src/corpus/solves-record.js';
+import { dropTestFileSections } from '../../src/roles/drop-test-sections.js';
+import { trainingSampleSchema, type TrainingSample } from '../../src/rl/training-sample.js';
+import { planStep } from '../../src/selfplay/stages/01-prepare.js';
+import { stepMetricsSchema } from '../../src/selfplay/step-metrics.js';
+import { episodeLines, ROOT } from './selfplay-helpers.js';
+
+const COMMIT = 'a0fcf854bb26b37599c51843decfcb341a864f73';
+const ALPHA = 0.8;
+
+/** SPEC §5, written out again here so the test does not trust the engine's own scoreInjector. */
+function expectedInjectorReward(solves: number, scored: number): number {
+  const s = solves / scored;
+  return s === 0 || s === 1 ? -ALPHA : 1 - (1 + ALPHA) * s;
+}
+
+const readJson = <T>(path: string): T => JSON.parse(readFileSync(path, 'utf8')) as T;
+
+/** pyledger checked out at O in a scratch dir, to apply diffs with plain git. */
+function checkout(dir: string): string {
+  execFileSync('git', ['clone', '-q', join(ROOT, 'examples', 'pyledger.bundle'), dir]);
+  execFileSync('git', ['-C', dir, 'checkout', '-q', COMMIT]);
+  return dir;
+}
+
+function applyAll(dir: string, diffs: string[]): void {
+  diffs.forEach((diff, i) => {
+    const file = join(dir, `..`, `${i}-${Math.random().toString(36).slice(2)}.diff`);
+    writeFileSync(file, diff);
+    execFileSync('git', ['-C', dir, 'apply', '--whitespace=nowarn', file]);
+  });
+}
+
+describe('ssr selfplay: one step on pyledger with the procedural policy (real Docker, real pytest)', () => {
+  let root: string;
+  let out: string;
+  let reposFile: string;
+  let summary: Record<string, unknown>;
+  let code: number;
+  let records: EpisodeRecord[];
+
+  async function cli(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
+    let stdout = '';
+    let stderr = '';
+    vi.spyOn(process.stdout, 'write').mockImplementation((chunk: string | Uint8Array) => ((stdout += String(chunk)), true));
+    vi.spyOn(process.stderr, 'write').mockImplementation((chunk: string | Uint8Array) => ((stderr += String(chunk)), true));
+    try {
+      process.exitCode = undefined;
+      return { code: await main(args), stdout, stderr };
+    } finally {
+      vi.restoreAllMocks();
+      process.exitCode = undefined;
+    }
+  }
+
+  beforeAll(async () => {
+    root = await mkdtemp(join(tmpdir(), 'ssr-selfplay-'));
+    out = join(root, 'run');
+    // pyledger as in repos.yaml, with bugs in two files: the procedural Solver, cut to 24 turns,
+    // then often repairs one file and not the other, and those failed attempts grow order 2.
+    reposFile = join(root, 'repos.yaml');
+    await writeFile(
+      reposFile,
+      `repos:\n  - id: pyledger\n    source:\n      git: ${join(ROOT, 'examples', 'pyledger.bundle')}\n      commit: ${COMMIT}\n    image:\n      base: debian-python\n    thresholds:\n      min_changed_files: 2\n`,
+    );
+    const run = await cli([
+      'selfplay', '--repo', 'pyledger', '--repos', reposFile, '--steps', '1', '--policy', 'procedural', '--seed', '0',
+      '--episodes-per-step', '2', '--attempts', '2', '--strategy', 'direct', '--solver-max-turns', '24', '--out', out, '--json',
+    ]);
+    code = run.code;
+    if (code !== 0) throw new Error(`ssr selfplay exited ${code}:\n${run.stderr.slice(-3000)}`);
+    summary = JSON.parse(run.stdout) as Record<string, unknown>;
+    records = episodeLines(out).map((line) => episodeRecordSchema.parse(line));
+    expect(run.stderr).toMatch(/\[selfplay\] step 1\/1 · 1\/2 episodes · ETA /);
+    expect(run.stderr).toMatch(/^step\s+episodes\s+discarded\s+valid/m);
+  }, 900_000);
+
+  afterAll(async () => {
+    if (root) await rm(root, { recursive: true, force: true });
+  });
+
+  it('prints exactly the summary keys and records the planned episodes once each', () => {
+    expect(code).toBe(0);
+    expect(Object.keys(summary).sort()).toEqual(['episodes', 'higherOrder', 'invalidByCheck', 'outDir', 'rewards', 'solved', 'solverAttempts', 'steps', 'valid'].sort());
+    expect(summary).toMatchObject({ steps: 1, outDir: out, episodes: records.length });
+    const planned = planStep({ step: 1, repos: ['pyledger'], settings: { episodesPerStep: 2, seed: 0, strategy: 'direct' } }).map((p) => p.id);
+    expect(records.filter((r) => r.order === 1).map((r) => r.id).sort()).toEqual([...planned].sort());
+    expect(new Set(records.map((r) => r.id)).size).toBe(records.length);
+    expect(records.every((r) => r.status === 'completed')).toBe(true);
+  });
+
+  it('produces valid bugs whose rewards follow SPEC §5, recomputed from solves.json', () => {
+    const order1 = records.filter((r) => r.order === 1);
+    expect(order1.filter((r) => r.valid).length).toBeGreaterThanOrEqual(1);
+    for (const record of order1) {
+      if (!record.valid) {
+        expect(record.rewards).toEqual({ injector: -1, solver: [] });
+        continue;
+      }
+      const solves = solvesRecordSchema.parse(readJson(join(out, 'bugs', record.bugId!, 'solves.json')));
+      const mine = solves.attempts.filter((a) => a.id.startsWith(`${record.id}-a`));
+      const scored = mine.filter((a) => a.status !== 'discarded');
+      const solved = scored.filter((a) => a.status === 'solved').length;
+      expect(mine).toHaveLength(2);
+      expect(record.solverAttempts).toBe(scored.length);
+      expect(record.solved).toBe(solved);
+      expect(record.rewards.solver).toEqual(scored.map((a) => a.reward));
+      expect(scored.every((a) => a.reward === (a.status === 'solved' ? 1 : -1))).toBe(true);
+      expect(record.rewards.injector).toBeCloseTo(expectedInjectorReward(solved, scored.length), 12);
+    }
+    expect(summary.rewards).toEqual({ injector: order1.map((r) => r.rewards.injector).filter((r) => r !== null), solver: records.flatMap((r) => r.rewards.solver) });
+  });
+
+  it('grows order-2 bugs from failed attempts, with their lineage, and gives them no injector reward', async () => {
+    const order2 = records.filter((r) => r.order === 2);
+    expect(order2.length).toBeGreaterThanOrEqual(1);
+    for (const child of order2) {
+      const parent = records.find((r) => child.id.startsWith(`${r.id}-o2-`))!;
+      expect(parent).toMatchObject({ order: 1, valid: true });
+      expect(child.parentBugId).toBe(parent.bugId);
+      const parentSolves = solvesRecordSchema.parse(readJson(join(out, 'bugs', parent.bugId!, 'solves.json')));
+      expect(parentSolves.attempts.find((a) => a.id === child.attemptOf)?.status).toBe('failed');
+      expect(child.rewards.injector).toBeNull();
+      const metadata = bugMetadataSchema.parse(readJson(join(out, 'bugs', child.bugId!, 'metadata.json')));
+      expect(metadata).toMatchObject({ order: 2, parentBugId: parent.bugId, attemptOf: child.attemptOf, episodeId: child.id, commit: COMMIT });
+
+      // Its bug_inject.diff alone gives the state of the parent's bug plus the failed patch.
+      const patch = (await readTrajectory(join(out, 'trajectories', `${child.attemptOf}.jsonl`))).exit!.submission;
+      expect(patch?.type).toBe('solver');
+      const parentDir = join(out, 'bugs', parent.bugId!);
+      const testFiles = readFileSync(join(parentDir, 'test_files.txt'), 'utf8').split('\n').filter(Boolean);
+      const scratch = mkdtempSync(join(root, 'apply-'));
+      const stepwise = checkout(join(scratch, 'a'));
+      applyAll(stepwise, [readFileSync(join(parentDir, 'bug_inject.diff'), 'utf8'), dropTestFileSections((patch as { patch: string }).patch, testFiles).patch]);
+      const combined = checkout(join(scratch, 'b'));
+      applyAll(combined, [readFileSync(join(out, 'bugs', child.bugId!, 'bug_inject.diff'), 'utf8')]);
+      const diffOf = (dir: string) => execFileSync('git', ['-C', dir, 'diff', COMMIT], { encoding: 'utf8' });
+      expect(diffOf(combined)).toBe(diffOf(stepwise));
+      expect(diffOf(combined)).not.toBe('');
+      if (child.solverAttempts > 0) {
+        const childSolves = solvesRecordSchema.parse(readJson(join(out, 'bugs', child.bugId!, 'solves.json')));
+        expect(child.rewards.solver).toEqual(childSolves.attempts.filter((a) => a.status !== 'discarded').map((a) => a.reward));
+      }
+    }
+    expect(summary.higherOrder).toBe(order2.length);
+  });
+
+  it('writes RL samples: one per rewarded trajectory, grouped, with leave-one-out advantages', async () => {
+    const lines = (await readFile(join(out, 'samples', 'v0.jsonl'), 'utf8')).trim().split('\n');
+    const samples: TrainingSample[] = lines.map((line) => trainingSampleSchema.parse(JSON.parse(line)));
+    expect(new Set(samples.map((s) => s.id)).size).toBe(samples.length);
+    const injector = samples.filter((s) => s.role === 'injector');
+    expect(injector.map((s) => s.episodeId).sort()).toEqual(records.filter((r) => r.order === 1).map((r) => r.id).sort());
+    for (const sample of injector) {
+      expect(sample.reward).toBe(records.find((r) => r.id === sample.episodeId)!.rewards.injector);
+      expect(sample.groupId).toBe(`injector:pyledger@${COMMIT}:direct`);
+      expect(sample.messages).not.toBeNull();
+    }
+    const solver = samples.filter((s) => s.role === 'solver');
+    expect(solver).toHaveLength(records.reduce((n, r) => n + r.solverAttempts, 0));
+    for (const group of new Set(samples.map((s) => s.groupId))) {
+      const members = samples.filter((s) => s.groupId === group && !s.masked);
+      const sum = members.reduce((n, s) => n + s.reward, 0);
+      for (const member of members) {
+        const expected = members.length < 2 ? 0 : member.reward - (sum - member.reward) / (members.length - 1);
+        expect(member.advantage).toBeCloseTo(expected, 12);
+      }
+    }
+  });
+
+  it('appends one metrics line that agrees with the episodes', async () => {
+    const lines = (await readFile(join(out, 'metrics.jsonl'), 'utf8')).trim().split('\n');
+    expect(lines).toHaveLength(1);
+    const metrics = stepMetricsSchema.parse(JSON.parse(lines[0]!));
+    expect(metrics).toMatchObject({
+      step: 1, policyVersion: 0, episodes: records.length, discarded: 0, valid: summary.valid, solverAttempts: summary.solverAttempts,
+      solved: summary.solved, higherOrder: summary.higherOrder, strategies: { direct: 2 }, trainer: null,
+    });
+    expect(metrics.samples.written).toBe((await readFile(join(out, 'samples', 'v0.jsonl'), 'utf8')).trim().split('\n').length);
+    expect(metrics.bugSize.files.every((files) => files >= 2)).toBe(true);
+    expect(Object.keys(metrics.operators).length).toBeGreaterThan(0);
+    expect(metrics.turns.injector).toHaveLength(2);
+  });
+
+  it('every kept bug dir re-validates with ssr validate to the verdict stored with it', async () => {
+    const ids = (await readdir(join(out, 'bugs'))).filter((name) => !name.startsWith('.'));
+    const list = join(root, 'bugs.txt');
+    await writeFile(list, ids.map((id) => join(out, 'bugs', id)).join('\n'));
+    const run = await cli(['validate', '--repo', 'pyledger', '--repos', reposFile, '--artifact-list', list]);
+    const verdicts = run.stdout.trim().split('\n').map((line) => JSON.parse(line) as { id: string; valid: boolean; failedCheck: string | null });
+    expect(verdicts).toHaveLength(ids.length);
+    for (const [i, id] of ids.entries()) {
+      const stored = readJson<{ valid: boolean; failedCheck: string | null }>(join(out, 'bugs', id, 'validation.json'));
+      expect({ id, valid: verdicts[i]!.valid, failedCheck: verdicts[i]!.failedCheck }).toEqual({ id, valid: stored.valid, failedCheck: stored.failedCheck });
+    }
+  }, 600_000);
+});

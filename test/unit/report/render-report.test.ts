@@ -1,0 +1,149 @@
+import { cp, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { main } from '../../../src/cli/main.js';
+import { readRun } from '../../../src/report/read-run.js';
+import { renderCompareReport } from '../../../src/report/render-compare.js';
+import { renderRunReport } from '../../../src/report/render-report.js';
+import { linkBase } from '../../../src/report/write-report.js';
+import { findAll, hasClass, parseXml } from './tiny-xml.js';
+import { fixtureRun, RUNS } from './fixture-runs.js';
+
+const RUN_PLOTS = [
+  'valid-rate', 'rejections', 'solve-rate', 'solve-rate-histogram', 'injector-reward', 'solver-reward', 'bug-files', 'bug-lines',
+  'strategy-mix', 'operator-mix', 'diversity', 'turns', 'tokens', 'throughput', 'stage-time', 'samples',
+];
+const TRAINER_PLOTS = ['trainer-loss', 'trainer-grad-norm', 'trainer-approx-kl', 'trainer-clip-frac-low', 'trainer-clip-frac-high', 'trainer-tokens-per-second', 'trainer-lr'];
+
+/** Each `<figure class="ssr-plot">`: its name and its SVG's data-points, the SVG checked well-formed. */
+function plots(html: string): Map<string, number> {
+  const found = new Map<string, number>();
+  for (const match of html.matchAll(/<figure class="ssr-plot" data-plot="([^"]+)"[^>]*>([\s\S]*?)<\/figure>/g)) {
+    const svg = /<svg[\s\S]*<\/svg>/.exec(match[2]!)![0];
+    const root = parseXml(svg);
+    const series = findAll(root, hasClass('series'));
+    expect(Number(root.attrs['data-points'])).toBe(series.reduce((sum, group) => sum + Number(group.attrs['data-points']), 0));
+    found.set(match[1]!, Number(root.attrs['data-points']));
+  }
+  return found;
+}
+
+/** Nothing in the page may be fetched: no scripts, stylesheets, images or frames, and no URL but the SVG namespace. */
+function expectSelfContained(html: string): void {
+  expect(html).toMatch(/^<!doctype html>/);
+  expect(html).not.toMatch(/<(script|link|img|iframe|object|embed)\b/i);
+  expect(html).not.toMatch(/\ssrc=/i);
+  expect(html.match(/https?:\/\/[^\s"'<>)]+/g)?.filter((url) => url !== 'http://www.w3.org/2000/svg') ?? []).toEqual([]);
+  expect(html).toContain(`Content-Security-Policy" content="default-src 'none'`);
+}
+
+/** Run `action` with one output stream captured. */
+async function capture(stream: 'stdout' | 'stderr', action: () => Promise<number>): Promise<{ code: number; text: string }> {
+  const chunks: string[] = [];
+  const spy = vi.spyOn(process[stream], 'write').mockImplementation((chunk: string | Uint8Array) => {
+    chunks.push(String(chunk));
+    return true;
+  });
+  try {
+    return { code: await action(), text: chunks.join('') };
+  } finally {
+    spy.mockRestore();
+  }
+}
+
+let dir: string;
+beforeEach(async () => {
+  dir = await mkdtemp(join(tmpdir(), 'ssr-render-'));
+});
+afterEach(() => rm(dir, { recursive: true, force: true }));
+
+describe('renderRunReport', () => {
+  it('a self-contained page with every plot drawn from data, trainer included', async () => {
+    const html = renderRunReport(await readRun(fixtureRun('selfplay-trainer')), { linkBase: '' });
+    expectSelfContained(html);
+    const found = plots(html);
+    expect([...found.keys()]).toEqual([...RUN_PLOTS, ...TRAINER_PLOTS]);
+    for (const [name, points] of found) expect(points, name).toBeGreaterThan(0);
+    expect(found.get('valid-rate')).toBe(4);
+    expect(found.get('injector-reward')).toBe(14); // one dot per injector reward over 4 steps
+    expect(found.get('solve-rate-histogram')).toBe(13); // 9 order-1 bugs + 4 order-2
+    expect(html).not.toContain('No trainer in this run');
+  });
+
+  it('without a trainer: the note instead of trainer plots; the torn-line notes on top', async () => {
+    const html = renderRunReport(await readRun(fixtureRun('removal-torn')), { linkBase: '' });
+    expect([...plots(html).keys()]).toEqual(RUN_PLOTS);
+    expect(html).toContain('No trainer in this run');
+    expect(html).toMatch(/<ul class="notes"><li>the last line of metrics\.jsonl is incomplete/);
+  });
+
+  it('the bug table embeds both diffs escaped and links the files relative to the report', async () => {
+    const root = join(dir, 'run');
+    await cp(fixtureRun('selfplay-trainer'), root, { recursive: true });
+    const id = 'bug-0b58d8879193cf1e';
+    await writeFile(join(root, 'bugs', id, 'test_weaken.diff'), 'diff --git a/t.py b/t.py\n--- a/t.py\n+++ b/t.py\n@@ -1 +1 @@\n-x = "</pre><script>alert(1)</script>"\n+x = 1\n');
+    const run = await readRun(root);
+    const html = renderRunReport(run, { linkBase: linkBase(join(dir, 'out', 'r.html'), root) });
+    expectSelfContained(html);
+    expect(html).toContain('<span class="del">-x = &quot;&lt;/pre&gt;&lt;script&gt;alert(1)&lt;/script&gt;&quot;</span>');
+    expect(html).toContain(`<a href="../run/bugs/${id}/bug_inject.diff">bug_inject.diff</a>`);
+    expect(html.match(/<details><summary>bug_inject\.diff/g)).toHaveLength(5);
+    // The order-2 bug links to its parent's row.
+    const child = run.bugs.find((bug) => bug.order === 2)!;
+    expect(html).toContain(`<a href="#bug-${child.parentBugId}">`);
+    expect(html).toContain(`<tr id="bug-${child.parentBugId}">`);
+  });
+
+  it.each([
+    ['the report in the run dir', (root: string) => join(root, 'report.html'), ''],
+    ['a sibling folder', (root: string) => join(root, '..', 'reports', 'r.html'), '../run/'],
+    ['a subfolder', (root: string) => join(root, 'out', 'r.html'), '../'],
+  ])('linkBase: %s', (_case, out, expected) => {
+    expect(linkBase(out('/x/run'), '/x/run')).toBe(expected);
+  });
+});
+
+describe('renderCompareReport', () => {
+  it('overlays the runs: one series and one colour per run in every plot', async () => {
+    const runs = [await readRun(fixtureRun('selfplay-trainer')), await readRun(fixtureRun('removal-torn'))];
+    const html = renderCompareReport(runs);
+    expectSelfContained(html);
+    const found = plots(html);
+    expect(found.get('valid-rate')).toBe(7); // 4 + 3 steps
+    expect(found.get('trainer-loss')).toBe(3); // only the first run has a trainer
+    for (const match of html.matchAll(/<figure class="ssr-plot" data-plot="([^"]+)"[^>]*>([\s\S]*?)<\/figure>/g)) {
+      const series = findAll(parseXml(/<svg[\s\S]*<\/svg>/.exec(match[2]!)![0]), hasClass('series'));
+      expect(series.map((group) => group.attrs['data-series'])).toEqual(['selfplay-trainer', 'removal-torn']);
+      expect(new Set(series.map((group) => findAll(group, (node) => node.name === 'path')[0]!.attrs.stroke)).size).toBe(2);
+    }
+  });
+});
+
+describe('ssr report', () => {
+  it('writes <run>/report.html by default and prints the text summary', async () => {
+    const root = join(dir, 'run');
+    await cp(fixtureRun('removal-torn'), root, { recursive: true });
+    const { code, text } = await capture('stdout', () => main(['report', root]));
+    expect(code).toBe(0);
+    expect(text).toMatch(/^run run: 3 step\(s\)[\s\S]*wrote .*run\/report\.html\n$/);
+    expect(await readFile(join(root, 'report.html'), 'utf8')).toContain('data-plot="valid-rate"');
+  });
+
+  it.each([
+    ['two dirs without --compare', () => ['report', join(RUNS, 'removal-torn'), join(RUNS, 'selfplay-trainer')], /takes one run dir \(got 2\); add --compare/],
+    ['--compare with one dir', () => ['report', '--compare', join(RUNS, 'removal-torn')], /--compare needs at least two run dirs, got 1/],
+    ['a dir that is not a run dir', () => ['report', RUNS], /is not a run dir/],
+  ])('%s is a usage error (exit 2)', async (_case, argv, message) => {
+    const { code, text } = await capture('stderr', () => main(argv()));
+    expect(code).toBe(2);
+    expect(text).toMatch(message);
+  });
+
+  it('--compare writes the overlay to --out', async () => {
+    const out = join(dir, 'cmp', 'compare.html');
+    const { code, text } = await capture('stdout', () => main(['report', '--compare', '--quiet', fixtureRun('selfplay-trainer'), fixtureRun('removal-torn'), '--out', out]));
+    expect([code, text]).toEqual([0, `wrote ${out}\n`]);
+    expect(await readFile(out, 'utf8')).toContain('<h1>Comparison of 2 runs</h1>');
+  });
+});
