@@ -80,7 +80,7 @@ export async function runAgent(options: RunAgentOptions): Promise<AgentExit> {
     try {
       const signals = [AbortSignal.timeout(deadline - policyStart), ...(options.signal ? [options.signal] : [])];
       turn = await policy.complete({
-        episodeId, role, messages: [...messages], tools: specs, seed, maxTokens: budget.remaining(), signal: AbortSignal.any(signals),
+        episodeId, role, messages: [...messages], tools: specs, seed: turnSeed(seed, turns), maxTokens: budget.remaining(), signal: AbortSignal.any(signals),
       });
     } catch (error) {
       return finish(ended() ?? (isEngineError(error) ? 'infrastructure-error' : 'policy-error'), error);
@@ -135,4 +135,9 @@ export async function runAgent(options: RunAgentOptions): Promise<AgentExit> {
 
 function describeError(error: unknown): NonNullable<AgentExit['error']> {
   return isEngineError(error) ? { message: error.message, code: error.code, retryable: error.retryable } : { message: errorMessage(error) };
+}
+
+/** A different sampling seed per turn (the episode's seed on turn 0): equal seeds would make every turn's draw the same. */
+function turnSeed(seed: number | undefined, turn: number): number | undefined {
+  return seed === undefined ? undefined : seed + turn;
 }

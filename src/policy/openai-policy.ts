@@ -6,6 +6,7 @@ import type { Policy, PolicyRequest, PolicyTurn } from './policy.js';
 import { readChatCompletion } from './read-chat-completion.js';
 import { toTextProtocolMessages } from './text-protocol/to-text-protocol-messages.js';
 import { DEFAULT_TEXT_TOOL_FORMAT, type TextToolFormat } from './text-protocol/text-tool-format.js';
+import { turnCap } from './turn-cap.js';
 
 /** Sampling settings shared by the HTTP policies; unset ones are left to the server. */
 export interface SamplingOptions {
@@ -13,7 +14,7 @@ export interface SamplingOptions {
   model?: string;
   temperature?: number;
   topP?: number;
-  /** Completion cap per turn (a request's own `maxTokens` wins). */
+  /** Completion cap per turn; a request's own `maxTokens` (the agent's context room) caps it further. */
   maxTokens?: number;
   /** Default seed (a request's own `seed` wins). */
   seed?: number;
@@ -63,7 +64,7 @@ export class OpenAIPolicy implements Policy {
       ...defined({
         temperature: this.options.temperature,
         top_p: this.options.topP,
-        max_tokens: request.maxTokens ?? this.options.maxTokens,
+        max_tokens: turnCap(request.maxTokens, this.options.maxTokens),
         seed: request.seed ?? this.options.seed,
       }),
     };

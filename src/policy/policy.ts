@@ -31,7 +31,10 @@ export interface PolicyRequest {
   role: AgentRole;
   messages: ChatMessage[];
   tools: ToolSpec[];
-  /** Seed for this episode (procedural policy; passed as `seed` to servers that accept one). */
+  /**
+   * Sampling seed of this turn: the episode's seed plus the turn index (so turn 0 carries the
+   * episode's seed, which the procedural policy seeds itself with; servers get a fresh draw per turn).
+   */
   seed?: number;
   maxTokens?: number;
   signal?: AbortSignal;

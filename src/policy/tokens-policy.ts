@@ -10,6 +10,7 @@ import { parseTextToolCall } from './text-protocol/parse-text-tool-call.js';
 import { toTextProtocolMessages } from './text-protocol/to-text-protocol-messages.js';
 import { DEFAULT_TEXT_TOOL_FORMAT, type TextToolFormat } from './text-protocol/text-tool-format.js';
 import { tokenDelta } from './token-delta.js';
+import { turnCap } from './turn-cap.js';
 
 /** Completion cap when neither the request, the options nor the server's context size give one. */
 const FALLBACK_MAX_TOKENS = 4096;
@@ -89,7 +90,7 @@ export class TokensPolicy implements Policy {
     const body = {
       model: this.model,
       prompt: prompt.ids,
-      max_tokens: completionBudget(prompt.ids.length, prompt.maxModelLen, request.maxTokens ?? this.options.maxTokens),
+      max_tokens: completionBudget(prompt.ids.length, prompt.maxModelLen, turnCap(request.maxTokens, this.options.maxTokens)),
       ...defined({ temperature: this.options.temperature, top_p: this.options.topP, seed: request.seed ?? this.options.seed }),
       logprobs: 1,
       return_tokens_as_token_ids: true,
