@@ -1,15 +1,6 @@
 import { open, readFile, rm, writeFile } from 'node:fs/promises';
 import { EngineError } from '../util/engine-error.js';
-
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    // EPERM: it exists but belongs to someone else.
-    return (error as NodeJS.ErrnoException).code === 'EPERM';
-  }
-}
+import { isProcessAlive } from '../util/process-alive.js';
 
 /**
  * Claim a run dir for this process through a pid file. Two live processes appending to one run
@@ -28,7 +19,7 @@ export async function claimRunLock(path: string): Promise<void> {
     if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
   }
   const holder = Number.parseInt((await readFile(path, 'utf8').catch(() => '')).trim(), 10);
-  if (Number.isInteger(holder) && holder !== process.pid && alive(holder)) {
+  if (Number.isInteger(holder) && holder !== process.pid && isProcessAlive(holder)) {
     throw new EngineError('usage', `the run dir is in use by process ${holder} (${path}); wait for it, or delete the file if no such run is active`);
   }
   await writeFile(path, `${process.pid}\n`);

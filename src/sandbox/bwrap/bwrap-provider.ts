@@ -10,17 +10,9 @@ import type { Sandbox, SandboxProvider, SandboxTemplate } from '../sandbox.js';
 import { probeBwrap } from './bwrap-probe.js';
 import { BwrapSandbox } from './bwrap-sandbox.js';
 import { readTemplateManifest, TEMPLATE_REPO } from './template-manifest.js';
+import { isProcessAlive } from '../../util/process-alive.js';
 
 const execFileAsync = promisify(execFile);
-
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === 'EPERM';
-  }
-}
 
 /**
  * Sandboxes on bubblewrap, for machines without a Docker engine. Each acquire copies the
@@ -63,7 +55,7 @@ export class BwrapProvider implements SandboxProvider {
     const entries = await readdir(this.root).catch(() => [] as string[]);
     for (const entry of entries) {
       const pid = Number(entry.split('-')[0]);
-      if (Number.isInteger(pid) && pid > 0 && pid !== process.pid && !alive(pid)) {
+      if (Number.isInteger(pid) && pid > 0 && pid !== process.pid && !isProcessAlive(pid)) {
         await rm(join(this.root, entry), { recursive: true, force: true }).catch(() => undefined);
       }
     }

@@ -1,20 +1,12 @@
 import { hostname } from 'node:os';
 import type Docker from 'dockerode';
+import { isProcessAlive } from '../../util/process-alive.js';
 
 /** Label naming the process that owns a sandbox container: `<hostname>:<pid>`. */
 export const OWNER_LABEL = 'ssr.owner';
 
 export function ownerLabelValue(): string {
   return `${hostname()}:${process.pid}`;
-}
-
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === 'EPERM';
-  }
 }
 
 /**
@@ -28,7 +20,7 @@ export async function removeOrphanSandboxes(docker: Docker): Promise<number> {
     const containers = await docker.listContainers({ all: true, filters: { label: [OWNER_LABEL] } });
     const orphans = containers.filter((container) => {
       const [ownerHost, pid] = (container.Labels[OWNER_LABEL] ?? '').split(':');
-      return ownerHost === host && pid !== undefined && !alive(Number(pid));
+      return ownerHost === host && pid !== undefined && !isProcessAlive(Number(pid));
     });
     await Promise.all(orphans.map((container) => docker.getContainer(container.Id).remove({ force: true }).catch(() => undefined)));
     return orphans.length;

@@ -1,25 +1,16 @@
 import { open, readFile, rename, stat, unlink, mkdir } from 'node:fs/promises';
 import { dirname } from 'node:path';
+import { isProcessAlive } from '../../util/process-alive.js';
 
 /** How often a waiting process looks at the lock again. */
 const POLL_MS = 250;
 /** A lock file with no readable pid older than this was left by a writer that died mid-write. */
 const EMPTY_LOCK_GRACE_MS = 10_000;
 
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    // EPERM: the process exists but belongs to someone else.
-    return (error as NodeJS.ErrnoException).code === 'EPERM';
-  }
-}
-
 async function isStale(path: string): Promise<boolean> {
   try {
     const pid = Number((await readFile(path, 'utf8')).trim());
-    if (Number.isInteger(pid) && pid > 0) return !alive(pid);
+    if (Number.isInteger(pid) && pid > 0) return !isProcessAlive(pid);
     return Date.now() - (await stat(path)).mtimeMs > EMPTY_LOCK_GRACE_MS;
   } catch {
     return false; // vanished meanwhile: the next attempt to create it decides
