@@ -1,8 +1,9 @@
+import { randomUUID } from 'node:crypto';
 import { posix } from 'node:path';
 import type Docker from 'dockerode';
 import { EngineError } from '../../util/engine-error.js';
 import { DEFAULT_MAX_OUTPUT_BYTES } from '../output-cap.js';
-import { REPO_DIR, type ExecOptions, type ExecResult, type Sandbox } from '../sandbox.js';
+import { REPO_DIR, SCRATCH_DIR, type ExecOptions, type ExecResult, type Sandbox } from '../sandbox.js';
 import { dockerError, dockerStatus } from './docker-client.js';
 import { runDockerExec } from './exec-stream.js';
 import { packFile, readSingleFile } from './tar.js';
@@ -35,13 +36,21 @@ export class DockerSandbox implements Sandbox {
     if (!Number.isFinite(timeoutMs) || timeoutMs <= 0) throw new EngineError('usage', `exec: timeoutMs must be a positive number, got ${timeoutMs}`);
     const badName = Object.keys(options.env ?? {}).find((name) => !ENV_NAME.test(name));
     if (badName !== undefined) throw new EngineError('usage', `exec: invalid environment variable name "${badName}"`);
+    let run = command;
+    if (options.stdin !== undefined) {
+      // Stdin travels as a file, not over the hijacked exec stream: under load the engine can
+      // start the process before it copies the stream, and the first bytes are lost (seen with
+      // Docker 20.10: a patch applied without its first file section).
+      const file = `${SCRATCH_DIR}/.stdin-${randomUUID()}`;
+      await this.writeFile(file, Buffer.from(options.stdin), { mode: 0o600 });
+      run = `exec < ${file}; rm -f ${file}; ${command}`;
+    }
     return runDockerExec(this.container, {
-      command,
+      command: run,
       cwd: inSandbox(options.cwd ?? REPO_DIR),
       env: options.env ?? {},
       timeoutMs: Math.max(1, Math.round(timeoutMs)),
       maxOutputBytes: options.maxOutputBytes ?? DEFAULT_MAX_OUTPUT_BYTES,
-      stdin: options.stdin === undefined ? undefined : Buffer.from(options.stdin),
     });
   }
 
