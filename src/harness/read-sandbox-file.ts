@@ -21,20 +21,3 @@ export async function readTail(sandbox: Sandbox, path: string, bytes: number): P
   });
   return result.output;
 }
-
-/**
- * A log as stored in a report: whole when it is at most `maxBytes`, else its head and tail with a
- * note in between saying how many bytes were dropped. Read in the sandbox, so only `maxBytes`
- * cross to the host.
- */
-export async function readCappedLog(sandbox: Sandbox, path: string, sizeBytes: number, maxBytes: number): Promise<string> {
-  if (sizeBytes === 0) return '';
-  const file = shellQuote(path);
-  if (sizeBytes <= maxBytes) {
-    return (await execInfra(sandbox, `reading ${path}`, `cat -- ${file}`, { maxOutputBytes: maxBytes + 1024 })).output;
-  }
-  const half = Math.floor(maxBytes / 2);
-  const note = `\n\n[ssr: ${sizeBytes - 2 * half} bytes of the ${sizeBytes}-byte log omitted here]\n\n`;
-  const command = `head -c ${half} -- ${file}; printf '%s' ${shellQuote(note)}; tail -c ${half} -- ${file}`;
-  return (await execInfra(sandbox, `reading ${path}`, command, { maxOutputBytes: maxBytes + 4096 })).output;
-}

@@ -13,7 +13,6 @@ export interface DockerExecRequest {
   env: Record<string, string>;
   timeoutMs: number;
   maxOutputBytes: number;
-  stdin?: Buffer;
 }
 
 /** After the deadline, how long the in-container `timeout` gets before the host sweeps. */
@@ -45,7 +44,7 @@ async function waitForExit(exec: Docker.Exec, deadline: number): Promise<number 
 
 /**
  * Run one command in a running container: output of stdout and stderr interleaved into one
- * capped buffer, optional stdin, and a timeout that kills the command's whole process tree
+ * capped buffer, and a timeout that kills the command's whole process tree
  * (in-container `timeout`, then a host-driven sweep of everything carrying the exec's marker).
  */
 export async function runDockerExec(container: Docker.Container, request: DockerExecRequest): Promise<ExecResult> {
@@ -59,12 +58,12 @@ export async function runDockerExec(container: Docker.Container, request: Docker
     exec = await container.exec({
       Cmd: ['bash', '-c', WRAPPER, 'ssr-exec', request.cwd, seconds, request.command],
       Env: env,
-      AttachStdin: request.stdin !== undefined,
+      AttachStdin: false,
       AttachStdout: true,
       AttachStderr: true,
       Tty: false,
     });
-    stream = (await exec.start({ hijack: true, stdin: request.stdin !== undefined })) as Duplex;
+    stream = (await exec.start({ hijack: true, stdin: false })) as Duplex;
   } catch (error) {
     throw dockerError(`exec in sandbox ${container.id.slice(0, 12)}`, error);
   }
@@ -88,7 +87,6 @@ export async function runDockerExec(container: Docker.Container, request: Docker
       }, Math.max(0, request.timeoutMs - (Date.now() - started))),
     );
   });
-  if (request.stdin !== undefined) stream.end(request.stdin);
   try {
     await finished;
   } catch (error) {
