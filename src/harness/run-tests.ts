@@ -1,12 +1,11 @@
 import { REPO_DIR, type Sandbox } from '../sandbox/sandbox.js';
 import { EngineError } from '../util/engine-error.js';
 import { execWrapped } from '../workspace/exec-checked.js';
-import { readParserOutput } from './read-parser-output.js';
-import { DEFAULT_PARSER_TIMEOUT_MS } from './run-parser.js';
-import { readDriverOutput, TEST_DRIVER } from './test-driver.js';
+import { readParserOutput, type ParserVerdict } from './read-parser-output.js';
+import { readDriverOutput, TEST_DRIVER, type ParserOutput } from './test-driver.js';
 import type { TestReport } from './test-report.js';
 
-export { TEST_FILES } from './run-parser.js';
+export { TEST_FILES } from './test-driver.js';
 
 export interface RunTestsOptions {
   /** Contents of test_script.sh. */
@@ -19,9 +18,18 @@ export interface RunTestsOptions {
   parserTimeoutMs?: number;
   /** Cap on the stored log; head and tail are kept (default 256 KiB). */
   maxLogBytes?: number;
+  /**
+   * Feed the same log to the parser a second time, in the same exec (the validator's determinism
+   * check). Done only on a real log: the script finished and printed something.
+   */
+  reparse?: boolean;
 }
 
+/** A test run; `reparse` is the second parse of the same log when one was asked for and made. */
+export type TestRun = TestReport & { reparse?: ParserVerdict };
+
 const DEFAULT_MAX_LOG_BYTES = 256 * 1024;
+const DEFAULT_PARSER_TIMEOUT_MS = 30_000;
 /** A status map of 100k tests is a few MiB; more than this is not a status map. */
 const MAX_PARSER_STDOUT_BYTES = 32 * 1024 * 1024;
 const PARSER_STDERR_TAIL_BYTES = 4096;
@@ -36,15 +44,15 @@ const seconds = (ms: number): string => String(Math.max(1, Math.ceil(ms / 1000))
  * log costs the host nothing. The parser runs even when the script timed out (on the partial log).
  * Throws EngineError only when the sandbox fails; every failure of the script or parser is data.
  */
-export async function runTests(sandbox: Sandbox, options: RunTestsOptions): Promise<TestReport> {
+export async function runTests(sandbox: Sandbox, options: RunTestsOptions): Promise<TestRun> {
   const parserTimeoutMs = options.parserTimeoutMs ?? DEFAULT_PARSER_TIMEOUT_MS;
   const half = Math.floor((options.maxLogBytes ?? DEFAULT_MAX_LOG_BYTES) / 2);
-  const args = [seconds(options.timeoutMs), seconds(parserTimeoutMs), MAX_PARSER_STDOUT_BYTES, half, PARSER_STDERR_TAIL_BYTES].join(' ');
+  const args = [seconds(options.timeoutMs), seconds(parserTimeoutMs), MAX_PARSER_STDOUT_BYTES, half, PARSER_STDERR_TAIL_BYTES, options.reparse ? 1 : 0].join(' ');
   const stdin = `${Buffer.from(options.testScript).toString('base64')}\n${Buffer.from(options.testParser).toString('base64')}\n`;
   const result = await execWrapped(sandbox, 'running the tests', `bash -c '${TEST_DRIVER.replaceAll("'", "'\\''")}' ssr-driver ${args}`, {
     cwd: REPO_DIR,
     stdin,
-    timeoutMs: options.timeoutMs + parserTimeoutMs + DRIVER_GRACE_MS,
+    timeoutMs: options.timeoutMs + (options.reparse ? 2 : 1) * parserTimeoutMs + DRIVER_GRACE_MS,
     maxOutputBytes: Math.ceil(((MAX_PARSER_STDOUT_BYTES + 2 * half + PARSER_STDERR_TAIL_BYTES) * 4) / 3) + 4096,
   });
   const out = result.timedOut ? undefined : readDriverOutput(result.output);
@@ -52,14 +60,7 @@ export async function runTests(sandbox: Sandbox, options: RunTestsOptions): Prom
     const why = result.timedOut ? `timed out after ${result.durationMs} ms` : `unexpected output ${JSON.stringify(result.output.slice(0, 300))}`;
     throw new EngineError('sandbox-failed', `running the tests: the test driver ${why}`, { retryable: true });
   }
-  const verdict = readParserOutput({
-    exitCode: out.parserTimedOut ? null : out.parserExit,
-    timedOut: out.parserTimedOut,
-    durationMs: out.parserMs,
-    timeoutMs: parserTimeoutMs,
-    stdout: out.parserStdout ?? `(the parser printed ${out.parserStdoutBytes} bytes, more than the ${MAX_PARSER_STDOUT_BYTES}-byte cap)`,
-    stderr: out.parserStderr,
-  });
+  const verdict = verdictOf({ exit: out.parserExit, timedOut: out.parserTimedOut, ms: out.parserMs, stdoutBytes: out.parserStdoutBytes, stdout: out.parserStdout, stderr: out.parserStderr }, parserTimeoutMs);
   const omitted = out.logBytes - Buffer.byteLength(out.logHead) - Buffer.byteLength(out.logTail);
   const log = out.logTail === '' ? out.logHead : `${out.logHead}\n\n[ssr: ${omitted} bytes of the ${out.logBytes}-byte log omitted here]\n\n${out.logTail}`;
   return {
@@ -71,5 +72,17 @@ export async function runTests(sandbox: Sandbox, options: RunTestsOptions): Prom
     logBytes: out.logBytes,
     log,
     ...(verdict.status === 'failed' ? { parserFailure: verdict.failure } : {}),
+    ...(out.reparse ? { reparse: verdictOf(out.reparse, parserTimeoutMs) } : {}),
   };
+}
+
+function verdictOf(run: ParserOutput, timeoutMs: number): ParserVerdict {
+  return readParserOutput({
+    exitCode: run.timedOut ? null : run.exit,
+    timedOut: run.timedOut,
+    durationMs: run.ms,
+    timeoutMs,
+    stdout: run.stdout ?? `(the parser printed ${run.stdoutBytes} bytes, more than the ${MAX_PARSER_STDOUT_BYTES}-byte cap)`,
+    stderr: run.stderr,
+  });
 }

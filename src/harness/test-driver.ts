@@ -1,4 +1,13 @@
-import { TEST_FILES } from './run-parser.js';
+import { SCRATCH_DIR } from '../sandbox/sandbox.js';
+
+/** The artifact's names inside the sandbox are a contract (ARCHITECTURE.md). */
+export const TEST_FILES = {
+  script: `${SCRATCH_DIR}/test_script.sh`,
+  parser: `${SCRATCH_DIR}/test_parser.py`,
+  log: `${SCRATCH_DIR}/test.log`,
+  parserOut: `${SCRATCH_DIR}/parser.out`,
+  parserErr: `${SCRATCH_DIR}/parser.err`,
+} as const;
 
 /**
  * The bash program that does a whole test run in ONE sandbox exec: unpack the script and parser
@@ -12,11 +21,16 @@ import { TEST_FILES } from './run-parser.js';
  *   <log head, base64>
  *   <log tail, base64, or empty when the head is the whole log>
  *   <parser stderr tail, base64, or empty when the parser exited 0>
+ *   SSR-REPARSE <parser exit> <timed out 0|1> <parser ns> <stdout bytes>   (or `SSR-REPARSE -`)
+ *   <second parser stdout, base64, or empty>
+ *   <second parser stderr tail, base64, or empty>
+ * The second parse of the same log (asked for with reparse=1, done only on a real log: the script
+ * finished and printed something) is how the validator checks that a parser is deterministic.
  */
 export const TEST_DRIVER = `
 set -u
 exec 2>${TEST_FILES.log}.driver-err
-script_s="$1"; parser_s="$2"; max_out="$3"; half_log="$4"; err_tail="$5"
+script_s="$1"; parser_s="$2"; max_out="$3"; half_log="$4"; err_tail="$5"; reparse="$6"
 mkdir -p ${'$'}(dirname ${TEST_FILES.script})
 IFS= read -r script_b64; IFS= read -r parser_b64
 printf '%s' "$script_b64" | base64 -d > ${TEST_FILES.script}
@@ -27,12 +41,16 @@ t0=$(now)
 timeout --verbose -s KILL "$script_s" bash -c 'exec bash ${TEST_FILES.script} > ${TEST_FILES.log} 2>&1 < /dev/null' 2> /ssr/timeout.msg
 sc=$?; t1=$(now)
 st=0; [ -s /ssr/timeout.msg ] && st=1
-timeout --verbose -s KILL "$parser_s" bash -c 'exec python3 ${TEST_FILES.parser} < ${TEST_FILES.log} > ${TEST_FILES.parserOut} 2> ${TEST_FILES.parserErr}' 2> /ssr/timeout.msg
-pc=$?; t2=$(now)
-pt=0; [ -s /ssr/timeout.msg ] && pt=1
+parse() { # $1: stdout file, $2: stderr file; sets pc, pt, pns, out
+  local t=$(now)
+  timeout --verbose -s KILL "$parser_s" bash -c "exec python3 ${TEST_FILES.parser} < ${TEST_FILES.log} > $1 2> $2" 2> /ssr/timeout.msg
+  pc=$?; pns=$(( $(now) - t ))
+  pt=0; [ -s /ssr/timeout.msg ] && pt=1
+  out=$(stat -c %s "$1" 2>/dev/null || echo 0)
+}
+parse ${TEST_FILES.parserOut} ${TEST_FILES.parserErr}
 log=$(stat -c %s ${TEST_FILES.log} 2>/dev/null || echo 0)
-out=$(stat -c %s ${TEST_FILES.parserOut} 2>/dev/null || echo 0)
-echo "SSR-RESULT $sc $st $((t1 - t0)) $pc $pt $((t2 - t1)) $log $out"
+echo "SSR-RESULT $sc $st $((t1 - t0)) $pc $pt $pns $log $out"
 if [ "$out" -le "$max_out" ]; then base64 -w0 ${TEST_FILES.parserOut}; fi; echo
 if [ "$log" -le $((2 * half_log)) ]; then
   base64 -w0 ${TEST_FILES.log}; echo; echo
@@ -41,6 +59,14 @@ else
   tail -c "$half_log" ${TEST_FILES.log} | base64 -w0; echo
 fi
 if [ "$pc" -ne 0 ]; then tail -c "$err_tail" ${TEST_FILES.parserErr} | base64 -w0; fi; echo
+if [ "$reparse" = 1 ] && [ "$st" = 0 ] && [ "$log" -gt 0 ]; then
+  parse ${TEST_FILES.parserOut}.2 ${TEST_FILES.parserErr}.2
+  echo "SSR-REPARSE $pc $pt $pns $out"
+  if [ "$out" -le "$max_out" ]; then base64 -w0 ${TEST_FILES.parserOut}.2; fi; echo
+  if [ "$pc" -ne 0 ]; then tail -c "$err_tail" ${TEST_FILES.parserErr}.2 | base64 -w0; fi; echo
+else
+  echo "SSR-REPARSE -"; echo; echo
+fi
 `;
 
 export interface DriverOutput {
@@ -58,6 +84,19 @@ export interface DriverOutput {
   /** Empty when the head is the whole log. */
   logTail: string;
   parserStderr: string;
+  /** The second parse of the same log, when asked for and the log was real. */
+  reparse?: ParserOutput;
+}
+
+/** What one parser run printed, as the driver reports it. */
+export interface ParserOutput {
+  exit: number;
+  timedOut: boolean;
+  ms: number;
+  stdoutBytes: number;
+  /** undefined when the parser printed more than the cap. */
+  stdout: string | undefined;
+  stderr: string;
 }
 
 const decode = (line: string | undefined): string => Buffer.from(line ?? '', 'base64').toString('utf8');
@@ -71,6 +110,7 @@ export function readDriverOutput(output: string): DriverOutput | undefined {
   if (fields.length !== 8 || fields.some((value) => !Number.isFinite(value))) return undefined;
   const [scriptExit, st, scriptNs, parserExit, pt, parserNs, logBytes, parserStdoutBytes] = fields as [number, number, number, number, number, number, number, number];
   const stdoutLine = lines[at + 1]!;
+  const reparse = readReparse(lines.slice(at + 5));
   return {
     scriptExit,
     scriptTimedOut: st === 1,
@@ -84,5 +124,22 @@ export function readDriverOutput(output: string): DriverOutput | undefined {
     logHead: decode(lines[at + 2]),
     logTail: decode(lines[at + 3]),
     parserStderr: decode(lines[at + 4]),
+    ...(reparse ? { reparse } : {}),
+  };
+}
+
+/** The SSR-REPARSE section (absent in output of a driver not asked to reparse, e.g. old tests). */
+function readReparse(lines: string[]): ParserOutput | undefined {
+  const fields = lines[0]?.startsWith('SSR-REPARSE ') ? lines[0].split(' ').slice(1).map(Number) : [];
+  if (fields.length !== 4 || fields.some((value) => !Number.isFinite(value))) return undefined;
+  const [exit, timedOut, ns, stdoutBytes] = fields as [number, number, number, number];
+  const stdoutLine = lines[1] ?? '';
+  return {
+    exit,
+    timedOut: timedOut === 1,
+    ms: Math.round(ns / 1e6),
+    stdoutBytes,
+    stdout: stdoutLine === '' && stdoutBytes > 0 ? undefined : decode(stdoutLine),
+    stderr: decode(lines[2]),
   };
 }

@@ -2,7 +2,6 @@ import PQueue from 'p-queue';
 import type { BugArtifact } from '../artifact/bug-artifact.js';
 import type { TestReport } from '../harness/test-report.js';
 import { runTests } from '../harness/run-tests.js';
-import { runParser } from '../harness/run-parser.js';
 import type { ParserVerdict } from '../harness/read-parser-output.js';
 import type { Sandbox, SandboxProvider, SandboxTemplate } from '../sandbox/sandbox.js';
 import { applyDiff } from '../workspace/apply-diff.js';
@@ -125,12 +124,9 @@ export class StateRunner {
       if (prepared) return prepared;
       this.deferred(key).resolve(undefined);
       const { testScript, testParser } = this.options.artifact;
-      const report = await runTests(sandbox, { testScript, testParser, timeoutMs: this.options.testTimeoutMs });
       // The parser check feeds the same original log twice: a parser must be a function of its input.
-      if (key === 'original' && !report.timedOut && report.logBytes > 0) {
-        return { status: 'ran', report, reparse: (await runParser(sandbox)).verdict };
-      }
-      return { status: 'ran', report };
+      const { reparse, ...report } = await runTests(sandbox, { testScript, testParser, timeoutMs: this.options.testTimeoutMs, reparse: key === 'original' });
+      return { status: 'ran', report, ...(reparse ? { reparse } : {}) };
     } catch (error) {
       const engineError = isEngineError(error)
         ? error

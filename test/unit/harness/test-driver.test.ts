@@ -22,6 +22,12 @@ describe('readDriverOutput', () => {
     });
   });
 
+  it('decodes the second parse of the same log when the driver made one', () => {
+    const out = readDriverOutput(['SSR-RESULT 0 0 1 0 0 2000000 10 2', b64('{}'), b64('log'), '', '', 'SSR-REPARSE 1 0 3000000 0', '', b64('Traceback'), ''].join('\n'));
+    expect(out?.reparse).toEqual({ exit: 1, timedOut: false, ms: 3, stdoutBytes: 0, stdout: '', stderr: 'Traceback' });
+    expect(readDriverOutput(['SSR-RESULT 0 0 1 0 0 1 10 2', b64('{}'), b64('log'), '', '', 'SSR-REPARSE -', '', ''].join('\n'))?.reparse).toBeUndefined();
+  });
+
   it('marks parser stdout over the cap as missing rather than empty', () => {
     const out = readDriverOutput(['SSR-RESULT 0 0 1 0 0 1 10 99999999999', '', b64('log'), '', ''].join('\n'));
     expect(out?.parserStdout).toBeUndefined();
