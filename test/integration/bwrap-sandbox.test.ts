@@ -1,6 +1,6 @@
-import { execFileSync } from 'node:child_process';
+import { execFileSync, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { accessSync, constants, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -8,7 +8,8 @@ import { resolveRepo, type ResolvedRepo } from '../../src/config/resolve-repo.js
 import { silentProgress } from '../../src/report/progress.js';
 import { BwrapProvider } from '../../src/sandbox/bwrap/bwrap-provider.js';
 import { prepareBwrapTemplate } from '../../src/sandbox/bwrap/bwrap-template.js';
-import type { Sandbox, SandboxTemplate } from '../../src/sandbox/sandbox.js';
+import { describeCgroupSupport, probeCgroupLimits } from '../../src/sandbox/bwrap/cgroup-probe.js';
+import type { Sandbox, SandboxLimits, SandboxTemplate } from '../../src/sandbox/sandbox.js';
 import { EngineError } from '../../src/util/engine-error.js';
 import { ssrPath } from '../../src/util/ssr-home.js';
 
@@ -39,6 +40,25 @@ function uniqueSleep(): string {
   return `86${randomBytes(3).readUIntBE(0, 3) % 1000}.${randomBytes(3).readUIntBE(0, 3)}`;
 }
 
+const cgroups = await probeCgroupLimits();
+/** CI (root, cgroup v1) enforces all three; a host without usable cgroups runs the fallback tests. */
+const allLimitsEnforced = cgroups.unenforced.length === 0;
+
+/** The sandbox's cgroup directories on the host (one per hierarchy). */
+function cgroupDirsOf(sandbox: Sandbox): string[] {
+  return cgroups.hierarchies.flatMap((hierarchy) => {
+    const parent = join(hierarchy.mount, 'ssr');
+    return readdirSync(parent).filter((name) => name.endsWith(`-${sandbox.id}`)).map((name) => join(parent, name));
+  });
+}
+
+function cgroupDirOf(sandbox: Sandbox, controller: 'pids' | 'memory' | 'cpu'): string {
+  const hierarchy = cgroups.hierarchies.find((candidate) => candidate.controllers.includes(controller));
+  const dir = cgroupDirsOf(sandbox).find((candidate) => hierarchy !== undefined && candidate.startsWith(`${hierarchy.mount}/`));
+  if (dir === undefined) throw new Error(`sandbox ${sandbox.id} has no ${controller} cgroup`);
+  return dir;
+}
+
 async function rejection(promise: Promise<unknown>): Promise<EngineError> {
   const error = await promise.then(() => undefined, (caught: unknown) => caught);
   expect(error).toBeInstanceOf(EngineError);
@@ -52,8 +72,8 @@ describe('bwrap sandbox (real bubblewrap)', () => {
   let template: SandboxTemplate;
   let box: Sandbox;
 
-  async function fresh(): Promise<Sandbox> {
-    const sandbox = await provider.acquire(template);
+  async function fresh(limits?: SandboxLimits): Promise<Sandbox> {
+    const sandbox = await provider.acquire(limits === undefined ? template : { ...template, limits });
     cleanups.push(() => sandbox.dispose());
     return sandbox;
   }
@@ -221,23 +241,114 @@ describe('bwrap sandbox (real bubblewrap)', () => {
       expect(hostProcessesWith(marker)).toEqual([]);
     });
 
-    it('ends a fork storm at the timeout (RLIMIT_NPROC does not bind uid 0)', async () => {
-      const marker = uniqueSleep();
-      // Bounded on purpose (~240 processes): an unbounded bomb would exhaust the host's pids
-      // until the timeout, since nothing limits the process count of uid 0.
-      const storm = `storm() { [ "$1" -gt 0 ] || return; for i in 1 2 3; do (sleep ${marker} & storm $(($1 - 1)); wait) & done; wait; }`;
-      const command = `${storm}; storm 4 & sleep 1; ps -e --no-headers | wc -l; sleep ${marker}`;
-      const result = await box.exec(command, { timeoutMs: 4000 });
-      expect(result.timedOut).toBe(true);
-      expect(Number(result.output.trim())).toBeGreaterThan(100);
-      expect(hostProcessesWith(marker)).toEqual([]);
-    });
-
     it('kills background processes when the command returns', async () => {
       const marker = uniqueSleep();
       const result = await box.exec(`sleep ${marker} & echo done`);
       expect(result).toMatchObject({ exitCode: 0, output: 'done\n', timedOut: false });
       expect(result.durationMs).toBeLessThan(3000);
+      expect(hostProcessesWith(marker)).toEqual([]);
+    });
+  });
+
+  describe.runIf(allLimitsEnforced)('cgroup limits', () => {
+    it('stops a fork storm at the pids limit: fork fails, the command ends, nothing is left on the host', async () => {
+      const sandbox = await fresh({ memoryMb: 1024, cpus: 1, pids: 64 });
+      const marker = uniqueSleep();
+      // Far more children than the limit; without it uid 0 could fork them all (no RLIMIT_NPROC).
+      const storm = [
+        'import os, time',
+        'forks = 0',
+        'try:',
+        '    for _ in range(1000):',
+        '        if os.fork() == 0:',
+        `            time.sleep(${marker}); os._exit(0)`,
+        '        forks += 1',
+        'except OSError as error:',
+        '    print("fork failed:", error.strerror)',
+        'print("forks:", forks)',
+      ].join('\n');
+      const result = await sandbox.exec(`python3 -c '${storm}'`, { timeoutMs: 30_000 });
+      expect(result).toMatchObject({ exitCode: 0, timedOut: false });
+      expect(result.output).toContain('fork failed: Resource temporarily unavailable');
+      const forks = Number(/forks: (\d+)/.exec(result.output)?.[1]);
+      expect(forks).toBeGreaterThan(30);
+      expect(forks).toBeLessThan(64);
+      expect(hostProcessesWith(marker)).toEqual([]);
+    });
+
+    it('kills a memory hog at the memory limit, which caps the sandbox as a whole (RLIMIT_AS is per process)', async () => {
+      const sandbox = await fresh({ memoryMb: 256, cpus: 1, pids: 64 });
+      // Each 100 MB is well within RLIMIT_AS (256 MB); together they are not within the cgroup.
+      const hog = `python3 -c 'import time; x = b"x" * (100 << 20); time.sleep(3)'`;
+      const result = await sandbox.exec(`for i in 1 2 3; do (${hog}; echo "exit $?") & done; wait`, { timeoutMs: 60_000 });
+      expect(result.timedOut).toBe(false);
+      const exits = result.output.match(/exit \d+/g) ?? [];
+      expect(exits).toHaveLength(3);
+      expect(exits).toContain('exit 137');
+    });
+
+    it('caps cpu time at the cpus quota', async () => {
+      const sandbox = await fresh({ memoryMb: 1024, cpus: 0.25, pids: 64 });
+      // Two busy loops for 2 s burn up to 4 s of cpu on 2 cores (well over 1 s on a busy host);
+      // the quota allows 0.5 s.
+      const result = await sandbox.exec(`for i in 1 2; do timeout 2 sh -c 'while :; do :; done' & done; wait; times`, { timeoutMs: 30_000 });
+      const children = /(\d+)m([\d.]+)s (\d+)m([\d.]+)s\s*$/.exec(result.output);
+      expect(children, result.output).not.toBeNull();
+      const [, userMin, userSec, sysMin, sysSec] = children!.map(Number);
+      const cpuSeconds = userMin! * 60 + userSec! + sysMin! * 60 + sysSec!;
+      expect(cpuSeconds).toBeGreaterThan(0.05);
+      expect(cpuSeconds).toBeLessThan(0.8);
+      const stat = readFileSync(join(cgroupDirOf(sandbox, 'cpu'), 'cpu.stat'), 'utf8');
+      expect(Number(/nr_throttled (\d+)/.exec(stat)?.[1])).toBeGreaterThan(0);
+    });
+
+    it('dispose kills whatever is left in the cgroups and removes them', async () => {
+      const sandbox = await provider.acquire({ ...template, limits: { memoryMb: 512, cpus: 1, pids: 64 } });
+      const dirs = cgroupDirsOf(sandbox);
+      expect(dirs).toHaveLength(cgroups.hierarchies.length);
+      // A straggler that the namespace teardown cannot reach: only the cgroup still holds it.
+      const marker = uniqueSleep();
+      const straggler = spawn('sleep', [marker], { stdio: 'ignore' });
+      writeFileSync(join(cgroupDirOf(sandbox, 'pids'), 'cgroup.procs'), String(straggler.pid));
+      const ended = new Promise((resolve) => straggler.on('exit', (_code, signal) => resolve(signal)));
+      await sandbox.dispose();
+      expect(await ended).toBe('SIGKILL');
+      for (const dir of dirs) expect(existsSync(dir), dir).toBe(false);
+    });
+
+    it("sweeps the cgroups of owners that died without disposing them", async () => {
+      const dead = spawn('true');
+      await new Promise((resolve) => dead.on('exit', resolve));
+      const orphans = cgroups.hierarchies.map((hierarchy) => join(hierarchy.mount, 'ssr', `${dead.pid}-bwrap-orphan`));
+      for (const dir of orphans) mkdirSync(dir);
+      const sandbox = await new BwrapProvider().acquire(template);
+      await sandbox.dispose();
+      for (const dir of orphans) expect(existsSync(dir), dir).toBe(false);
+    });
+  });
+
+  describe.runIf(!allLimitsEnforced)('without usable cgroups', () => {
+    it('says why, and the host indeed cannot give this process a cgroup', async () => {
+      const support = await provider.limitEnforcement();
+      expect(describeCgroupSupport(support)).toMatch(/limits not enforced: ./);
+      // Guard against a broken probe silently skipping the cgroup tests on a capable host.
+      const rootWithWritableV1 = (controller: string): boolean => {
+        try {
+          accessSync(`/sys/fs/cgroup/${controller}/cgroup.procs`, constants.W_OK);
+          return process.geteuid?.() === 0;
+        } catch {
+          return false;
+        }
+      };
+      for (const { controller } of support.unenforced) expect(rootWithWritableV1(controller), controller).toBe(false);
+    });
+
+    it('still runs commands, and ends a fork storm at the timeout', async () => {
+      const marker = uniqueSleep();
+      // Bounded on purpose (~240 processes): nothing limits the process count of uid 0 here.
+      const storm = `storm() { [ "$1" -gt 0 ] || return; for i in 1 2 3; do (sleep ${marker} & storm $(($1 - 1)); wait) & done; wait; }`;
+      const result = await box.exec(`${storm}; storm 4 & sleep 1; echo up; sleep ${marker}`, { timeoutMs: 4000 });
+      expect(result).toMatchObject({ timedOut: true, output: 'up\n' });
       expect(hostProcessesWith(marker)).toEqual([]);
     });
   });

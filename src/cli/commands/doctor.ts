@@ -4,6 +4,7 @@ import { imageRecipeSchema } from '../../config/repos-schema.js';
 import { resolveRepo } from '../../config/resolve-repo.js';
 import { baseImageTag } from '../../sandbox/docker/base-image.js';
 import { dockerClient, imageExists } from '../../sandbox/docker/docker-client.js';
+import { describeCgroupSupport, probeCgroupLimits, type CgroupSupport } from '../../sandbox/bwrap/cgroup-probe.js';
 import { engineInfo, pythonVersionsIn } from '../../sandbox/docker/docker-health.js';
 import { repoImageTag } from '../../sandbox/docker/repo-image.js';
 import { baseRootfsDir, baseRootfsHash } from '../../sandbox/images/base-rootfs.js';
@@ -26,6 +27,14 @@ async function debootstrapCheck(): Promise<DoctorCheck> {
   const missing: DoctorCheck = { name: 'debootstrap', status: 'missing', detail: 'not installed (needed once, to build the base rootfs)', fix: 'apt-get install debootstrap, or scripts/setup-host' };
   const result = await runProcess('debootstrap', ['--version']).catch(() => undefined);
   return result?.exitCode === 0 ? { name: 'debootstrap', status: 'ok', detail: result.tail.trim() } : missing;
+}
+
+const LIMITS_FIX = 'run ssr as root with cgroups mounted read-write under /sys/fs/cgroup; until then bwrap commands have only rlimits (per-process memory, no process count as uid 0, no cpu cap)';
+
+/** Whether bwrap sandboxes get their pids, memory and cpu limits from cgroups here. */
+export function bwrapLimitsCheck(support: CgroupSupport): DoctorCheck {
+  const detail = describeCgroupSupport(support);
+  return support.unenforced.length === 0 ? { name: 'bwrap limits', status: 'ok', detail } : { name: 'bwrap limits', status: 'missing', detail, fix: LIMITS_FIX };
 }
 
 async function dockerChecks(repoIds: string[], resolveTag: (id: string) => Promise<string>): Promise<DoctorCheck[]> {
@@ -71,6 +80,7 @@ export async function runDoctor(reposFile: string | undefined): Promise<{ checks
     bwrap.status === 'ok'
       ? { name: 'bubblewrap', status: 'ok', detail: bwrap.detail }
       : { name: 'bubblewrap', status: 'failed', detail: bwrap.reason, fix: BWRAP_HINT },
+    ...(bwrap.status === 'ok' ? [bwrapLimitsCheck(await probeCgroupLimits())] : []),
     await debootstrapCheck(),
     existsSync(rootfs)
       ? { name: 'base rootfs', status: 'ok', detail: `${baseRootfsHash(imageRecipeSchema.parse({}))} at ${rootfs}` }
@@ -96,7 +106,7 @@ function render(checks: DoctorCheck[], usable: string[]): string {
 export function registerDoctor(program: Command): void {
   program
     .command('doctor')
-    .description('check the Docker engine, bubblewrap, debootstrap and the built images; say how to fix what is missing')
+    .description('check the Docker engine, bubblewrap (and its cgroup limits), debootstrap and the built images; say how to fix what is missing')
     .option('--repos <file>', 'repo set whose images to check (default: ./repos.yaml when present)')
     .option('--json', 'print the checks as JSON')
     .action(async (options: { repos?: string; json?: boolean }) => {

@@ -38,8 +38,11 @@ export function isValidEnvName(name: string): boolean {
  * rlimits (bwrap has no option for them, and setting them here leaves bwrap itself unlimited),
  * tells the host the sandbox is up, merges stderr into stdout at the fd level (so interleaving is
  * exact), enters the working directory (a missing one is the command's failure, reported as
- * output, not a broken sandbox) and execs the command. `ulimit -u` is not enforced while the
- * sandbox runs as the host's uid 0, which the kernel exempts from RLIMIT_NPROC.
+ * output, not a broken sandbox) and execs the command. The rlimits are the second line of
+ * defence: the sandbox's cgroup (see sandbox-cgroup.ts) caps its processes, memory and cpu as a
+ * whole where the host allows. Where it does not, memory is capped per process only (RLIMIT_AS)
+ * and the process count not at all while the sandbox runs as the host's uid 0, which the kernel
+ * exempts from RLIMIT_NPROC (`ulimit -u`).
  */
 function wrapperScript(memoryMb: number, pids: number): string {
   return [
@@ -73,8 +76,9 @@ export function bwrapArgs(invocation: BwrapInvocation): string[] {
     '--ro-bind', invocation.rootfs, '/',
     '--bind', invocation.repoDir, REPO_DIR,
     ...(invocation.scratchDir === undefined ? ['--tmpfs', SCRATCH_DIR] : ['--bind', invocation.scratchDir, SCRATCH_DIR]),
-    // tmpfs is RAM that RLIMIT_AS does not cover: every writable one is capped at the memory
-    // limit, and /dev itself (an unbounded tmpfs from --dev) is made read-only.
+    // tmpfs is RAM that RLIMIT_AS does not cover (a memory cgroup does charge it): every
+    // writable one is capped at the memory limit, and /dev itself (an unbounded tmpfs from
+    // --dev) is made read-only.
     '--perms', '1777', '--size', size, '--tmpfs', '/tmp',
     '--perms', '0700', '--size', size, '--tmpfs', '/root',
     '--proc', '/proc',

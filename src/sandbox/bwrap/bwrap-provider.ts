@@ -4,11 +4,14 @@ import { existsSync } from 'node:fs';
 import { chmod, mkdir, readdir, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { EngineError } from '../../util/engine-error.js';
+import { EngineError, errorMessage, isEngineError } from '../../util/engine-error.js';
 import { ssrPath } from '../../util/ssr-home.js';
-import type { Sandbox, SandboxProvider, SandboxTemplate } from '../sandbox.js';
+import type { Sandbox, SandboxLimits, SandboxProvider, SandboxTemplate } from '../sandbox.js';
 import { probeBwrap } from './bwrap-probe.js';
 import { BwrapSandbox } from './bwrap-sandbox.js';
+import { probeCgroupLimits, type CgroupSupport } from './cgroup-probe.js';
+import { cgroupDirName } from './cgroup-values.js';
+import { createSandboxCgroup, sweepDeadOwnerCgroups, type SandboxCgroup } from './sandbox-cgroup.js';
 import { readTemplateManifest, TEMPLATE_REPO } from './template-manifest.js';
 import { isProcessAlive } from '../../util/process-alive.js';
 
@@ -17,11 +20,15 @@ const execFileAsync = promisify(execFile);
 /**
  * Sandboxes on bubblewrap, for machines without a Docker engine. Each acquire copies the
  * template's repository (`cp -a --reflink=auto`: a cheap clone on btrfs/xfs, a plain copy
- * elsewhere) next to the templates, so reflinks can work, under `<root>/<pid>-<id>`.
+ * elsewhere) next to the templates, so reflinks can work, under `<root>/<pid>-<id>`, and gives
+ * it cgroups enforcing the template's pids, memory and cpu limits where the host allows (see
+ * {@link BwrapProvider.limitEnforcement}); elsewhere its commands keep only their rlimits.
  */
 export class BwrapProvider implements SandboxProvider {
   readonly backend = 'bwrap' as const;
   private swept?: Promise<void>;
+  /** Why the latest acquire got no cgroup although the probe found them usable. */
+  private cgroupFailure?: string;
 
   constructor(private readonly root: string = ssrPath('bwrap', '.sandboxes')) {}
 
@@ -37,21 +44,50 @@ export class BwrapProvider implements SandboxProvider {
     const id = `bwrap-${randomBytes(6).toString('hex')}`;
     const dir = join(this.root, `${process.pid}-${id}`);
     const mounts = { repo: join(dir, 'repo'), scratch: join(dir, 'ssr') };
+    const cgroup = await this.createCgroup(id, template.limits);
     try {
       await mkdir(mounts.scratch, { recursive: true });
       await chmod(mounts.scratch, 0o1777);
       await execFileAsync('cp', ['-a', '--reflink=auto', '--', join(template.ref, TEMPLATE_REPO), mounts.repo]);
     } catch (error) {
-      await rm(dir, { recursive: true, force: true });
+      await Promise.all([rm(dir, { recursive: true, force: true }), cgroup?.dispose()]);
       const message = (error as { stderr?: string }).stderr?.trim() || (error as Error).message;
       const code = /No space left/i.test(message) ? 'disk-full' : 'sandbox-failed';
       throw new EngineError(code, `cannot copy template ${template.ref} into a sandbox: ${message}`, { cause: error });
     }
-    return new BwrapSandbox({ id, dir, mounts, rootfs: manifest.rootfs.dir, limits: template.limits });
+    return new BwrapSandbox({ id, dir, mounts, rootfs: manifest.rootfs.dir, limits: template.limits, cgroup });
   }
 
-  /** Remove sandbox directories left by processes that died without disposing them. */
+  /**
+   * Which limits sandboxes from here get from cgroups, and why the others are not enforced (the
+   * host's answer, or the failure of the latest acquire's cgroup). Never rejects.
+   */
+  async limitEnforcement(): Promise<CgroupSupport> {
+    const support = await probeCgroupLimits();
+    const failure = this.cgroupFailure;
+    if (failure === undefined) return support;
+    const lost = support.hierarchies.flatMap((hierarchy) => hierarchy.controllers.map((controller) => ({ controller, reason: failure })));
+    return { hierarchies: [], unenforced: [...support.unenforced, ...lost] };
+  }
+
+  /** A cgroup for the sandbox, or none (recorded) when the kernel refuses: never fatal. */
+  private async createCgroup(id: string, limits: SandboxLimits): Promise<SandboxCgroup | undefined> {
+    const { hierarchies } = await probeCgroupLimits();
+    if (hierarchies.length === 0) return undefined;
+    try {
+      const cgroup = await createSandboxCgroup(hierarchies, cgroupDirName(process.pid, id), limits);
+      this.cgroupFailure = undefined;
+      return cgroup;
+    } catch (error) {
+      if (isEngineError(error) && error.code === 'usage') throw error;
+      this.cgroupFailure = errorMessage(error);
+      return undefined;
+    }
+  }
+
+  /** Remove sandbox directories and cgroups left by processes that died without disposing them. */
   private async sweepDeadOwners(): Promise<void> {
+    await sweepDeadOwnerCgroups((await probeCgroupLimits()).hierarchies);
     const entries = await readdir(this.root).catch(() => [] as string[]);
     for (const entry of entries) {
       const pid = Number(entry.split('-')[0]);

@@ -4,6 +4,7 @@ import { EngineError, errorMessage } from '../../util/engine-error.js';
 import { DEFAULT_MAX_OUTPUT_BYTES, OutputCap } from '../output-cap.js';
 import type { ExecResult } from '../sandbox.js';
 import { READY_BYTE, READY_FD } from './bwrap-args.js';
+import { joinCgroupsArgv } from './cgroup-join.js';
 
 export const DEFAULT_TIMEOUT_MS = 120_000;
 /** After the sandbox died, how long its pipes may take to drain before we stop waiting. */
@@ -14,6 +15,8 @@ export interface RunBwrapOptions {
   timeoutMs?: number;
   maxOutputBytes?: number;
   stdin?: string | Buffer;
+  /** `cgroup.procs` files bwrap enters before it starts, so that every sandbox process is inside. */
+  cgroupProcs?: readonly string[];
 }
 
 /** A running bwrap whose whole sandbox can be killed from outside (dispose, timeout). */
@@ -25,6 +28,9 @@ export interface BwrapHandle {
 
 /** bwrap died before the command started: missing namespaces are the host's fault, the rest ours. */
 function setupError(message: string): EngineError {
+  // bwrap started through the cgroup-joining shell: a missing one is the shell's "not found".
+  if (/exec: bwrap: not found/.test(message)) return new EngineError('bwrap-unavailable', `cannot run bwrap: ${INSTALL_HINT}`);
+  if (message.includes('ssr: cannot join cgroup')) return new EngineError('sandbox-failed', `bwrap could not enter the sandbox's cgroup: ${message}`);
   if (/namespace|uid map|Operation not permitted|No permissions/i.test(message)) {
     return new EngineError('bwrap-unavailable', `bwrap cannot create a sandbox here: ${message} (${INSTALL_HINT}; user namespaces must be enabled)`);
   }
@@ -34,8 +40,9 @@ function setupError(message: string): EngineError {
 function killGroup(pid: number | undefined): void {
   if (pid === undefined) return;
   try {
-    // bwrap leads its own process group (detached); its pid 1 is in that group, and when the
-    // pid namespace's init dies the kernel kills every process left in the namespace.
+    // bwrap leads its own process group (detached; the cgroup-joining shell execs it, keeping
+    // its pid); its pid 1 is in that group, and when the pid namespace's init dies the kernel
+    // kills every process left in the namespace.
     process.kill(-pid, 'SIGKILL');
   } catch {
     // already gone
@@ -43,15 +50,18 @@ function killGroup(pid: number | undefined): void {
 }
 
 /**
- * Start `bwrap <args>` (built by `bwrapArgs`) and collect its merged output through the shared
- * head+tail cap. Never rejects for a failing command; rejects with an EngineError when bwrap
- * cannot start or dies before the sandbox is up (the wrapper's ready byte never arrived).
+ * Start `bwrap <args>` (built by `bwrapArgs`), inside `options.cgroupProcs` when given, and
+ * collect its merged output through the shared head+tail cap. Never rejects for a failing
+ * command; rejects with an EngineError when bwrap cannot start, cannot enter its cgroups, or dies
+ * before the sandbox is up (the wrapper's ready byte never arrived).
  */
 export function startBwrap(args: readonly string[], options: RunBwrapOptions = {}): BwrapHandle {
   const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
   const cap = new OutputCap(options.maxOutputBytes ?? DEFAULT_MAX_OUTPUT_BYTES);
   const started = Date.now();
-  const child = spawn('bwrap', args, {
+  const cgroups = options.cgroupProcs ?? [];
+  const [file, argv] = cgroups.length > 0 ? joinCgroupsArgv(cgroups, ['bwrap', ...args]) : ['bwrap', [...args]];
+  const child = spawn(file, argv, {
     cwd: '/',
     detached: true,
     env: { PATH: process.env.PATH ?? '/usr/bin:/bin' },

@@ -5,6 +5,7 @@ import { EngineError } from '../../util/engine-error.js';
 import { REPO_DIR, type ExecOptions, type ExecResult, type Sandbox, type SandboxLimits } from '../sandbox.js';
 import { bwrapArgs, isValidEnvName } from './bwrap-args.js';
 import { startBwrap, type BwrapHandle } from './bwrap-run.js';
+import type { SandboxCgroup } from './sandbox-cgroup.js';
 import { resolveSandboxPath, type SandboxMounts } from './sandbox-path.js';
 
 /** O_NONBLOCK: opening a FIFO planted by a command must fail or return at once, never hang. */
@@ -18,6 +19,8 @@ export interface BwrapSandboxParts {
   mounts: SandboxMounts;
   rootfs: string;
   limits: SandboxLimits;
+  /** Enforces `limits` for every command; absent where cgroups are unusable (rlimits only). */
+  cgroup?: SandboxCgroup;
 }
 
 /**
@@ -50,7 +53,12 @@ export class BwrapSandbox implements Sandbox {
       pids: this.parts.limits.pids,
       command,
     });
-    const handle = startBwrap(args, { timeoutMs: options.timeoutMs, maxOutputBytes: options.maxOutputBytes, stdin: options.stdin });
+    const handle = startBwrap(args, {
+      timeoutMs: options.timeoutMs,
+      maxOutputBytes: options.maxOutputBytes,
+      stdin: options.stdin,
+      cgroupProcs: this.parts.cgroup?.procsFiles,
+    });
     this.running.add(handle);
     try {
       return await handle.result;
@@ -92,7 +100,7 @@ export class BwrapSandbox implements Sandbox {
     }
   }
 
-  /** Kill any running command and delete the copy and scratch directory. Idempotent. */
+  /** Kill any running command, remove the cgroup and delete the copy and scratch directory. Idempotent. */
   dispose(): Promise<void> {
     this.disposed ??= (async () => {
       const results = [...this.running].map((handle) => {
@@ -100,6 +108,7 @@ export class BwrapSandbox implements Sandbox {
         return handle.result;
       });
       await Promise.allSettled(results);
+      await this.parts.cgroup?.dispose();
       await rm(this.parts.dir, { recursive: true, force: true, maxRetries: 3 });
     })();
     return this.disposed;
