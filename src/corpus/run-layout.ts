@@ -8,7 +8,8 @@ import { EngineError } from '../util/engine-error.js';
  *     bugs/<bug-id>/                the five artifact files + metadata.json + validation.json
  *                                   (`"valid": bool`) + solves.json once solved
  *     episodes.jsonl                one {@link EpisodeRecord} per line
- *     trajectories/<id>.jsonl       one agent trajectory (header, steps, exit)
+ *     trajectories/<id>.jsonl       one agent trajectory (header, steps, exit; `readTrajectory` reads
+ *                                   it: format 2 stores each turn's added prompt token ids only)
  *     samples/v<N>.jsonl            RL training samples of policy version N
  *     metrics.jsonl                 one line per step
  *

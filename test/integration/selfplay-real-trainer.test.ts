@@ -4,6 +4,8 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { readTrajectory } from '../../src/agent/trajectory.js';
+import type { TokenSample } from '../../src/policy/policy.js';
 import { silentProgress } from '../../src/report/progress.js';
 import { trainingSampleSchema, type TrainingSample } from '../../src/rl/training-sample.js';
 import { prepareTemplate } from '../../src/sandbox/sandbox-factory.js';
@@ -64,13 +66,6 @@ function maskRuns(mask: number[]): Array<[number, number]> {
   return runs;
 }
 
-interface SampledTurn {
-  promptTokenIds: number[];
-  completionTokenIds: number[];
-  completionLogprobs: number[];
-  policyVersion: number;
-}
-
 describe('ssr selfplay against the real trainer service (tiny model, CPU): the closed RL loop', () => {
   let root: string;
   let out: string;
@@ -105,14 +100,9 @@ describe('ssr selfplay against the real trainer service (tiny model, CPU): the c
     return existsSync(path) ? readFileSync(path, 'utf8').trim().split('\n').map((line) => trainingSampleSchema.parse(JSON.parse(line))) : [];
   };
 
-  /** The turns the policy sampled in an episode, from its trajectory file. */
-  const sampledTurns = (sample: TrainingSample): SampledTurn[] =>
-    readFileSync(join(out, 'trajectories', `${sample.episodeId}-inject.jsonl`), 'utf8')
-      .trim()
-      .split('\n')
-      .map((line) => JSON.parse(line) as { type: string; sample?: SampledTurn })
-      .filter((record) => record.type === 'step')
-      .map((record) => record.sample!);
+  /** The turns the policy sampled in an episode, from its trajectory file (full prompts, whatever the format stored). */
+  const sampledTurns = async (sample: TrainingSample): Promise<TokenSample[]> =>
+    (await readTrajectory(join(out, 'trajectories', `${sample.episodeId}-inject.jsonl`))).steps.map((step) => step.sample!);
 
   it('trains after each step: metrics.jsonl has versions 0 then 1, the service ends at version 2', async () => {
     expect(code, stderr.slice(-2000)).toBe(0);
@@ -132,11 +122,11 @@ describe('ssr selfplay against the real trainer service (tiny model, CPU): the c
     expect(samples.every((sample) => sample.policyVersion === version)).toBe(true);
   });
 
-  it.each([0, 1])('v%i samples hold the exact sampled token ids, loss mask 1 on exactly those', (version) => {
+  it.each([0, 1])('v%i samples hold the exact sampled token ids, loss mask 1 on exactly those', async (version) => {
     for (const sample of samplesOf(version)) {
       const { ids, lossMask, logprobs } = sample.tokens!;
       expect([lossMask.length, logprobs.length]).toEqual([ids.length, ids.length]);
-      const turns = sampledTurns(sample);
+      const turns = await sampledTurns(sample);
       expect(turns.length).toBeGreaterThan(0);
       expect(turns.every((turn) => turn.policyVersion === version)).toBe(true);
       // One exact sequence: the last turn's prompt already holds every earlier turn's ids.
