@@ -16,13 +16,13 @@ from typing import Any, List, Optional, Tuple
 
 import torch
 
+from .checkpoint import saved_version
 from .loss import DEFAULT_LOGPROB_CHUNK, target_logprobs
 from .tiny_model import TinyByteLM, TinyConfig
 from .tokenizer import ByteTokenizer, HFTokenizer
 
 TINY_CONFIG_FILE = "tiny_config.json"
 TINY_WEIGHTS_FILE = "model.pt"
-STATE_FILE = "trainer_state.json"
 
 
 class Policy:
@@ -54,6 +54,10 @@ class Policy:
 
     def save(self, path: str) -> str:
         """Writes the weights to `path`; returns "full" or "lora"."""
+        raise NotImplementedError
+
+    def load_weights(self, path: str) -> None:
+        """Loads what `save` wrote to `path` into this (identically built) policy."""
         raise NotImplementedError
 
 
@@ -104,12 +108,15 @@ class TinyPolicy(Policy):
         torch.save(self.module.state_dict(), os.path.join(path, TINY_WEIGHTS_FILE))
         return "full"
 
+    def load_weights(self, path: str) -> None:
+        self.module.load_state_dict(torch.load(os.path.join(path, TINY_WEIGHTS_FILE), map_location=self.device, weights_only=True))
+
     @classmethod
     def load(cls, path: str, device: Optional[str] = None) -> "TinyPolicy":
         with open(os.path.join(path, TINY_CONFIG_FILE)) as handle:
             config = TinyConfig(**json.load(handle))
         policy = cls(config, name=os.path.basename(os.path.normpath(path)) or "tiny", device=device)
-        policy.module.load_state_dict(torch.load(os.path.join(path, TINY_WEIGHTS_FILE), map_location=policy.device))
+        policy.load_weights(path)
         return policy
 
 
@@ -154,6 +161,11 @@ class HFPolicy(Policy):
             inner.save_pretrained(path)
         return "lora" if self.lora else "full"
 
+    def load_weights(self, path: str) -> None:
+        from .hf_weights import load_adapter_weights, load_full_weights
+
+        (load_adapter_weights if self.lora else load_full_weights)(self.module, path)
+
 
 def _logits_to_keep_arg(model: Any) -> Optional[str]:
     import inspect
@@ -189,7 +201,7 @@ def load_policy(
     - anything else: a transformers model directory or hub name (from_pretrained).
     """
     device = device or ("cuda" if torch.cuda.is_available() else "cpu")
-    version = _saved_version(model)
+    version = saved_version(model)
     if model == "tiny":
         config = TinyConfig(**_json_arg(model_config)) if model_config else TinyConfig()
         if max_model_len:
@@ -211,7 +223,11 @@ def _load_hf(model, lora, lora_rank, lora_alpha, adapter, model_config, tokenize
             raise ValueError("--model hf-config needs --model-config (a config.json path or JSON with model_type)")
         fields = _json_arg(model_config)
         config = transformers.AutoConfig.for_model(**fields)
-        net = transformers.AutoModelForCausalLM.from_config(config)
+        # Seeded, as the tiny model: the same weights in every process (a LoRA checkpoint does not
+        # hold its base, so a resume must rebuild the same one); the caller's RNG is left alone.
+        with torch.random.fork_rng(devices=[]):
+            torch.manual_seed(0)
+            net = transformers.AutoModelForCausalLM.from_config(config)
         net.to(dtype=torch_dtype)
         name = f"hf-config:{fields['model_type']}"
     else:
@@ -264,17 +280,3 @@ def _json_arg(value: str) -> dict:
     if not isinstance(parsed, dict):
         raise ValueError(f"expected a JSON object, got {type(parsed).__name__}")
     return parsed
-
-
-def _saved_version(path: str) -> int:
-    state = os.path.join(path, STATE_FILE)
-    if os.path.isfile(state):
-        with open(state) as handle:
-            return int(json.load(handle).get("version", 0))
-    return 0
-
-
-def write_state(path: str, state: dict) -> None:
-    with open(os.path.join(path, STATE_FILE), "w") as out:
-        json.dump(state, out, indent=1)
-

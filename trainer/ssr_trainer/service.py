@@ -1,6 +1,7 @@
 """The policy service: one process that samples (a vLLM-compatible subset) and trains one policy.
 
     /usr/bin/python3 -m ssr_trainer.service --model tiny --port 8000
+    /usr/bin/python3 -m ssr_trainer.service --model tiny --port 8000 --resume checkpoints/v12
 
 Endpoints: GET /health, GET /v1/models, POST /tokenize, POST /v1/completions,
 POST /v1/chat/completions (text only), POST /train/step, POST /weights/save.
@@ -19,7 +20,8 @@ import time
 import uuid
 from typing import Any, Dict, List, Optional, Tuple
 
-from .models import Policy, load_policy, write_state
+from .checkpoint import CheckpointError, load_checkpoint, save_checkpoint
+from .models import Policy, load_policy
 from .samples import parse_samples
 from .sampling import generate
 from .server import ApiError, bad_request, make_server
@@ -182,14 +184,16 @@ class PolicyService:
         return {"version": self.version, "metrics": metrics}
 
     def save(self, body: dict) -> dict:
+        """A resumable checkpoint (weights, optimizer, steps, version, RNG), written atomically."""
         with self.lock:
-            version = self.version
-            path = body.get("path") or os.path.join(self.output_dir, f"v{version}")
+            path = body.get("path") or os.path.join(self.output_dir, f"v{self.version}")
             if not isinstance(path, str):
                 raise _bad("'path' must be a string")
-            kind = self.policy.save(path)
-            write_state(path, {"version": version, "steps": self.trainer.steps, "model": self.policy.name, "kind": kind})
-        return {"path": os.path.abspath(path), "version": version, "kind": kind}
+            try:
+                manifest = save_checkpoint(self.policy, self.trainer, path)
+            except CheckpointError as error:
+                raise _bad(str(error)) from None
+        return {"path": os.path.abspath(path), "version": manifest["version"], "steps": manifest["steps"], "kind": manifest["model"]["weights"]}
 
 
 def default_train_config(policy: Policy) -> TrainConfig:
@@ -216,6 +220,8 @@ def parse_args(argv: Optional[List[str]] = None) -> argparse.Namespace:
     p.add_argument("--host", default="127.0.0.1")
     p.add_argument("--port", type=int, default=8000, help="0 picks a free port (printed on start)")
     p.add_argument("--output-dir", default="checkpoints", help="where /weights/save writes v<N>/ by default")
+    p.add_argument("--resume", metavar="DIR", help="continue from a /weights/save checkpoint: weights, optimizer, steps, version, RNG "
+                   "(the model flags must build the model that saved it)")
     p.add_argument("--lr", type=float)
     p.add_argument("--warmup-steps", type=int)
     p.add_argument("--train-config", help="JSON object of TrainConfig / LossConfig fields")
@@ -230,9 +236,12 @@ def main(argv: Optional[List[str]] = None) -> None:
 
     if args.threads:
         torch.set_num_threads(args.threads)
-    policy, version = load_policy(args.model, lora=args.lora, lora_rank=args.lora_rank, lora_alpha=args.lora_alpha, adapter=args.adapter,
-                                  model_config=args.model_config, tokenizer=args.tokenizer, dtype=args.dtype, device=args.device,
-                                  max_model_len=args.max_model_len, gradient_checkpointing=args.gradient_checkpointing)
+    try:
+        policy, version = load_policy(args.model, lora=args.lora, lora_rank=args.lora_rank, lora_alpha=args.lora_alpha, adapter=args.adapter,
+                                      model_config=args.model_config, tokenizer=args.tokenizer, dtype=args.dtype, device=args.device,
+                                      max_model_len=args.max_model_len, gradient_checkpointing=args.gradient_checkpointing)
+    except CheckpointError as error:  # --model DIR with a broken manifest
+        raise SystemExit(f"ssr-trainer: --model {args.model}: {error}") from None
     if args.served_model_name:
         policy.name = args.served_model_name
     try:
@@ -244,11 +253,19 @@ def main(argv: Optional[List[str]] = None) -> None:
     if args.warmup_steps is not None:
         overrides["warmup_steps"] = args.warmup_steps
     config = default_train_config(policy).with_overrides(overrides)
-    service = PolicyService(policy, Trainer(policy, config, version=version), args.output_dir)
+    trainer = Trainer(policy, config, version=version)
+    resumed = ""
+    if args.resume:
+        try:
+            load_checkpoint(args.resume, policy, trainer)
+        except CheckpointError as error:
+            raise SystemExit(f"ssr-trainer: cannot resume: {error}") from None
+        resumed = f", resumed from {os.path.abspath(args.resume)} at step {trainer.steps}"
+    service = PolicyService(policy, trainer, args.output_dir)
     server = make_server(service, args.host, args.port, args.verbose)
     host, port = server.server_address[:2]
     print(f"ssr-trainer: serving {policy.name} ({policy.kind}{', lora' if policy.lora else ''}, {policy.parameter_count():,} parameters, "
-          f"version {version}) on http://{host}:{port}", flush=True)
+          f"version {trainer.version}{resumed}) on http://{host}:{port}", flush=True)
     try:
         server.serve_forever()
     except KeyboardInterrupt:

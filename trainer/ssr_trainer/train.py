@@ -204,6 +204,28 @@ class Trainer:
         metrics["tokens_per_second"] = metrics["tokens"]["sequence"] / seconds if seconds > 0 else 0.0
         return metrics
 
+    def state_dict(self) -> Dict[str, Any]:
+        """What a resume needs besides the weights: AdamW's state (moments, its step), the step
+        count (the warm-up position) and the version."""
+        return {"version": self.version, "steps": self.steps, "optimizer": self.optimizer.state_dict()}
+
+    def load_state_dict(self, state: Dict[str, Any]) -> None:
+        """Restores `state_dict()`'s output. AdamW's hyper-parameters stay this trainer's config's
+        (the lr is set every step anyway); the moments must fit the parameters, shape for shape."""
+        saved = state["optimizer"]
+        indices = [i for group in saved["param_groups"] for i in group["params"]]
+        if len(indices) != len(self.params):
+            raise ValueError(f"the optimizer state holds {len(indices)} parameters, this trainer trains {len(self.params)}")
+        for position, index in enumerate(indices):
+            for name, value in saved["state"].get(index, {}).items():
+                shape = tuple(self.params[position].shape)
+                if torch.is_tensor(value) and value.dim() > 0 and tuple(value.shape) != shape:
+                    raise ValueError(f"the optimizer state's {name} of parameter {position} has shape {tuple(value.shape)}, the parameter {shape}")
+        self.optimizer.load_state_dict(saved)
+        for group in self.optimizer.param_groups:
+            group.update(betas=self.config.betas, eps=self.config.adam_eps, weight_decay=self.config.weight_decay)
+        self.steps, self.version = int(state["steps"]), int(state["version"])
+
     def accumulate(self, samples: Sequence[TrainingSample], config: Optional[TrainConfig] = None) -> Dict[str, Any]:
         """Forward + backward over all micro-batches; gradients are left in `.grad` (not stepped).
         The loss of every micro-batch is divided by the whole batch's denominator, so the summed

@@ -10,6 +10,7 @@ import torch
 transformers = pytest.importorskip("transformers")
 
 from conftest import sampled  # noqa: E402
+from ssr_trainer.checkpoint import CheckpointError, load_checkpoint, save_checkpoint  # noqa: E402
 from ssr_trainer.models import HFPolicy, batch_logprobs, load_policy  # noqa: E402
 from ssr_trainer.train import TrainConfig, Trainer  # noqa: E402
 
@@ -84,3 +85,50 @@ def test_gradient_checkpointing_with_lora_trains_in_train_mode_without_dropout()
     metrics = trainer.step([sampled(policy, "t", seed=1, advantage=1.0), sampled(policy, "t", seed=2, advantage=-1.0)])
     assert metrics["grad_norm"] > 0
     assert metrics["mean_ratio"] == pytest.approx(1.0, abs=1e-5)
+
+
+def seeded_policy(seed, lora=False, lora_rank=4):
+    torch.manual_seed(seed)  # the LoRA init; hf-config's weights are the same whatever the seed
+    return load_policy("hf-config", model_config=QWEN2, device="cpu", lora=lora, lora_rank=lora_rank)[0]
+
+
+@pytest.mark.parametrize("lora", [False, True], ids=["full", "lora"])
+def test_a_resumed_trainer_ends_where_an_uninterrupted_one_does(tmp_path, lora):
+    if lora:
+        pytest.importorskip("peft")
+    config = TrainConfig(lr=1e-3, warmup_steps=3)
+    source = seeded_policy(0, lora)
+    batches = [[sampled(source, "t", seed=2 * i, advantage=1.0, sample_id=f"a{i}"), sampled(source, "t", seed=2 * i + 1, advantage=-1.0, sample_id=f"b{i}")]
+               for i in range(3)]
+    whole = seeded_policy(0, lora)
+    whole_trainer = Trainer(whole, config)
+    expected = [whole_trainer.step(batch)["version"] for batch in batches]
+    first = seeded_policy(0, lora)
+    first_trainer = Trainer(first, config)
+    first_trainer.step(batches[0])
+    assert save_checkpoint(first, first_trainer, str(tmp_path / "v1"))["model"]["weights"] == ("lora" if lora else "full")
+    resumed = seeded_policy(7, lora)  # other LoRA init values: the adapter comes from the checkpoint
+    trainer = Trainer(resumed, config)
+    load_checkpoint(str(tmp_path / "v1"), resumed, trainer)
+    assert [trainer.step(batch)["version"] for batch in batches[1:]] == expected[1:] == [2, 3]
+    for (name, a), b in zip(resumed.module.named_parameters(), whole.module.parameters()):
+        assert torch.allclose(a, b, rtol=0, atol=1e-6), name
+    for p, q in zip(trainer.params, whole_trainer.params):
+        assert torch.allclose(trainer.optimizer.state[p]["exp_avg"], whole_trainer.optimizer.state[q]["exp_avg"], rtol=0, atol=1e-7)
+
+
+def test_a_checkpoint_of_another_lora_rank_or_of_full_weights_is_refused(tmp_path):
+    pytest.importorskip("peft")
+    policy = seeded_policy(0, lora=True, lora_rank=4)
+    save_checkpoint(policy, Trainer(policy), str(tmp_path / "v0"))
+    other_rank = seeded_policy(0, lora=True, lora_rank=8)
+    with pytest.raises(CheckpointError, match="config.lora_rank: checkpoint 4, this service 8"):
+        load_checkpoint(str(tmp_path / "v0"), other_rank, Trainer(other_rank))
+    full = seeded_policy(0)
+    with pytest.raises(CheckpointError, match='weights: checkpoint "lora", this service "full"'):
+        load_checkpoint(str(tmp_path / "v0"), full, Trainer(full))
+    other_base = seeded_policy(0, lora=True, lora_rank=4)
+    with torch.no_grad():
+        next(p for p in other_base.module.parameters() if not p.requires_grad).add_(0.01)  # same architecture, other values
+    with pytest.raises(CheckpointError, match="frozen base weights: this service's base model is not the one the adapter was trained on"):
+        load_checkpoint(str(tmp_path / "v0"), other_base, Trainer(other_base))

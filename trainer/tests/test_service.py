@@ -101,7 +101,7 @@ def test_tokenize_sample_train_and_sample_again(server):
     status, saved = call(base, "/weights/save", {})
     assert status == 200 and saved["version"] == 2 and saved["kind"] == "full"
     assert saved["path"].endswith(os.path.join("ckpt", "v2"))
-    assert json.load(open(os.path.join(saved["path"], "trainer_state.json")))["version"] == 2
+    assert json.load(open(os.path.join(saved["path"], "manifest.json")))["version"] == 2
 
 
 def test_a_saved_checkpoint_serves_again_at_its_version(server, tmp_path):

@@ -1,0 +1,221 @@
+"""Resumable checkpoints: `/weights/save` writes one, `--resume` loads one.
+
+    <dir>/                    e.g. checkpoints/v12
+      (the weights)           tiny: model.pt + tiny_config.json; transformers: save_pretrained's
+                              files (full) or adapter_config.json + adapter_model.safetensors (LoRA)
+      training_state.pt       optimizer state_dict, steps (the warm-up position), version, RNG states
+      manifest.json           written last: what the checkpoint is, and every file's size and sha256
+
+The checkpoint is written into a hidden sibling `.<name>.partial-<id>` and renamed to `<dir>` only
+once complete, so a kill mid-save leaves that hidden dir, never a `<dir>` a resume would load. A
+resume checks every file against the manifest and the model against the manifest's identity
+before it loads anything, and refuses with a `CheckpointError` naming the problem.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import hashlib
+import json
+import os
+import random
+import shutil
+import time
+import uuid
+from typing import Any, Dict
+
+import torch
+
+from .identity import identity_mismatches, model_identity
+
+MANIFEST_FILE = "manifest.json"
+TRAINING_STATE_FILE = "training_state.pt"
+FORMAT = "ssr-trainer-checkpoint/1"
+# torch 1.13's weights-only unpickler rejects plain floats (the optimizer's lr, betas): there the
+# training state, a file this trainer wrote itself, is read with the full unpickler.
+_WEIGHTS_ONLY_READS_FLOATS = int(torch.__version__.split(".")[0]) >= 2
+
+
+class CheckpointError(ValueError):
+    """A checkpoint that cannot be written there, or cannot be resumed from (the message says why)."""
+
+
+def save_checkpoint(policy: Any, trainer: Any, path: str) -> Dict[str, Any]:
+    """Writes weights, training state and manifest to `path` atomically; returns the manifest.
+    An existing checkpoint at `path` is replaced; any other existing non-empty path is refused."""
+    path = os.path.abspath(path)
+    if os.path.lexists(path) and not _replaceable(path):
+        raise CheckpointError(f"{path} exists and is not a checkpoint (no {MANIFEST_FILE}): refusing to overwrite it")
+    parent, name = os.path.split(path)
+    os.makedirs(parent, exist_ok=True)
+    partial = os.path.join(parent, f".{name}.partial-{uuid.uuid4().hex[:8]}")
+    os.mkdir(partial)
+    try:
+        weights = policy.save(partial)
+        state = dict(trainer.state_dict(), format=FORMAT, rng=_capture_rng())
+        torch.save(state, os.path.join(partial, TRAINING_STATE_FILE))
+        manifest = {
+            "format": FORMAT,
+            "version": trainer.version,
+            "steps": trainer.steps,
+            "model": dict(model_identity(policy), name=policy.name, weights=weights),
+            "train_config": dataclasses.asdict(trainer.config),
+            "created": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
+            "torch": torch.__version__,
+            "files": _file_table(partial),  # also fsyncs them
+        }
+        _write_manifest(partial, manifest)
+        _move_into_place(partial, path)
+    except BaseException:
+        shutil.rmtree(partial, ignore_errors=True)
+        raise
+    return manifest
+
+
+def load_checkpoint(path: str, policy: Any, trainer: Any) -> Dict[str, Any]:
+    """Resumes `trainer` (built on `policy` as the checkpoint's run built it) from `path`: weights,
+    optimizer, steps, version and RNG. Returns the manifest."""
+    manifest = read_manifest(path)
+    _verify_files(path, manifest)
+    problems = identity_mismatches(manifest.get("model") or {}, model_identity(policy))
+    if problems:
+        raise CheckpointError(f"{path} was saved from another model configuration: {'; '.join(problems)}")
+    state = _load_training_state(path, manifest)
+    try:
+        policy.load_weights(path)
+    except Exception as error:  # noqa: BLE001 (whatever the loader raises, the checkpoint is unusable)
+        raise CheckpointError(f"the weights in {path} do not load: {error}") from error
+    try:
+        trainer.load_state_dict(state)
+    except (KeyError, ValueError, RuntimeError) as error:
+        raise CheckpointError(f"{os.path.join(path, TRAINING_STATE_FILE)} does not fit this model: {error}") from error
+    _restore_rng(state.get("rng") or {})
+    return manifest
+
+
+def read_manifest(path: str) -> Dict[str, Any]:
+    if not os.path.exists(path):
+        raise CheckpointError(f"checkpoint directory {path} does not exist")
+    if not os.path.isdir(path):
+        raise CheckpointError(f"{path} is not a directory (a checkpoint is the directory /weights/save wrote)")
+    manifest_path = os.path.join(path, MANIFEST_FILE)
+    if not os.path.isfile(manifest_path):
+        raise CheckpointError(f"{path} is not a complete checkpoint: {MANIFEST_FILE} is missing (a save writes it last, so the save "
+                              "did not finish, or the directory was not written by /weights/save)")
+    try:
+        with open(manifest_path) as handle:
+            manifest = json.load(handle)
+    except (OSError, ValueError) as error:
+        raise CheckpointError(f"{manifest_path} cannot be read as JSON: {error}") from None
+    if not isinstance(manifest, dict) or manifest.get("format") != FORMAT:
+        found = manifest.get("format") if isinstance(manifest, dict) else type(manifest).__name__
+        raise CheckpointError(f"{manifest_path} has format {json.dumps(found)}; this trainer reads {json.dumps(FORMAT)}")
+    for key, kind in (("version", int), ("steps", int), ("files", dict), ("model", dict)):
+        if not isinstance(manifest.get(key), kind):
+            raise CheckpointError(f"{manifest_path} lacks a valid '{key}'")
+    return manifest
+
+
+def saved_version(path: str) -> int:
+    """The version a checkpoint dir was saved at (0 when it has no manifest)."""
+    if not os.path.isfile(os.path.join(path, MANIFEST_FILE)):
+        return 0
+    return read_manifest(path)["version"]
+
+
+def _replaceable(path: str) -> bool:
+    return os.path.isdir(path) and not os.path.islink(path) and (not os.listdir(path) or os.path.isfile(os.path.join(path, MANIFEST_FILE)))
+
+
+def _file_table(root: str) -> Dict[str, Dict[str, Any]]:
+    table = {}
+    for folder, _, names in os.walk(root):
+        for name in sorted(names):
+            full = os.path.join(folder, name)
+            table[os.path.relpath(full, root)] = {"bytes": os.path.getsize(full), "sha256": _sha256(full, sync=True)}
+    return table
+
+
+def _sha256(path: str, sync: bool = False) -> str:
+    digest = hashlib.sha256()
+    with open(path, "rb") as handle:
+        for block in iter(lambda: handle.read(1 << 23), b""):
+            digest.update(block)
+        if sync:
+            os.fsync(handle.fileno())
+    return digest.hexdigest()
+
+
+def _write_manifest(folder: str, manifest: Dict[str, Any]) -> None:
+    with open(os.path.join(folder, MANIFEST_FILE), "w") as out:
+        json.dump(manifest, out, indent=1)
+        out.flush()
+        os.fsync(out.fileno())
+    _fsync_dir(folder)
+
+
+def _move_into_place(partial: str, path: str) -> None:
+    """rename(2) replaces a missing or empty `path` atomically; an old checkpoint is moved aside
+    first (a crash between the two renames leaves both complete ones, under hidden names)."""
+    old = None
+    if os.path.isdir(path) and os.listdir(path):
+        old = os.path.join(os.path.dirname(partial), os.path.basename(partial).replace(".partial-", ".replaced-"))
+        os.rename(path, old)
+    os.rename(partial, path)
+    _fsync_dir(os.path.dirname(path))
+    if old:
+        shutil.rmtree(old, ignore_errors=True)
+
+
+def _fsync_dir(path: str) -> None:
+    fd = os.open(path, os.O_RDONLY)
+    try:
+        os.fsync(fd)
+    finally:
+        os.close(fd)
+
+
+def _verify_files(path: str, manifest: Dict[str, Any]) -> None:
+    files = manifest["files"]
+    if TRAINING_STATE_FILE not in files:
+        raise CheckpointError(f"{path} has no {TRAINING_STATE_FILE} in its manifest: it holds no optimizer state to resume from")
+    for name, entry in sorted(files.items()):
+        full = os.path.join(path, name)
+        if not os.path.isfile(full):
+            raise CheckpointError(f"{path} is incomplete: {name} is missing")
+        size = os.path.getsize(full)
+        if size != entry.get("bytes"):
+            raise CheckpointError(f"{full} has {size} bytes, the manifest says {entry.get('bytes')}: the file is truncated or was replaced")
+        if _sha256(full) != entry.get("sha256"):
+            raise CheckpointError(f"{full} is corrupt: its sha256 differs from the manifest's")
+
+
+def _load_training_state(path: str, manifest: Dict[str, Any]) -> Dict[str, Any]:
+    full = os.path.join(path, TRAINING_STATE_FILE)
+    try:
+        state = torch.load(full, map_location="cpu", weights_only=_WEIGHTS_ONLY_READS_FLOATS)
+    except Exception as error:  # noqa: BLE001 (torch raises many kinds for a bad file)
+        raise CheckpointError(f"{full} cannot be read: {error}") from error
+    if not isinstance(state, dict) or state.get("format") != FORMAT or "optimizer" not in state:
+        raise CheckpointError(f"{full} is not an ssr-trainer training state")
+    for key in ("version", "steps"):
+        if state.get(key) != manifest[key]:
+            raise CheckpointError(f"{full} is at {key} {state.get(key)}, the manifest says {manifest[key]}")
+    return state
+
+
+def _capture_rng() -> Dict[str, Any]:
+    rng: Dict[str, Any] = {"torch": torch.get_rng_state(), "python": random.getstate(), "cuda": None}
+    if torch.cuda.is_available() and torch.cuda.is_initialized():
+        rng["cuda"] = torch.cuda.get_rng_state_all()
+    return rng
+
+
+def _restore_rng(rng: Dict[str, Any]) -> None:
+    if rng.get("torch") is not None:
+        torch.set_rng_state(rng["torch"])
+    if rng.get("python") is not None:
+        random.setstate(rng["python"])
+    if rng.get("cuda") and torch.cuda.is_available():
+        for index, device_state in enumerate(rng["cuda"][: torch.cuda.device_count()]):
+            torch.cuda.set_rng_state(device_state, index)
