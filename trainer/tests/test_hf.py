@@ -1,6 +1,7 @@
 """The transformers path (torch 2.x + transformers + peft). Debian's python3-torch has no
-transformers, so CI's `trainer/run-tests` skips this file; run it with an interpreter that has them:
-`PYTHON=/path/to/venv/bin/python trainer/run-tests`."""
+transformers, so this file skips itself there; `trainer/run-tests` then runs it again in the
+environment `trainer/hf-env` builds from a local package index (or use
+`PYTHON=/path/to/venv/bin/python trainer/run-tests`)."""
 
 import json
 
