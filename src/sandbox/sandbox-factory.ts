@@ -1,16 +1,15 @@
 import type { ResolvedRepo } from '../config/resolve-repo.js';
 import type { ProgressSink } from '../report/progress.js';
 import { BwrapProvider } from './bwrap/bwrap-provider.js';
-import { prepareBwrapTemplate } from './bwrap/bwrap-template.js';
+import { bwrapTemplatesDir, prepareBwrapTemplate } from './bwrap/bwrap-template.js';
+import { pruneBwrapTemplates } from './bwrap/prune-templates.js';
 import { dockerClient } from './docker/docker-client.js';
 import { DockerProvider } from './docker/docker-provider.js';
+import { pruneRepoImages } from './docker/prune-repo-images.js';
 import { ensureRepoImage } from './docker/repo-image.js';
-import type { SandboxBackend, SandboxLimits, SandboxProvider, SandboxTemplate } from './sandbox.js';
-
-/** The sandbox limits of a repo (repos.yaml names, in the contract's units). */
-export function limitsOf(repo: ResolvedRepo): SandboxLimits {
-  return { memoryMb: repo.limits.memory_mb, cpus: repo.limits.cpus, pids: repo.limits.pids };
-}
+import type { PruneResult } from './prune-result.js';
+import { limitsOf } from './repo-limits.js';
+import type { SandboxBackend, SandboxProvider, SandboxTemplate } from './sandbox.js';
 
 /**
  * Build (idempotently) what sandboxes of `repo` start from on `backend`: a Docker image, or a
@@ -20,6 +19,13 @@ export async function prepareTemplate(repo: ResolvedRepo, backend: SandboxBacken
   if (backend === 'bwrap') return prepareBwrapTemplate(repo, progress);
   const ref = await ensureRepoImage(dockerClient(), repo, progress);
   return { backend: 'docker', repoId: repo.id, ref, limits: limitsOf(repo) };
+}
+
+/** Remove the repo's sandbox images (or bwrap templates) other than `template`, the current one. */
+export function pruneStaleTemplates(template: SandboxTemplate): Promise<PruneResult> {
+  return template.backend === 'bwrap'
+    ? pruneBwrapTemplates(bwrapTemplatesDir(), template.repoId, template.ref)
+    : pruneRepoImages(dockerClient(), template.repoId, template.ref);
 }
 
 /** The provider that creates sandboxes of `backend`. */

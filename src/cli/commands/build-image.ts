@@ -1,12 +1,13 @@
 import type { Command } from 'commander';
 import { progressDisplay } from '../../report/progress-display.js';
-import { prepareTemplate } from '../../sandbox/sandbox-factory.js';
+import { prepareTemplate, pruneStaleTemplates } from '../../sandbox/sandbox-factory.js';
 import type { SandboxTemplate } from '../../sandbox/sandbox.js';
 import { selectBackend } from '../../sandbox/select-backend.js';
 import { addRepoOptions, addSandboxOption, resolveRepoOptions, type RepoOptions, type SandboxChoice } from '../common-options.js';
 
 interface BuildImageOptions extends RepoOptions {
   sandbox: SandboxChoice;
+  prune?: boolean;
 }
 
 /** `ssr build-image`: build (idempotently) what a repo's sandboxes start from and print its tag or directory. */
@@ -16,6 +17,7 @@ export function registerBuildImage(program: Command): void {
     .description("build (once; later runs reuse it) the base image and a repo's sandbox image or bwrap template, and print its tag");
   addRepoOptions(command);
   addSandboxOption(command);
+  command.option('--prune', "then remove this repo's older images (or bwrap templates): those built for another commit or recipe; ones a container still uses are kept");
   command.action(async (options: BuildImageOptions) => {
     const repo = await resolveRepoOptions(options);
     const backend = await selectBackend(options.sandbox);
@@ -25,6 +27,12 @@ export function registerBuildImage(program: Command): void {
       template = await prepareTemplate(repo, backend, display.sink);
     } finally {
       display.stop();
+    }
+    if (options.prune) {
+      const pruned = await pruneStaleTemplates(template);
+      for (const ref of pruned.removed) process.stderr.write(`removed ${ref}\n`);
+      for (const { ref, reason } of pruned.kept) process.stderr.write(`kept ${ref}: ${reason}\n`);
+      if (pruned.removed.length + pruned.kept.length === 0) process.stderr.write(`nothing to prune for ${template.repoId}\n`);
     }
     process.stdout.write(`${template.ref}\n`);
   });

@@ -8,7 +8,8 @@ import { EngineError } from '../../util/engine-error.js';
 import { ssrPath } from '../../util/ssr-home.js';
 import { ensureBaseRootfs } from '../images/base-rootfs.js';
 import { withFileLock } from '../images/file-lock.js';
-import { REPO_DIR, type SandboxLimits, type SandboxTemplate } from '../sandbox.js';
+import { limitsOf } from '../repo-limits.js';
+import { REPO_DIR, type SandboxTemplate } from '../sandbox.js';
 import { bwrapArgs } from './bwrap-args.js';
 import { probeBwrap } from './bwrap-probe.js';
 import { startBwrap } from './bwrap-run.js';
@@ -28,10 +29,6 @@ export function bwrapTemplatesDir(): string {
 function templateHash(repo: ResolvedRepo, rootfsHash: string): string {
   const canonical = JSON.stringify({ version: TEMPLATE_VERSION, location: repo.location, commit: repo.commit, setup: repo.image.setup, rootfsHash });
   return createHash('sha256').update(canonical).digest('hex').slice(0, 12);
-}
-
-function limitsOf(repo: ResolvedRepo): SandboxLimits {
-  return { memoryMb: repo.limits.memory_mb, cpus: repo.limits.cpus, pids: repo.limits.pids };
 }
 
 async function runSetup(repo: ResolvedRepo, rootfs: string, repoDir: string, progress: ProgressSink): Promise<void> {
