@@ -46,15 +46,19 @@ export interface KeptRepair {
  */
 export async function* repairRound(state: RoundState, current: RunReport, rng: SeededRng): Steps<KeptRepair | null> {
   const { budget, sources, unreadable, tried } = state;
-  const ranked = rankLines(current, rng.fork('rank')).slice(0, MAX_LINES);
+  // A line no failing test runs and no traceback passes near holds no evidence: never edit it.
+  const ranked = rankLines(current, rng.fork('rank'))
+    .filter((line) => line.score > 0)
+    .slice(0, MAX_LINES);
   const plan = (): RepairAttempt[] => planRepairs(ranked, sources, { rng: rng.fork('plan'), tried });
   const files = [...new Set(ranked.map((line) => line.file))].filter((file) => !sources.has(file) && !unreadable.has(file)).slice(0, MAX_FILES_PER_ROUND);
   const bestScore = (file: string): number => ranked.find((line) => line.file === file)!.score;
-  const affordable = (): boolean => budget.allows(ATTEMPT_TURNS) && budget.attempts < budget.limits.maxAttempts;
+  const affordable = (): boolean => budget.allowsAttempt(ATTEMPT_TURNS);
   const evaluate = async function* (attempt: RepairAttempt): Steps<AttemptResult> {
     budget.attempts++;
     tried.add(attempt.key);
     const result = yield* evaluateRepair(attempt, current, state.scope, state.limits, budget);
+    if (!result.improved) budget.fruitless++;
     state.run.tried.push({ attempt, outcome: result.verdict });
     return result;
   };
@@ -86,6 +90,7 @@ export async function* repairRound(state: RoundState, current: RunReport, rng: S
       if (judged.improved.failedCount < best.report.failedCount) best = { attempt: other, report: judged.improved };
     }
     if (!(yield* keepRepair(best.attempt, best.report, budget))) continue;
+    budget.fruitless = 0;
     // The other edits that helped may fix what is left (a second bug): let later rounds plan them again.
     for (const other of helped) if (other !== best.attempt) tried.delete(other.key);
     return best;

@@ -1,7 +1,7 @@
 import { applyCandidate } from '../../../mutation/apply-candidates.js';
 import { seededRng, type SeededRng } from '../../../util/seeded-rng.js';
 import { bash, create, submit, type Program } from '../program.js';
-import { ask, SolverBudget, type Steps } from './ask.js';
+import { ask, DEFAULT_SOLVER_LIMITS, SolverBudget, type SolverLimits, type Steps } from './ask.js';
 import { readRunReport } from './read-run-report.js';
 import { ATTEMPT_TURNS, repairRound, type RoundState } from './repair-round.js';
 import { REPORT_SCRIPT } from './report-script.js';
@@ -30,6 +30,8 @@ export interface SolverProgramContext {
   /** The system prompt, read for the per-command time limit when it states one. */
   systemPrompt?: string;
   rng?: SeededRng;
+  /** Caps on tried edits; missing fields take {@link DEFAULT_SOLVER_LIMITS}. */
+  limits?: Partial<SolverLimits>;
 }
 
 /** A suite slower than this under coverage is too slow to rerun after every tried edit. */
@@ -50,7 +52,7 @@ export function createSolverProgram(ctx: SolverProgramContext): Program {
 
 async function* solve(ctx: SolverProgramContext): Program {
   const rng = (ctx.rng ?? seededRng(ctx.seed)).fork('solver');
-  const budget = new SolverBudget();
+  const budget = new SolverBudget({ ...DEFAULT_SOLVER_LIMITS, ...ctx.limits });
   const task = extractTaskDiff(ctx.taskPrompt ?? ctx.userPrompt ?? '');
   const run: SolverRun = { seed: ctx.seed, task, taskApplied: false, coverage: false, tried: [], kept: [], notes: [] };
   const commandLimitS = /at most (\d+) seconds/.exec(ctx.systemPrompt ?? '')?.[1];
@@ -105,6 +107,7 @@ async function* solve(ctx: SolverProgramContext): Program {
     current = again;
   }
   run.after = current ?? undefined;
+  if (budget.fruitless >= budget.limits.maxFruitless) run.notes.push(`gave up after ${budget.fruitless} candidate edits in a row did not help`);
   if (!submitted) yield* saveAndSubmit(run, budget);
   return describeSolverRun(run);
 }

@@ -5,6 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { parseObservation } from '../../../../src/policy/procedural/observation.js';
 import type { ProgramStep } from '../../../../src/policy/procedural/program.js';
 import { FILE_BEGIN, FILE_END, FULL_RUN_MARKER, PATCH_PATH } from '../../../../src/policy/procedural/solver/solver-commands.js';
+import type { SolverLimits } from '../../../../src/policy/procedural/solver/ask.js';
 import { REPORT_SCRIPT } from '../../../../src/policy/procedural/solver/report-script.js';
 import { createSolverProgram } from '../../../../src/policy/procedural/solver/solver-program.js';
 import { bashArgsSchema } from '../../../../src/tools/bash-tool.js';
@@ -43,6 +44,8 @@ const TASK = [
 const PROMPT = `I'm improving the test suite with these changes, but the code fails them.\n\n\`\`\`diff\n${TASK}\`\`\`\n`;
 
 interface Sim {
+  /** A failing test no edit of the file fixes (a bug outside the catalogue's reach). */
+  unfixable?: boolean;
   file: string;
   kept: string;
   steps: ProgramStep[];
@@ -50,7 +53,8 @@ interface Sim {
 }
 
 function failingNow(sim: Sim): string[] {
-  return BUGS.filter((bug) => !sim.file.split('\n').includes(bug.fixed)).flatMap((bug) => bug.tests).sort();
+  const unfixable = sim.unfixable ? [id('test_unfixable')] : [];
+  return [...BUGS.filter((bug) => !sim.file.split('\n').includes(bug.fixed)).flatMap((bug) => bug.tests), ...unfixable].sort();
 }
 
 function runOutput(sim: Sim, command: string): string {
@@ -108,9 +112,9 @@ function respond(sim: Sim, step: ProgramStep): { tool: string; content: string }
 }
 
 /** Drive the program to its end like the agent loop: footer included, turns counted down. */
-async function drive(options: { prompt?: string; maxTurns?: number; seed?: number } = {}): Promise<{ sim: Sim; summary: string }> {
-  const sim: Sim = { file: BUGGY, kept: BUGGY, steps: [], turnsLeft: options.maxTurns ?? 128 };
-  const program = createSolverProgram({ seed: options.seed ?? 1, userPrompt: options.prompt ?? PROMPT });
+async function drive(options: { prompt?: string; maxTurns?: number; seed?: number; unfixable?: boolean; limits?: Partial<SolverLimits> } = {}): Promise<{ sim: Sim; summary: string }> {
+  const sim: Sim = { file: BUGGY, kept: BUGGY, steps: [], turnsLeft: options.maxTurns ?? 128, unfixable: options.unfixable };
+  const program = createSolverProgram({ seed: options.seed ?? 1, userPrompt: options.prompt ?? PROMPT, limits: options.limits });
   let next = await program.next(undefined as never);
   while (!next.done) {
     sim.steps.push(next.value);
@@ -132,6 +136,25 @@ describe('the Solver program (scripted sandbox)', () => {
     expect(sim.steps.at(-1)!.tool).toBe('submit');
     expect(summary).toMatch(/Kept 2: /);
     expect(summary).toMatch(/every test in the whole suite passes/);
+  });
+
+  it('gives up once many edits in a row did not help, keeping what it fixed', async () => {
+    const { sim, summary } = await drive({ unfixable: true, limits: { maxFruitless: 3 } });
+    expect(failingNow(sim)).toContain(id('test_unfixable'));
+    expect(failingNow(sim).length).toBeLessThan(5);
+    // After the last kept edit (and its submit), exactly the cap of fruitless edits is tried.
+    const lastSubmit = sim.steps.map((s) => s.tool).lastIndexOf('submit');
+    expect(sim.steps.slice(lastSubmit).filter((s) => s.tool === 'edit')).toHaveLength(3);
+    expect(summary).toMatch(/gave up after 3 candidate edits in a row did not help/);
+    expect(summary).toMatch(/Kept 1: /);
+  });
+
+  it('stops when no line with evidence has an untried edit left, long before its turns run out', async () => {
+    const { sim, summary } = await drive({ unfixable: true });
+    expect(failingNow(sim)).toEqual([id('test_unfixable')]);
+    expect(sim.turnsLeft).toBeGreaterThan(20);
+    expect(summary).not.toMatch(/gave up/);
+    expect(summary).toMatch(/Kept 2: /);
   });
 
   it('is deterministic for a seed', async () => {
