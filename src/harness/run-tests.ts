@@ -2,6 +2,7 @@ import { REPO_DIR, type Sandbox } from '../sandbox/sandbox.js';
 import { EngineError } from '../util/engine-error.js';
 import { execWrapped } from '../workspace/exec-checked.js';
 import { readParserOutput, type ParserVerdict } from './read-parser-output.js';
+import { encodePrepareSteps, readPrepareFailure, type PrepareFailure, type PrepareStep } from './prepare-steps.js';
 import { readDriverOutput, TEST_DRIVER, type ParserOutput } from './test-driver.js';
 import type { TestReport } from './test-report.js';
 
@@ -28,6 +29,9 @@ export interface RunTestsOptions {
 /** A test run; `reparse` is the second parse of the same log when one was asked for and made. */
 export type TestRun = TestReport & { reparse?: ParserVerdict };
 
+/** A run after preparation steps: the tests ran, or a step failed and they did not. */
+export type PreparedRun = { status: 'ran'; run: TestRun } | { status: 'prepare-failed'; failure: PrepareFailure };
+
 const DEFAULT_MAX_LOG_BYTES = 256 * 1024;
 const DEFAULT_PARSER_TIMEOUT_MS = 30_000;
 /** A status map of 100k tests is a few MiB; more than this is not a status map. */
@@ -45,16 +49,28 @@ const seconds = (ms: number): string => String(Math.max(1, Math.ceil(ms / 1000))
  * Throws EngineError only when the sandbox fails; every failure of the script or parser is data.
  */
 export async function runTests(sandbox: Sandbox, options: RunTestsOptions): Promise<TestRun> {
+  const prepared = await runPreparedTests(sandbox, [], options);
+  if (prepared.status !== 'ran') throw new EngineError('internal', 'the test driver reported a preparation step although none was given');
+  return prepared.run;
+}
+
+/**
+ * {@link runTests} on the state `steps` bring the sandbox to, in the same single exec: the steps
+ * run first, in order, and the first that fails ends the exec before any test runs.
+ */
+export async function runPreparedTests(sandbox: Sandbox, steps: readonly PrepareStep[], options: RunTestsOptions): Promise<PreparedRun> {
   const parserTimeoutMs = options.parserTimeoutMs ?? DEFAULT_PARSER_TIMEOUT_MS;
   const half = Math.floor((options.maxLogBytes ?? DEFAULT_MAX_LOG_BYTES) / 2);
-  const args = [seconds(options.timeoutMs), seconds(parserTimeoutMs), MAX_PARSER_STDOUT_BYTES, half, PARSER_STDERR_TAIL_BYTES, options.reparse ? 1 : 0].join(' ');
-  const stdin = `${Buffer.from(options.testScript).toString('base64')}\n${Buffer.from(options.testParser).toString('base64')}\n`;
+  const args = [seconds(options.timeoutMs), seconds(parserTimeoutMs), MAX_PARSER_STDOUT_BYTES, half, PARSER_STDERR_TAIL_BYTES, options.reparse ? 1 : 0, steps.length].join(' ');
+  const stdin = `${Buffer.from(options.testScript).toString('base64')}\n${Buffer.from(options.testParser).toString('base64')}\n${encodePrepareSteps(steps)}`;
   const result = await execWrapped(sandbox, 'running the tests', `bash -c '${TEST_DRIVER.replaceAll("'", "'\\''")}' ssr-driver ${args}`, {
     cwd: REPO_DIR,
     stdin,
     timeoutMs: options.timeoutMs + (options.reparse ? 2 : 1) * parserTimeoutMs + DRIVER_GRACE_MS,
     maxOutputBytes: Math.ceil(((MAX_PARSER_STDOUT_BYTES + 2 * half + PARSER_STDERR_TAIL_BYTES) * 4) / 3) + 4096,
   });
+  const failure = result.timedOut ? undefined : readPrepareFailure(result.output);
+  if (failure) return { status: 'prepare-failed', failure };
   const out = result.timedOut ? undefined : readDriverOutput(result.output);
   if (!out) {
     const why = result.timedOut ? `timed out after ${result.durationMs} ms` : `unexpected output ${JSON.stringify(result.output.slice(0, 300))}`;
@@ -63,7 +79,7 @@ export async function runTests(sandbox: Sandbox, options: RunTestsOptions): Prom
   const verdict = verdictOf({ exit: out.parserExit, timedOut: out.parserTimedOut, ms: out.parserMs, stdoutBytes: out.parserStdoutBytes, stdout: out.parserStdout, stderr: out.parserStderr }, parserTimeoutMs);
   const omitted = out.logBytes - Buffer.byteLength(out.logHead) - Buffer.byteLength(out.logTail);
   const log = out.logTail === '' ? out.logHead : `${out.logHead}\n\n[ssr: ${omitted} bytes of the ${out.logBytes}-byte log omitted here]\n\n${out.logTail}`;
-  return {
+  const run: TestRun = {
     statuses: verdict.status === 'ok' ? verdict.statuses : {},
     timedOut: out.scriptTimedOut,
     exitCode: out.scriptTimedOut ? null : out.scriptExit,
@@ -74,6 +90,7 @@ export async function runTests(sandbox: Sandbox, options: RunTestsOptions): Prom
     ...(verdict.status === 'failed' ? { parserFailure: verdict.failure } : {}),
     ...(out.reparse ? { reparse: verdictOf(out.reparse, parserTimeoutMs) } : {}),
   };
+  return { status: 'ran', run };
 }
 
 function verdictOf(run: ParserOutput, timeoutMs: number): ParserVerdict {

@@ -1,4 +1,5 @@
 import { SCRATCH_DIR } from '../sandbox/sandbox.js';
+import { PREPARE_SNIPPET } from './prepare-steps.js';
 
 /** The artifact's names inside the sandbox are a contract (ARCHITECTURE.md). */
 export const TEST_FILES = {
@@ -11,7 +12,8 @@ export const TEST_FILES = {
 
 /**
  * The bash program that does a whole test run in ONE sandbox exec: unpack the script and parser
- * (base64 lines on stdin, so they never touch argv), run the script under its own time limit,
+ * (base64 lines on stdin, so they never touch argv), bring the repository to the state to test
+ * (the `prep_n` steps of prepare-steps.ts; it stops there when one fails), run the script under its own time limit,
  * then the parser on the log, and print what the host needs as base64 lines. Every exec is a
  * round trip to the engine; one instead of seven is most of the harness's overhead gone.
  *
@@ -30,9 +32,10 @@ export const TEST_FILES = {
 export const TEST_DRIVER = `
 set -u
 exec 2>${TEST_FILES.log}.driver-err
-script_s="$1"; parser_s="$2"; max_out="$3"; half_log="$4"; err_tail="$5"; reparse="$6"
+script_s="$1"; parser_s="$2"; max_out="$3"; half_log="$4"; err_tail="$5"; reparse="$6"; prep_n="${'$'}{7:-0}"
 mkdir -p ${'$'}(dirname ${TEST_FILES.script})
 IFS= read -r script_b64; IFS= read -r parser_b64
+${PREPARE_SNIPPET}
 printf '%s' "$script_b64" | base64 -d > ${TEST_FILES.script}
 printf '%s' "$parser_b64" | base64 -d > ${TEST_FILES.parser}
 rm -f ${TEST_FILES.log} ${TEST_FILES.parserOut} ${TEST_FILES.parserErr} /ssr/timeout.msg

@@ -1,11 +1,11 @@
 import PQueue from 'p-queue';
 import type { BugArtifact } from '../artifact/bug-artifact.js';
 import type { TestReport } from '../harness/test-report.js';
-import { runTests } from '../harness/run-tests.js';
+import type { PrepareFailure, PrepareStep } from '../harness/prepare-steps.js';
+import { runPreparedTests } from '../harness/run-tests.js';
 import type { ParserVerdict } from '../harness/read-parser-output.js';
 import type { Sandbox, SandboxProvider, SandboxTemplate } from '../sandbox/sandbox.js';
 import { applyDiff } from '../workspace/apply-diff.js';
-import { revertFile } from '../workspace/revert-file.js';
 import { EngineError, errorMessage, isEngineError } from '../util/engine-error.js';
 import type { BaselineCache } from './baseline-cache.js';
 
@@ -42,7 +42,6 @@ export interface StateRunnerOptions {
  */
 export class StateRunner {
   private readonly runs = new Map<StateKey, Promise<StateRun>>();
-  private readonly prepared = new Map<StateKey, Deferred<NotRan | undefined>>();
   private readonly live = new Set<Sandbox>();
   private readonly disposals = new Set<Promise<unknown>>();
   private cancelled = false;
@@ -68,21 +67,13 @@ export class StateRunner {
   }
 
   /**
-   * Whether the state's diffs applied, as soon as they did (before its tests finish): undefined
-   * when they applied, the `apply-failed`/`error` run otherwise.
+   * Whether the state's diffs applied: undefined when they did, the `apply-failed`/`error` run
+   * otherwise. Known when its run ends (the diffs are applied in the same exec as the tests; a
+   * diff that does not apply ends that exec at once).
    */
-  preparation(key: 'buggy' | 'weakened'): Promise<NotRan | undefined> {
-    void this.get(key);
-    return this.deferred(key).promise;
-  }
-
-  private deferred(key: StateKey): Deferred<NotRan | undefined> {
-    let entry = this.prepared.get(key);
-    if (!entry) {
-      entry = deferred();
-      this.prepared.set(key, entry);
-    }
-    return entry;
+  async preparation(key: 'buggy' | 'weakened'): Promise<NotRan | undefined> {
+    const run = await this.get(key);
+    return run.status === 'ran' ? undefined : run;
   }
 
   /** Both original runs, from the baseline cache when another artifact already paid for them. */
@@ -108,10 +99,7 @@ export class StateRunner {
   /** One retry for a retryable infrastructure failure (a container that died, a daemon hiccup). */
   private async executeWithRetry(key: StateKey): Promise<StateRun> {
     const first = await this.execute(key);
-    const run = first.status !== 'error' || !first.error.retryable || this.cancelled ? first : await this.execute(key);
-    // Settles the preparation even when the run ended before (or without) preparing.
-    this.deferred(key).resolve(run.status === 'ran' ? undefined : run);
-    return run;
+    return first.status !== 'error' || !first.error.retryable || this.cancelled ? first : this.execute(key);
   }
 
   private async execute(key: StateKey): Promise<StateRun> {
@@ -120,12 +108,12 @@ export class StateRunner {
     try {
       sandbox = await this.options.provider.acquire(this.options.template);
       this.live.add(sandbox);
-      const prepared = await this.prepare(sandbox, key);
-      if (prepared) return prepared;
-      this.deferred(key).resolve(undefined);
       const { testScript, testParser } = this.options.artifact;
+      const steps = this.stepsOf(key);
       // The parser check feeds the same original log twice: a parser must be a function of its input.
-      const { reparse, ...report } = await runTests(sandbox, { testScript, testParser, timeoutMs: this.options.testTimeoutMs, reparse: key === 'original' });
+      const outcome = await runPreparedTests(sandbox, steps, { testScript, testParser, timeoutMs: this.options.testTimeoutMs, reparse: key === 'original' });
+      if (outcome.status === 'prepare-failed') return await this.describeFailedStep(sandbox, key, steps, outcome.failure);
+      const { reparse, ...report } = outcome.run;
       return { status: 'ran', report, ...(reparse ? { reparse } : {}) };
     } catch (error) {
       const engineError = isEngineError(error)
@@ -143,37 +131,37 @@ export class StateRunner {
     }
   }
 
-  /** Bring a fresh sandbox (at O) to the state; returns a StateRun only when a diff does not apply. */
-  private async prepare(sandbox: Sandbox, key: StateKey): Promise<StateRun | undefined> {
-    if (key === 'original' || key === 'original-repeat') return undefined;
+  /** What brings a fresh sandbox (at O) to the state, done in the same exec as its tests. */
+  private stepsOf(key: StateKey): PrepareStep[] {
+    if (key === 'original' || key === 'original-repeat') return [];
     const { bugInject, testWeaken } = this.options.artifact;
-    const bug = await applyDiff(sandbox, bugInject, { label: 'bug_inject.diff' });
-    if (bug.status !== 'applied' || bug.method !== 'git-apply') {
-      return { status: 'apply-failed', diff: 'bug_inject.diff', detail: describeApply(bug) };
+    const steps: PrepareStep[] = [{ apply: bugInject, label: 'bug_inject.diff' }];
+    if (key === 'weakened') steps.push({ apply: testWeaken, label: 'test_weaken.diff' });
+    if (key.startsWith('inverse:')) steps.push({ revert: key.slice('inverse:'.length) });
+    return steps;
+  }
+
+  /**
+   * A step failed in the driver, which left the tree as it was before that step. A diff that did
+   * not apply is the artifact's fault: it is tried again with the tolerant chain, only to say
+   * whether it needs 3-way or fuzz or does not apply at all. A revert that failed is the engine's.
+   */
+  private async describeFailedStep(sandbox: Sandbox, key: StateKey, steps: PrepareStep[], failure: PrepareFailure): Promise<StateRun> {
+    const step = steps[failure.step];
+    if (!step || 'revert' in step) {
+      const what = step ? `reverting ${step.revert}` : `preparation step ${failure.step}`;
+      return { status: 'error', error: new EngineError('sandbox-failed', `state ${key}: ${what} failed (exit ${failure.exitCode}): ${failure.output.trim().slice(-500)}`, { retryable: true }) };
     }
-    if (key === 'weakened') {
-      const weaken = await applyDiff(sandbox, testWeaken, { label: 'test_weaken.diff' });
-      if (weaken.status !== 'applied' || weaken.method !== 'git-apply') {
-        return { status: 'apply-failed', diff: 'test_weaken.diff', detail: describeApply(weaken) };
-      }
+    const diff = step.label === 'test_weaken.diff' ? 'test_weaken.diff' : 'bug_inject.diff';
+    const again = await applyDiff(sandbox, step.apply, { label: diff });
+    if (again.status === 'applied' && again.method === 'git-apply') {
+      return { status: 'error', error: new EngineError('sandbox-failed', `state ${key}: ${diff} failed to apply in the test driver (exit ${failure.exitCode}) but applied on retry`, { retryable: true }) };
     }
-    if (key.startsWith('inverse:')) await revertFile(sandbox, key.slice('inverse:'.length));
-    return undefined;
+    return { status: 'apply-failed', diff, detail: describeApply(again) };
   }
 }
 
 type ApplyOutcome = Awaited<ReturnType<typeof applyDiff>>;
-
-interface Deferred<T> {
-  promise: Promise<T>;
-  resolve: (value: T) => void;
-}
-
-function deferred<T>(): Deferred<T> {
-  let resolve!: (value: T) => void;
-  const promise = new Promise<T>((done) => (resolve = done));
-  return { promise, resolve };
-}
 
 /** Validation demands an exact apply: a diff that needs 3-way or fuzz is not the diff the Injector made. */
 function describeApply(result: ApplyOutcome): string {

@@ -3,8 +3,13 @@ import type { Sandbox, SandboxBackend, SandboxTemplate } from '../../src/sandbox
 import { applyDiff } from '../../src/workspace/apply-diff.js';
 import { diffAgainstHead } from '../../src/workspace/diff-paths.js';
 import { reinitGit } from '../../src/workspace/reinit-git.js';
-import { restoreFiles, revertFile } from '../../src/workspace/revert-file.js';
+import { restoreFiles, type RestoreOutcome } from '../../src/workspace/restore-files.js';
 import { bwrapTemplate, dockerTemplate, tinyRepo, withSandbox } from '../helpers/sandboxes.js';
+
+/** Put one file back to HEAD (or delete it): what the validator's inverse states do. */
+async function revertFile(sandbox: Sandbox, path: string): Promise<RestoreOutcome> {
+  return (await restoreFiles(sandbox, [path])).outcomes[0]!.outcome;
+}
 
 const ODD = 'tests/odd [x] $y*.py';
 
@@ -165,7 +170,7 @@ describe.each<[SandboxBackend, (repo: Awaited<ReturnType<typeof tinyRepo>>) => P
   );
 
   it(
-    'revertFile / restoreFiles put files back to HEAD or delete them, in one exec for the whole list',
+    'restoreFiles puts files back to HEAD or delete them, in one exec for the whole list',
     inFixture(async (sandbox) => {
       const original = await sandbox.readFile(ODD);
       await sh(sandbox, `${EDIT}\necho changed > '${ODD}'`);
