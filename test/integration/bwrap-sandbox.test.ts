@@ -327,6 +327,22 @@ describe('bwrap sandbox (real bubblewrap)', () => {
     });
   });
 
+  // On a host that gives cgroups, the fallback still runs for real: in a private mount namespace
+  // whose cgroup mounts are read-only (on a host that does not, the block below runs instead).
+  describe.runIf(allLimitsEnforced)('when the host\'s cgroups turn read-only', () => {
+    it('still runs commands, without a cgroup, and says why the limits are not enforced', () => {
+      const remount = 'for m in $(awk \'$3=="cgroup" || $3=="cgroup2" {print $2}\' /proc/self/mounts); do mount -o remount,bind,ro "$m" || exit 97; done';
+      const child = join(import.meta.dirname, 'children', 'bwrap-without-cgroups.ts');
+      const tsx = join(import.meta.dirname, '../../node_modules/.bin/tsx');
+      const out = execFileSync('unshare', ['--mount', '--propagation', 'private', 'sh', '-c', `${remount}; exec "$0" "$@"`, tsx, child, JSON.stringify(template)], { encoding: 'utf8', timeout: 60_000 });
+      const report = JSON.parse(out.trim().split('\n').at(-1)!) as { output: string; exitCode: number; summary: string; unenforced: number };
+      expect(report.exitCode).toBe(0);
+      expect(report.output).toBe('up\n0\n');
+      expect(report.unenforced).toBeGreaterThan(0);
+      expect(report.summary).toMatch(/limits not enforced: .*(read-only|EROFS)/i);
+    });
+  });
+
   describe.runIf(!allLimitsEnforced)('without usable cgroups', () => {
     it('says why, and the host indeed cannot give this process a cgroup', async () => {
       const support = await provider.limitEnforcement();
