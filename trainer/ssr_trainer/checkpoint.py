@@ -6,8 +6,9 @@
       training_state.pt       optimizer state_dict, steps (the warm-up position), version, RNG states
       manifest.json           written last: what the checkpoint is, and every file's size and sha256
 
-The checkpoint is written into a hidden sibling `.<name>.partial-<id>` and renamed to `<dir>` only
-once complete, so a kill mid-save leaves that hidden dir, never a `<dir>` a resume would load. A
+The checkpoint is written into a hidden sibling `.<name>.partial-<pid>-<id>` and renamed to `<dir>`
+only once complete, so a kill mid-save leaves that hidden dir, never a `<dir>` a resume would load;
+the next save next to it removes such leftovers of processes that are gone. A
 resume checks every file against the manifest and the model against the manifest's identity
 before it loads anything, and refuses with a `CheckpointError` naming the problem.
 """
@@ -48,7 +49,8 @@ def save_checkpoint(policy: Any, trainer: Any, path: str) -> Dict[str, Any]:
         raise CheckpointError(f"{path} exists and is not a checkpoint (no {MANIFEST_FILE}): refusing to overwrite it")
     parent, name = os.path.split(path)
     os.makedirs(parent, exist_ok=True)
-    partial = os.path.join(parent, f".{name}.partial-{uuid.uuid4().hex[:8]}")
+    _remove_dead_leftovers(parent)
+    partial = os.path.join(parent, f".{name}.partial-{os.getpid()}-{uuid.uuid4().hex[:8]}")
     os.mkdir(partial)
     try:
         weights = policy.save(partial)
@@ -152,6 +154,28 @@ def _write_manifest(folder: str, manifest: Dict[str, Any]) -> None:
         out.flush()
         os.fsync(out.fileno())
     _fsync_dir(folder)
+
+
+def _remove_dead_leftovers(parent: str) -> None:
+    """Deletes `.<name>.partial-<pid>-*` / `.replaced-<pid>-*` dirs whose writer process is gone
+    (killed mid-save); those of a live process are its save in progress and stay."""
+    for entry in os.listdir(parent):
+        marker = ".partial-" if ".partial-" in entry else ".replaced-" if ".replaced-" in entry else None
+        if not entry.startswith(".") or marker is None:
+            continue
+        pid = entry.split(marker, 1)[1].split("-", 1)[0]
+        if pid.isdigit() and not _process_alive(int(pid)):
+            shutil.rmtree(os.path.join(parent, entry), ignore_errors=True)
+
+
+def _process_alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True
+    return True
 
 
 def _move_into_place(partial: str, path: str) -> None:

@@ -222,6 +222,12 @@ def test_a_kill_mid_save_leaves_no_checkpoint_a_resume_would_load(tmp_path):
         load_checkpoint(path, *fresh())
     with pytest.raises(CheckpointError, match="manifest.json is missing"):
         load_checkpoint(str(tmp_path / partial), *fresh())
+    # The next save there removes the dead writer's leftover, and leaves a live writer's alone.
+    live = tmp_path / f".v1.partial-{os.getpid()}-cafe0000"
+    live.mkdir()
+    policy, trainer = fresh()
+    save_checkpoint(policy, trainer, path)
+    assert sorted(os.listdir(tmp_path)) == sorted(["v0", live.name])
 
 
 def test_saving_over_a_directory_that_is_no_checkpoint_is_refused(tmp_path):
