@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { pruneBwrapTemplates } from '../../src/sandbox/bwrap/prune-templates.js';
 import { dockerClient, imageExists } from '../../src/sandbox/docker/docker-client.js';
-import { pruneRepoImages } from '../../src/sandbox/docker/prune-repo-images.js';
+import { pruneRepoImages, staleRepoImageTags } from '../../src/sandbox/docker/prune-repo-images.js';
 import { dockerTemplate, exampleRepo } from '../helpers/sandboxes.js';
 
 const docker = dockerClient();
@@ -39,6 +39,7 @@ describe('pruning a repo\'s stale sandbox images (real Docker engine)', () => {
   });
 
   it('removes the other tags of the repo; keeps the current one, an image a container uses, and other repos\' images', async () => {
+    expect(await staleRepoImageTags(docker, id, tags.current)).toEqual([tags.stale, tags.older, tags.used]);
     const result = await pruneRepoImages(docker, id, tags.current);
     expect(result.removed).toEqual([tags.stale, tags.older]);
     expect(result.kept).toEqual([{ ref: tags.used, reason: expect.stringContaining(`used by 1 container(s): ${containerId.slice(0, 12)}`) }]);

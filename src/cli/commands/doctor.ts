@@ -6,6 +6,7 @@ import { baseImageTag } from '../../sandbox/docker/base-image.js';
 import { dockerClient, imageExists } from '../../sandbox/docker/docker-client.js';
 import { describeCgroupSupport, probeCgroupLimits, type CgroupSupport } from '../../sandbox/bwrap/cgroup-probe.js';
 import { engineInfo, pythonVersionsIn } from '../../sandbox/docker/docker-health.js';
+import { staleRepoImageTags } from '../../sandbox/docker/prune-repo-images.js';
 import { repoImageTag } from '../../sandbox/docker/repo-image.js';
 import { baseRootfsDir, baseRootfsHash } from '../../sandbox/images/base-rootfs.js';
 import { runProcess } from '../../sandbox/images/run-process.js';
@@ -37,6 +38,10 @@ export function bwrapLimitsCheck(support: CgroupSupport): DoctorCheck {
   return support.unenforced.length === 0 ? { name: 'bwrap limits', status: 'ok', detail } : { name: 'bwrap limits', status: 'missing', detail, fix: LIMITS_FIX };
 }
 
+function staleNote(stale: string[], id: string): string {
+  return stale.length === 0 ? '' : ` (+${stale.length} stale image tag(s) of older commits or recipes: ssr build-image --repo ${id} --prune)`;
+}
+
 async function dockerChecks(repoIds: string[], resolveTag: (id: string) => Promise<string>): Promise<DoctorCheck[]> {
   const probe = await probeDockerBackend();
   if (probe.status !== 'ok') return [{ name: 'docker engine', status: 'failed', detail: probe.reason, fix: DOCKER_HINT }];
@@ -60,7 +65,7 @@ async function dockerChecks(repoIds: string[], resolveTag: (id: string) => Promi
     const check = await resolveTag(id).then(
       async (tag): Promise<DoctorCheck> =>
         (await imageExists(docker, tag))
-          ? { name: `repo image ${id}`, status: 'ok', detail: tag }
+          ? { name: `repo image ${id}`, status: 'ok', detail: `${tag}${staleNote(await staleRepoImageTags(docker, id, tag), id)}` }
           : { name: `repo image ${id}`, status: 'missing', detail: `${tag} not built`, fix: `ssr build-image --repo ${id}` },
       (error: unknown): DoctorCheck => ({ name: `repo image ${id}`, status: 'failed', detail: errorMessage(error), fix: 'fix its entry in repos.yaml' }),
     );

@@ -7,6 +7,20 @@ export function repoImageName(repoId: string): string {
   return `ssr-repo-${repoId}`;
 }
 
+/** Tags of `repoId`'s sandbox images other than `keepTag` (what `pruneRepoImages` would look at). */
+export async function staleRepoImageTags(docker: Docker, repoId: string, keepTag: string): Promise<string[]> {
+  const name = repoImageName(repoId);
+  const images = await docker.listImages({ filters: { reference: [name] } }).catch((error: unknown) => {
+    throw dockerError(`list images of ${name}`, error);
+  });
+  return images.flatMap((image) => image.RepoTags ?? []).filter(staleTagOf(name, keepTag)).sort();
+}
+
+/** A tag of image repository `name` other than `keepTag` (not one of another repo sharing a prefix). */
+function staleTagOf(name: string, keepTag: string): (tag: string) => boolean {
+  return (tag) => tag.slice(0, tag.lastIndexOf(':')) === name && tag !== keepTag;
+}
+
 /**
  * Remove the tags of `repoId`'s sandbox images other than `keepTag`: images built for an older
  * commit, recipe or build version, which nothing will start again. An image that also carries a
@@ -16,7 +30,7 @@ export function repoImageName(repoId: string): string {
  */
 export async function pruneRepoImages(docker: Docker, repoId: string, keepTag: string): Promise<PruneResult> {
   const name = repoImageName(repoId);
-  const isStale = (tag: string): boolean => tag.slice(0, tag.lastIndexOf(':')) === name && tag !== keepTag;
+  const isStale = staleTagOf(name, keepTag);
   const [images, containers] = await Promise.all([
     docker.listImages({ filters: { reference: [name] } }),
     docker.listContainers({ all: true }),
