@@ -1,8 +1,7 @@
 import type { EpisodeRecord } from '../corpus/episode-record.js';
-import type { StageName, StepMetrics } from '../selfplay/step-metrics.js';
+import type { Stability, StageName, StepMetrics } from '../selfplay/step-metrics.js';
 import { entropyBits, keysByTotal, mean, total } from './stats.js';
 import { TRAINER_METRICS, trainerPoint, type TrainerMetricKey, type TrainerPoint } from './trainer-metrics.js';
-
 
 /** One step, reduced to what the plots and the text summary show. */
 export interface StepAggregate {
@@ -30,6 +29,8 @@ export interface StepAggregate {
   entropy: { strategies: number | null; operators: number | null };
   turns: { injector: number[]; solver: number[] };
   tokens: { injector: number[]; solver: number[] };
+  /** Output length, format-error rate and sampled NLL per trajectory; null for a line written before they existed. */
+  stability: Stability | null;
   /** Per wall-clock hour of the step; null for a step of zero duration. */
   perHour: { episodes: number | null; validBugs: number | null };
   stageMs: Record<StageName, number>;
@@ -91,6 +92,7 @@ export function aggregateStep(line: StepMetrics): StepAggregate {
     entropy: { strategies: entropyBits(line.strategies), operators: entropyBits(line.operators) },
     turns: line.turns,
     tokens: line.tokens,
+    stability: line.stability ?? null,
     perHour: {
       episodes: line.durationMs > 0 ? line.episodes / hours(line.durationMs) : null,
       validBugs: line.durationMs > 0 ? line.valid / hours(line.durationMs) : null,

@@ -2,6 +2,7 @@ import type { RunAggregate, StepAggregate } from './aggregate.js';
 import { EDGE_BAND, type PlotSpec, type SectionId } from './plot-spec.js';
 import { lineChart } from './plots/line-chart.js';
 import { colorAt } from './plots/palette.js';
+import { stabilityMean, stabilityMetricsWithData } from './stability-plots.js';
 import { mean } from './stats.js';
 import { TRAINER_METRICS } from './trainer-metrics.js';
 
@@ -36,7 +37,10 @@ export const COMPARED_METRICS: ScalarMetric[] = [
   { name: 'stale-samples', section: 'samples', title: 'Stale samples dropped', yLabel: 'samples', caption: 'Dropped for being more than 8 policy versions old.', value: (s) => s.samples.stale },
 ];
 
-/** One overlay line chart per compared metric (plus whole-batch trainer metrics any run has). Pure. */
+/**
+ * One overlay line chart per compared metric, plus the stability signals and whole-batch trainer
+ * metrics that some run has (the page says which stability signals are left out). Pure.
+ */
 export function comparePlots(runs: readonly RunAggregate[]): PlotSpec[] {
   const stepNumbers = [...new Set(runs.flatMap((run) => run.steps.map((step) => step.step)))].sort((a, b) => a - b);
   const categories = stepNumbers.map(String);
@@ -53,7 +57,15 @@ export function comparePlots(runs: readonly RunAggregate[]): PlotSpec[] {
     caption: metric.caption,
     value: (step) => step.trainer?.[metric.key]?.all ?? null,
   }));
-  return [...COMPARED_METRICS, ...trainer].map((metric) => ({
+  const stability: ScalarMetric[] = stabilityMetricsWithData(runs).map((metric) => ({
+    name: metric.name,
+    section: 'stability',
+    title: `Mean ${metric.title[0]!.toLowerCase()}${metric.title.slice(1)}`,
+    yLabel: metric.yLabel,
+    caption: `Mean over both roles’ trajectories. ${metric.caption}`,
+    value: (step) => stabilityMean(step, metric.key),
+  }));
+  return [...COMPARED_METRICS, ...stability, ...trainer].map((metric) => ({
     name: metric.name,
     section: metric.section,
     title: metric.title,

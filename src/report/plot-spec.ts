@@ -19,6 +19,7 @@ export const SECTIONS = [
   { id: 'rewards', title: 'Rewards', lead: 'What each role earns: reward hacking shows as rewards rising without the rates behind them.' },
   { id: 'diversity', title: 'Bug size and diversity', lead: 'Tunnel vision shows up here first: one strategy, one operator, ever-smaller bugs.' },
   { id: 'effort', title: 'Effort per episode', lead: 'Policy turns and tokens over all trajectories of an episode.' },
+  { id: 'stability', title: 'Stability', lead: 'Instability at scale (gibberish outputs): output length, format-error rate and an entropy proxy, one value per trajectory (SPEC §10).' },
   { id: 'throughput', title: 'Throughput', lead: 'Where the wall-clock time goes.' },
   { id: 'samples', title: 'Training samples', lead: 'What reaches the trainer, and what is dropped on the way.' },
   { id: 'trainer', title: 'Trainer', lead: 'Optimizer-side health, per role when the trainer reports it.' },

@@ -1,7 +1,8 @@
 import type { EpisodeRecord } from '../corpus/episode-record.js';
 import { aggregateRun, type StepAggregate } from './aggregate.js';
 import { duration, fixed, percent, signed } from './format.js';
-import type { StepMetrics } from '../selfplay/step-metrics.js';
+import type { Stability, StepMetrics } from '../selfplay/step-metrics.js';
+import { stabilityMean } from './stability-plots.js';
 
 /** What the text summary needs of a run: a {@link RunData} fits, so do in-memory step lines. */
 export interface TextSummaryInput {
@@ -48,10 +49,28 @@ function row(cells: string[]): string {
   return COLUMNS.map((column, index) => (column.left ? cells[index]!.padEnd(column.width) : cells[index]!.padStart(column.width))).join('  ').trimEnd();
 }
 
+const STABILITY_TEXT: { key: keyof Stability; label: string; show: (value: number) => string; unit: string; none: string }[] = [
+  { key: 'outputTokens', label: 'output', show: (v) => String(Math.round(v)), unit: 'tokens/turn', none: 'no policy turn' },
+  { key: 'formatErrorRate', label: 'format errors', show: (v) => `${(v * 100).toFixed(1)}%`, unit: 'of turns', none: 'no policy turn' },
+  { key: 'sampledNll', label: 'sampled NLL', show: (v) => v.toFixed(2), unit: 'nats/token', none: 'no token logprobs: tokens mode only' },
+];
+
+/** One line of the SPEC §10 instability signals: each as its step mean (both roles), first → last step that has one. */
+export function stabilityLine(steps: readonly StepAggregate[]): string {
+  if (steps.every((step) => step.stability === null)) return 'stability: not in this metrics.jsonl (written before output length, format-error rate and sampled NLL were recorded)';
+  const parts = STABILITY_TEXT.map(({ key, label, show, unit, none }) => {
+    const means = steps.map((step) => stabilityMean(step, key)).filter((value): value is number => value !== null);
+    if (means.length === 0) return `${label} – (${none})`;
+    return `${label} ${means.length === 1 ? show(means[0]!) : `${show(means[0]!)} → ${show(means.at(-1)!)}`} ${unit}`;
+  });
+  return `stability (step mean over both roles, first → last step): ${parts.join(', ')}`;
+}
+
 /**
  * The run report's figures as plain text for the terminal (the end of `ssr selfplay` / `ssr
  * corpus`, and `ssr report`): one headline, then per step the valid rate, rejections by check,
- * solve rates by order, mean rewards, diversity (entropy in bits) and throughput. Pure.
+ * solve rates by order, mean rewards, diversity (entropy in bits) and throughput; then one line of
+ * stability signals. Pure.
  */
 export function formatTextSummary(run: TextSummaryInput, options: TextSummaryOptions = {}): string {
   const agg = aggregateRun({ name: run.name, steps: run.steps, episodes: run.episodes ?? [] });
@@ -69,6 +88,7 @@ export function formatTextSummary(run: TextSummaryInput, options: TextSummaryOpt
     if (shown.length < agg.steps.length) lines.push(`  … ${agg.steps.length - shown.length} earlier step(s) not shown (ssr report draws them all)`);
     for (const step of shown) lines.push(row(COLUMNS.map((column) => column.cell(step))));
     lines.push('H = entropy of the strategy / operator mix in bits (falling to 0: tunnel vision); eps/h = episodes per hour; stale = samples dropped as too old');
+    lines.push(stabilityLine(agg.steps));
   }
   for (const note of run.notes ?? []) lines.push(`note: ${note}`);
   return `${lines.join('\n')}\n`;

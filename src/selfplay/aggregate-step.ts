@@ -1,7 +1,8 @@
 import type { Trajectory } from '../agent/trajectory.js';
+import type { TrajectoryStep } from '../agent/trajectory-record.js';
 import { countEpisodes } from './episode-counts.js';
 import type { EpisodeEvidence } from './step-evidence.js';
-import { stepMetricsSchema, type StepMetrics } from './step-metrics.js';
+import { stepMetricsSchema, type Stability, type StepMetrics } from './step-metrics.js';
 import type { TrainerStep } from './trainer-client.js';
 
 export interface StepMetricsInput {
@@ -17,11 +18,35 @@ export interface StepMetricsInput {
   trainer: TrainerStep | null;
 }
 
-/** Turns and tokens of a trajectory: its exit record's, or summed over its steps when it has none. */
-function effort(trajectory: Trajectory): { turns: number; tokens: number } {
-  if (trajectory.exit) return { turns: trajectory.exit.turns, tokens: trajectory.exit.usage.promptTokens + trajectory.exit.usage.completionTokens };
-  const tokens = trajectory.steps.reduce((sum, step) => sum + step.usage.promptTokens + step.usage.completionTokens, 0);
-  return { turns: trajectory.steps.length, tokens };
+interface Effort {
+  turns: number;
+  /** Prompt + completion. */
+  tokens: number;
+  completionTokens: number;
+  formatErrors: number;
+}
+
+/** What a trajectory spent: its exit record's sums, or its steps' when it has none (a crash, a kill). */
+function effort(trajectory: Trajectory): Effort {
+  const exit = trajectory.exit;
+  if (exit) return { turns: exit.turns, tokens: exit.usage.promptTokens + exit.usage.completionTokens, completionTokens: exit.usage.completionTokens, formatErrors: exit.formatErrors };
+  const steps = trajectory.steps;
+  const sum = (pick: (step: TrajectoryStep) => number): number => steps.reduce((total, step) => total + pick(step), 0);
+  return {
+    turns: steps.length,
+    tokens: sum((step) => step.usage.promptTokens + step.usage.completionTokens),
+    completionTokens: sum((step) => step.usage.completionTokens),
+    formatErrors: steps.filter((step) => step.formatError !== undefined).length,
+  };
+}
+
+/**
+ * Mean −log p per sampled token over the turns that kept their token sample (tokens mode); null
+ * when none did. A non-finite logprob is left out: one −∞ would make the whole step's mean ∞.
+ */
+function sampledNll(trajectory: Trajectory): number | null {
+  const logprobs = trajectory.steps.flatMap((step) => step.sample?.completionLogprobs ?? []).filter(Number.isFinite);
+  return logprobs.length === 0 ? null : -logprobs.reduce((sum, logprob) => sum + logprob, 0) / logprobs.length + 0;
 }
 
 /** The metrics.jsonl line of a step, from what the store holds about its episodes. */
@@ -33,11 +58,22 @@ export function aggregateStepMetrics(input: StepMetricsInput): StepMetrics {
   for (const kind of bugs.flatMap((bug) => bug.kinds)) operators[kind] = (operators[kind] ?? 0) + 1;
   const turns = { injector: [] as number[], solver: [] as number[] };
   const tokens = { injector: [] as number[], solver: [] as number[] };
+  const stability: Stability = {
+    outputTokens: { injector: [], solver: [] },
+    formatErrorRate: { injector: [], solver: [] },
+    sampledNll: { injector: [], solver: [] },
+  };
   const add = (role: 'injector' | 'solver', trajectory: Trajectory | null): void => {
     if (!trajectory) return;
     const spent = effort(trajectory);
     turns[role].push(spent.turns);
     tokens[role].push(spent.tokens);
+    // Per-turn signals need a turn; a trajectory that never queried the policy says nothing about its output.
+    if (spent.turns === 0) return;
+    stability.outputTokens[role].push(spent.completionTokens / spent.turns);
+    stability.formatErrorRate[role].push(spent.formatErrors / spent.turns);
+    const nll = sampledNll(trajectory);
+    if (nll !== null) stability.sampledNll[role].push(nll);
   };
   for (const item of input.evidence) {
     add('injector', item.injector);
@@ -55,6 +91,7 @@ export function aggregateStepMetrics(input: StepMetricsInput): StepMetrics {
     operators,
     turns,
     tokens,
+    stability,
     stageMs: { prepare: input.stageMs.prepare, inject: sum('inject'), validate: sum('validate'), solve: sum('solve'), score: input.stageMs.score, emit: input.stageMs.emit },
     samples: input.samples,
     trainer: input.trainer ? { version: input.trainer.version, metrics: input.trainer.metrics } : null,

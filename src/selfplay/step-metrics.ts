@@ -6,6 +6,17 @@ const numbers = z.array(z.number());
 const byRole = z.object({ injector: numbers, solver: numbers });
 const rate = z.number().min(0).max(1).nullable();
 
+/**
+ * Gibberish-output signals (SPEC §10), one entry per trajectory that made at least one turn. Only
+ * `sampledNll` needs token logprobs (tokens mode): it stays empty for openai and procedural runs.
+ */
+export const stabilitySchema = z.object({
+  outputTokens: byRole.describe('mean completion tokens per turn (exit usage.completionTokens / turns)'),
+  formatErrorRate: byRole.describe('share of turns that were format errors (exit formatErrors / turns)'),
+  sampledNll: byRole.describe('mean negative log-prob per sampled token, nats (an entropy proxy); only trajectories with token logprobs'),
+});
+export type Stability = z.infer<typeof stabilitySchema>;
+
 /** The six episode stages, in order (src/selfplay/stages/). */
 export const STAGES = ['prepare', 'inject', 'validate', 'solve', 'score', 'emit'] as const;
 export type StageName = (typeof STAGES)[number];
@@ -41,6 +52,7 @@ export const stepMetricsSchema = z.object({
   operators: counts.describe('valid order-1 bugs by change kind (the procedural operator when known, else the diff shape)'),
   turns: byRole.describe('policy turns per trajectory'),
   tokens: byRole.describe('prompt + completion tokens per trajectory'),
+  stability: stabilitySchema.optional().describe('instability at scale (SPEC §10), one value per trajectory; absent from lines written before it existed'),
   stageMs: z.object({ prepare: z.number(), inject: z.number(), validate: z.number(), solve: z.number(), score: z.number(), emit: z.number() }),
   samples: z.object({ written: count, stale: count, masked: count, zeroAdvantageGroups: count }),
   trainer: z.record(z.string(), z.unknown()).nullable().describe('the trainer step response ({version, metrics}); null without a trainer'),

@@ -18,6 +18,13 @@ const FIXTURES = fileURLToPath(new URL('../fixtures/runs/', import.meta.url));
 /** A real run of the example repo lands here (with its report.html), for a person to open after the test. */
 const REAL_RUN = join(OUTPUT, 'report-run');
 
+function hasStability(run: RunData, key: 'outputTokens' | 'formatErrorRate' | 'sampledNll'): boolean {
+  return run.steps.some((step) => (step.stability?.[key].injector.length ?? 0) + (step.stability?.[key].solver.length ?? 0) > 0);
+}
+
+/** Stability plots without data are left out, with a note in their place (an empty chart would read as "zero"). */
+const LEFT_OUT_WITHOUT_DATA = new Set(['output-tokens', 'format-error-rate', 'sampled-nll']);
+
 /**
  * Whether each plot of a one-run report has data, judged from the run dir itself (not from the
  * report code): the browser must show points exactly where the run has something to show.
@@ -36,6 +43,9 @@ const HAS_DATA: Record<string, (run: RunData) => boolean> = {
   diversity: (run) => run.steps.some((step) => Object.values({ ...step.strategies, ...step.operators }).some((n) => n > 0)),
   turns: (run) => run.steps.some((step) => step.turns.injector.length + step.turns.solver.length > 0),
   tokens: (run) => run.steps.some((step) => step.tokens.injector.length + step.tokens.solver.length > 0),
+  'output-tokens': (run) => hasStability(run, 'outputTokens'),
+  'format-error-rate': (run) => hasStability(run, 'formatErrorRate'),
+  'sampled-nll': (run) => hasStability(run, 'sampledNll'),
   throughput: (run) => run.steps.some((step) => step.durationMs > 0),
   'stage-time': (run) => run.steps.some((step) => Object.values(step.stageMs).some((ms) => ms > 0)),
   samples: (run) => run.steps.length > 0,
@@ -115,7 +125,10 @@ describe('the run report in a real browser', () => {
     const { out, run } = await writeRunReport(REAL_RUN);
     const { page, plots, errors, requests } = await visit(out);
 
-    expect(plots.map((plot) => plot.name)).toEqual(RUN_PLOTS);
+    expect(plots.map((plot) => plot.name)).toEqual(RUN_PLOTS.filter((name) => !LEFT_OUT_WITHOUT_DATA.has(name) || HAS_DATA[name]!(run)));
+    // The procedural policy samples no tokens: no NLL chart, and the Stability section says why.
+    expect(HAS_DATA['sampled-nll']!(run)).toBe(false);
+    expect(await page.locator('#stability .note').allTextContents()).toEqual(['Sampled NLL (entropy proxy): no data: this run had no token logprobs (tokens mode only).']);
     for (const plot of plots) {
       const expected = HAS_DATA[plot.name]!(run);
       expect(plot.points > 0, `${plot.name}: has data in the run: ${expected}`).toBe(expected);
@@ -123,7 +136,7 @@ describe('the run report in a real browser', () => {
       expect(plot.width, `${plot.name} is laid out`).toBeGreaterThan(300);
     }
     // Whatever the Injector did, an episode ran: these plots always have data.
-    for (const name of ['valid-rate', 'rejections', 'injector-reward', 'strategy-mix', 'turns', 'throughput', 'stage-time', 'samples']) {
+    for (const name of ['valid-rate', 'rejections', 'injector-reward', 'strategy-mix', 'turns', 'output-tokens', 'format-error-rate', 'throughput', 'stage-time', 'samples']) {
       expect(plots.find((plot) => plot.name === name)!.points, name).toBeGreaterThan(0);
     }
     expect(await page.locator('#trainer .note').textContent()).toContain('No trainer in this run');

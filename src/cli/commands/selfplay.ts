@@ -3,11 +3,11 @@ import { Option, type Command } from 'commander';
 import type { AgentLimits } from '../../agent/agent-limits.js';
 import { resolveRepo, type ResolvedRepo } from '../../config/resolve-repo.js';
 import { createPolicy, resolveDefaultPolicy, type PolicyFlags } from '../../policy/create-policy.js';
+import { formatTextSummary } from '../../report/text-summary.js';
 import { advantageEstimatorSchema, type AdvantageEstimator } from '../../rl/advantages.js';
 import { STRATEGY_CHOICES, type StrategyChoice } from '../../roles/injector-strategy.js';
 import { selectBackend } from '../../sandbox/select-backend.js';
 import { runSelfplay, type SelfplayRunResult } from '../../selfplay/run-selfplay.js';
-import { formatRunSummary } from '../../selfplay/run-summary.js';
 import { selfplaySettingsSchema, TRAIN_ROLES, type SelfplaySettingsInput, type TrainRoles } from '../../selfplay/selfplay-settings.js';
 import { EngineError } from '../../util/engine-error.js';
 import { addAgentLimitOptions, agentLimitsFromFlags, type AgentLimitFlags } from '../agent-limit-options.js';
@@ -107,9 +107,12 @@ export function policyKey(flags: PolicyFlags): Record<string, unknown> {
   return { kind: resolveDefaultPolicy(flags), model: flags.model ?? null, script: flags.policyScript ?? null };
 }
 
-/** Print the end of a run: the step table on stderr, the JSON summary or a closing line on stdout; exit 2 when stopped. */
+/**
+ * Print the end of a run: the run report's figures as text on stderr (the same as `ssr report`
+ * prints), the JSON summary or a closing line on stdout; exit 2 when stopped.
+ */
 export function reportRun(command: string, result: SelfplayRunResult, json: boolean | undefined): void {
-  process.stderr.write(`\nssr ${command}: steps of ${result.summary.outDir}\n${formatRunSummary(result.metrics)}`);
+  process.stderr.write(`\nssr ${command}: ${formatTextSummary({ name: result.summary.outDir, steps: result.metrics })}`);
   if (result.status === 'stopped') {
     process.stderr.write(
       `ssr ${command}: stopped: ${result.reason}. Everything finished is kept in ${result.summary.outDir}; ` +

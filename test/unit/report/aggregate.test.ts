@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { aggregateRun } from '../../../src/report/aggregate.js';
 import { readRun } from '../../../src/report/read-run.js';
+import { stabilityMean } from '../../../src/report/stability-plots.js';
 import { entropyBits, keysByTotal, summarise } from '../../../src/report/stats.js';
 import { trainerPoint } from '../../../src/report/trainer-metrics.js';
 import { fixtureRun } from './fixture-runs.js';
@@ -54,6 +55,18 @@ describe('aggregateRun on the fixture runs', () => {
     expect(agg.steps.at(-1)!.entropy.operators).toBe(0);
     expect(agg.steps[0]!.solveRate.order2).toBeNull();
     expect(agg.trainerMetrics).toEqual([]);
+  });
+
+  it('stability passes through per step; a line older than it is null; step means pool both roles', async () => {
+    const trainer = aggregateRun(await readRun(fixtureRun('selfplay-trainer')));
+    const last = trainer.steps.at(-1)!;
+    expect(last.stability!.sampledNll.injector).toEqual([0.57, 0.58, 0.59, 1.87]); // the babbling Injector of step 3
+    expect(stabilityMean(last, 'sampledNll')).toBeCloseTo((0.57 + 0.58 + 0.59 + 1.87 + 0.51 * 4 + 0.5 * 5 + 0.49 * 3) / 16, 10);
+    const torn = aggregateRun(await readRun(fixtureRun('removal-torn')));
+    expect(torn.steps.map((step) => step.stability === null)).toEqual([true, false, false]);
+    expect(torn.steps.map((step) => stabilityMean(step, 'sampledNll'))).toEqual([null, null, null]);
+    expect(stabilityMean(torn.steps[0]!, 'outputTokens')).toBeNull();
+    expect(stabilityMean(torn.steps[1]!, 'outputTokens')).toBeGreaterThan(0);
   });
 
   it('an empty run aggregates to empty series and null rates', () => {

@@ -12,8 +12,9 @@ import { fixtureRun, RUNS } from './fixture-runs.js';
 
 const RUN_PLOTS = [
   'valid-rate', 'rejections', 'solve-rate', 'solve-rate-histogram', 'injector-reward', 'solver-reward', 'bug-files', 'bug-lines',
-  'strategy-mix', 'operator-mix', 'diversity', 'turns', 'tokens', 'throughput', 'stage-time', 'samples',
+  'strategy-mix', 'operator-mix', 'diversity', 'turns', 'tokens', 'output-tokens', 'format-error-rate', 'sampled-nll', 'throughput', 'stage-time', 'samples',
 ];
+const NO_LOGPROBS = 'Sampled NLL (entropy proxy): no data: this run had no token logprobs (tokens mode only).';
 const TRAINER_PLOTS = ['trainer-loss', 'trainer-grad-norm', 'trainer-approx-kl', 'trainer-clip-frac-low', 'trainer-clip-frac-high', 'trainer-tokens-per-second', 'trainer-lr'];
 
 /** Each `<figure class="ssr-plot">`: its name and its SVG's data-points, the SVG checked well-formed. */
@@ -68,14 +69,37 @@ describe('renderRunReport', () => {
     expect(found.get('valid-rate')).toBe(4);
     expect(found.get('injector-reward')).toBe(14); // one dot per injector reward over 4 steps
     expect(found.get('solve-rate-histogram')).toBe(13); // 9 order-1 bugs + 4 order-2
+    // Stability: a dot per trajectory over the 4 steps: 14 Injectors that ran + 52 scored Solver attempts.
+    expect(found.get('sampled-nll')).toBe(14 + 52);
+    expect(found.get('format-error-rate')).toBe(found.get('turns'));
+    expect(html).toMatch(/<section id="stability"><h2>Stability<\/h2><p class="lead">Instability at scale \(gibberish outputs\)/);
     expect(html).not.toContain('No trainer in this run');
+    expect(html).not.toContain('no data:');
   });
 
   it('without a trainer: the note instead of trainer plots; the torn-line notes on top', async () => {
     const html = renderRunReport(await readRun(fixtureRun('removal-torn')), { linkBase: '' });
-    expect([...plots(html).keys()]).toEqual(RUN_PLOTS);
+    expect([...plots(html).keys()]).toEqual(RUN_PLOTS.filter((name) => name !== 'sampled-nll'));
     expect(html).toContain('No trainer in this run');
     expect(html).toMatch(/<ul class="notes"><li>the last line of metrics\.jsonl is incomplete/);
+  });
+
+  it('stability without token logprobs (openai mode): no empty NLL chart, a note saying why; an older step is a gap', async () => {
+    const html = renderRunReport(await readRun(fixtureRun('removal-torn')), { linkBase: '' });
+    const stability = /<section id="stability">[\s\S]*?<\/section>/.exec(html)![0];
+    expect(stability).not.toContain('data-plot="sampled-nll"');
+    expect(stability).toContain(`<p class="note">${NO_LOGPROBS}</p>`);
+    // Step 0 predates `stability`: only steps 1 and 2 carry dots (2 + 12 and 2 + 8 trajectories).
+    expect(plots(html).get('output-tokens')).toBe(24);
+  });
+
+  it('a run written before the stability signals: no stability plots, one note saying so', async () => {
+    const run = await readRun(fixtureRun('selfplay-trainer'));
+    const old = { ...run, steps: run.steps.map(({ stability: _dropped, ...line }) => line) };
+    const html = renderRunReport(old, { linkBase: '' });
+    const names = [...plots(html).keys()];
+    expect(names).toEqual([...RUN_PLOTS.filter((name) => !['output-tokens', 'format-error-rate', 'sampled-nll'].includes(name)), ...TRAINER_PLOTS]);
+    expect(html).toContain('<p class="note">No data: this run’s metrics.jsonl was written before output length, format-error rate and sampled NLL were recorded.</p>');
   });
 
   it('the bug table embeds both diffs escaped and links the files relative to the report', async () => {
@@ -112,11 +136,25 @@ describe('renderCompareReport', () => {
     const found = plots(html);
     expect(found.get('valid-rate')).toBe(7); // 4 + 3 steps
     expect(found.get('trainer-loss')).toBe(3); // only the first run has a trainer
+    expect(found.get('output-tokens')).toBe(4 + 2); // removal-torn's step 0 predates stability
+    expect(found.get('sampled-nll')).toBe(4); // only the tokens-mode run has logprobs
+    expect(html).not.toContain('no data:');
     for (const match of html.matchAll(/<figure class="ssr-plot" data-plot="([^"]+)"[^>]*>([\s\S]*?)<\/figure>/g)) {
       const series = findAll(parseXml(/<svg[\s\S]*<\/svg>/.exec(match[2]!)![0]), hasClass('series'));
       expect(series.map((group) => group.attrs['data-series'])).toEqual(['selfplay-trainer', 'removal-torn']);
       expect(new Set(series.map((group) => findAll(group, (node) => node.name === 'path')[0]!.attrs.stroke)).size).toBe(2);
     }
+  });
+});
+
+describe('renderCompareReport without any token logprobs', () => {
+  it('leaves the NLL plot out and says so; output length and format errors stay', async () => {
+    const torn = await readRun(fixtureRun('removal-torn'));
+    const html = renderCompareReport([torn, { ...torn, name: 'again' }]);
+    const names = [...plots(html).keys()];
+    expect(names).toEqual(expect.arrayContaining(['output-tokens', 'format-error-rate']));
+    expect(names).not.toContain('sampled-nll');
+    expect(html).toContain('<p class="note">Sampled NLL (entropy proxy): no data: none of these runs had token logprobs (tokens mode only).</p>');
   });
 });
 

@@ -23,6 +23,25 @@ describe('formatTextSummary', () => {
     expect(text.endsWith('\n')).toBe(true);
   });
 
+  it('one stability line: step means of both roles, first → last step (SPEC §10)', async () => {
+    const lines = formatTextSummary(await readRun(fixtureRun('selfplay-trainer'))).split('\n');
+    expect(lines.filter((line) => line.startsWith('stability'))).toEqual([
+      'stability (step mean over both roles, first → last step): output 81 → 85 tokens/turn, format errors 1.2% → 2.9% of turns, sampled NLL 0.43 → 0.60 nats/token',
+    ]);
+  });
+
+  it('the stability line says why a signal is missing: no logprobs outside tokens mode, lines older than the signals', async () => {
+    // removal-torn: step 0 predates `stability`, steps 1-2 are openai mode (no logprobs).
+    expect(formatTextSummary(await readRun(fixtureRun('removal-torn')))).toContain(
+      '\nstability (step mean over both roles, first → last step): output 81 → 81 tokens/turn, format errors 1.6% → 1.7% of turns, sampled NLL – (no token logprobs: tokens mode only)\n',
+    );
+    expect(formatTextSummary({ name: 'old', steps: [baseStep()] })).toContain(
+      '\nstability: not in this metrics.jsonl (written before output length, format-error rate and sampled NLL were recorded)\n',
+    );
+    const one = { ...baseStep(), stability: { outputTokens: { injector: [120], solver: [] }, formatErrorRate: { injector: [0.0125], solver: [] }, sampledNll: { injector: [], solver: [] } } };
+    expect(formatTextSummary({ name: 'one', steps: [one] })).toContain(': output 120 tokens/turn, format errors 1.3% of turns, sampled NLL – (no token logprobs: tokens mode only)\n');
+  });
+
   it('columns line up: every row is as wide as the header up to its last column', async () => {
     const lines = formatTextSummary(await readRun(fixtureRun('selfplay-trainer'))).split('\n').slice(1, 6);
     const stale = lines[0]!.indexOf('stale') + 'stale'.length;

@@ -1,10 +1,12 @@
+import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
+import type { Trajectory } from '../../../src/agent/trajectory.js';
 import { countEpisodes } from '../../../src/selfplay/episode-counts.js';
 import { aggregateStepMetrics } from '../../../src/selfplay/aggregate-step.js';
 import type { EpisodeEvidence } from '../../../src/selfplay/step-evidence.js';
 import { stepMetricsSchema } from '../../../src/selfplay/step-metrics.js';
 import { discarded, makeEpisode } from '../corpus/corpus-factory.js';
-import { exit, trajectory } from '../rl/trajectory-factory.js';
+import { exit, step, trajectory } from '../rl/trajectory-factory.js';
 
 const order2 = (id: string, solver: number[]) =>
   makeEpisode({ id, order: 2, parentBugId: 'bug-p', attemptOf: 'ep-a1', rewards: { injector: null, solver }, solverAttempts: solver.length, solved: solver.filter((r) => r > 0).length });
@@ -66,5 +68,91 @@ describe('aggregateStepMetrics', () => {
     expect(metrics.bugSize).toEqual({ files: [2], lines: [14] });
     expect(metrics.operators).toEqual({ 'remove-lines': 1, 'replace-lines': 1 });
     expect(metrics).toMatchObject({ episodes: 2, discarded: 1, discardReasons: { 'docker-unavailable': 1 }, trainer: { version: 3, metrics: { loss: 0.5 } } });
+  });
+
+  it('stability per trajectory: completion tokens and format errors per turn from the exit record, NLL from the samples', () => {
+    // The factory's steps sampled logprobs [-0.1, -0.2] and [-0.2, -0.2]: mean NLL (0.1 + 0.2 + 0.2 + 0.2) / 4.
+    expect(metrics.stability).toEqual({
+      outputTokens: { injector: [0], solver: [2] },
+      formatErrorRate: { injector: [0], solver: [0] },
+      sampledNll: { injector: [0.175], solver: [0.175] },
+    });
+  });
+});
+
+describe('aggregateStepMetrics: stability signals (SPEC §10)', () => {
+  /** The solver-side stability values of a step whose one episode has these attempt trajectories. */
+  const signals = (...trajectories: Array<Trajectory | null>) =>
+    aggregateStepMetrics({
+      step: 0, policyVersion: 0, startedAt: '2025-01-01T00:00:00.000Z', durationMs: 1, stageMs: { prepare: 0, score: 0, emit: 0 },
+      samples: { written: 0, stale: 0, masked: 0, zeroAdvantageGroups: 0 }, trainer: null,
+      evidence: [{
+        record: makeEpisode({ id: 'a' }), commit: 'c0', injector: null, bug: null,
+        attempts: trajectories.map((t, i) => ({ attempt: { id: `a-a${i + 1}`, status: 'failed' as const, reward: -1, exitStatus: 'submitted' as const, reason: '' }, trajectory: t })),
+      }],
+    });
+  const openaiStep = (turn: number, overrides = {}) => ({ ...step(turn), sample: undefined, ...overrides });
+
+  it.each([
+    [
+      'the exit record: completion tokens / turns, formatErrors / turns',
+      [trajectory({ exit: { ...exit(), turns: 4, usage: { promptTokens: 900, completionTokens: 100 }, formatErrors: 1 } })],
+      { outputTokens: [25], formatErrorRate: [0.25], sampledNll: [0.175] },
+    ],
+    [
+      'no exit record (a killed episode): summed over its steps, format errors counted from them',
+      [trajectory({ exit: null, steps: [step(1, { usage: { promptTokens: 10, completionTokens: 7 } }), step(2, { usage: { promptTokens: 20, completionTokens: 3 }, formatError: 'no tool call' })] })],
+      { outputTokens: [5], formatErrorRate: [0.5], sampledNll: [0.175] },
+    ],
+    [
+      'no token samples (openai, procedural): no NLL, the other two still counted',
+      [trajectory({ steps: [openaiStep(1), openaiStep(2)] }), trajectory({ steps: [openaiStep(1)], exit: { ...exit(), turns: 1, usage: { promptTokens: 5, completionTokens: 9 }, formatErrors: 1 } })],
+      { outputTokens: [2, 9], formatErrorRate: [0, 1], sampledNll: [] },
+    ],
+    [
+      'NLL over the turns that kept a sample; a non-finite logprob is left out',
+      [trajectory({ steps: [openaiStep(1), step(2, { sample: { ...step(2).sample!, completionLogprobs: [-0.5, -Infinity, -1.5] } })] })],
+      { outputTokens: [2], formatErrorRate: [0], sampledNll: [1] },
+    ],
+    [
+      'a trajectory without a turn and a missing one say nothing about output',
+      [trajectory({ steps: [], exit: { ...exit('infrastructure-error'), turns: 0, usage: { promptTokens: 0, completionTokens: 0 } } }), null],
+      { outputTokens: [], formatErrorRate: [], sampledNll: [] },
+    ],
+  ])('%s', (_name, trajectories, expected) => {
+    const metrics = signals(...trajectories);
+    expect(metrics.stability).toEqual({
+      outputTokens: { injector: [], solver: expected.outputTokens },
+      formatErrorRate: { injector: [], solver: expected.formatErrorRate },
+      sampledNll: { injector: [], solver: expected.sampledNll },
+    });
+  });
+
+  it('the turn count of a zero-turn trajectory is still recorded under turns and tokens', () => {
+    const metrics = signals(trajectory({ steps: [], exit: { ...exit('infrastructure-error'), turns: 0, usage: { promptTokens: 0, completionTokens: 0 } } }));
+    expect(metrics.turns.solver).toEqual([0]);
+    expect(metrics.tokens.solver).toEqual([0]);
+  });
+});
+
+describe('stepMetricsSchema: older lines', () => {
+  it('a metrics.jsonl line written before `stability` existed still parses, without it', () => {
+    // removal-torn's step 0 was written by an engine without stability metrics (test/fixtures/runs/README.md).
+    const [first] = readFileSync(new URL('../../fixtures/runs/removal-torn/metrics.jsonl', import.meta.url), 'utf8').split('\n');
+    const json = JSON.parse(first!) as Record<string, unknown>;
+    expect(json).not.toHaveProperty('stability');
+    const line = stepMetricsSchema.parse(json);
+    expect(line.stability).toBeUndefined();
+    expect(line.turns.injector).toHaveLength(3);
+  });
+
+  it('a malformed stability is rejected, naming the field', () => {
+    const line = { ...aggregateStepMetrics({
+      step: 0, policyVersion: 0, startedAt: '2025-01-01T00:00:00.000Z', durationMs: 1, evidence: [], stageMs: { prepare: 0, score: 0, emit: 0 },
+      samples: { written: 0, stale: 0, masked: 0, zeroAdvantageGroups: 0 }, trainer: null,
+    }) };
+    const result = stepMetricsSchema.safeParse({ ...line, stability: { outputTokens: { injector: [], solver: [] }, formatErrorRate: { injector: ['x'], solver: [] } } });
+    expect(result.success).toBe(false);
+    expect(result.error!.issues.map((issue) => issue.path.join('.'))).toEqual(expect.arrayContaining(['stability.formatErrorRate.injector.0', 'stability.sampledNll']));
   });
 });
