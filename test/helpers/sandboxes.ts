@@ -18,6 +18,11 @@ export async function exampleRepo(): Promise<ResolvedRepo> {
   return resolveRepo('pyledger', await loadReposFile(ROOT_REPOS_YAML));
 }
 
+/** The second example repo: `pytext` from the root repos.yaml (the global setup does not build its image). */
+export async function pytextRepo(): Promise<ResolvedRepo> {
+  return resolveRepo('pytext', await loadReposFile(ROOT_REPOS_YAML));
+}
+
 /**
  * A tiny git repo (two commits, a module and its pytest tests) at a fixed path with fixed dates,
  * so its commit, and so its image tag, are the same on every run. Rebuilt only when missing.
