@@ -37,13 +37,16 @@ export function parseHistoryLog(text: string): LoggedCommit[] {
 /**
  * One candidate per (fix commit, code file it modified): undo that commit's change to that file
  * on HEAD with `git apply -R` (retried with one line of context when later commits moved its
- * surroundings). Commits are visited in a seeded order; test files are never reverted.
+ * surroundings). Commits, and the files of each, are visited in a seeded order (a fix that
+ * touched three files gives three different bugs across seeds, not always its first file);
+ * test files are never reverted.
  */
 export function historyCandidates(commits: readonly LoggedCommit[], codeFiles: ReadonlySet<string>, rng: SeededRng): BugCandidate[] {
   const wanted = rng.shuffle(commits.filter((c) => HISTORY_SUBJECT.test(c.subject)));
   return wanted.flatMap((commit) =>
-    commit.modified
-      .filter((file) => codeFiles.has(file))
+    rng
+      .fork(`files:${commit.sha}`)
+      .shuffle(commit.modified.filter((file) => codeFiles.has(file)))
       .map((file) => revertCandidate(commit, file, revertCommand(commit.sha, file))),
   );
 }

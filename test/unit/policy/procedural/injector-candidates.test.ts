@@ -86,6 +86,13 @@ describe('history candidates', () => {
     expect(historyCandidates(parseHistoryLog(LOG), code, seededRng(1))).toEqual(candidates);
   });
 
+  it('visits the files of a multi-file fix in a seeded order, so every file leads for some seed', () => {
+    const log = ['@@commit ' + 'a'.repeat(40) + ' Handle empty results everywhere', 'M\tpkg/a.py', 'M\tpkg/b.py', 'M\tpkg/c.py', 'M\ttests/test_a.py'].join('\n');
+    const code = new Set(['pkg/a.py', 'pkg/b.py', 'pkg/c.py']);
+    const first = new Set(Array.from({ length: 24 }, (_, seed) => historyCandidates(parseHistoryLog(log), code, seededRng(seed))[0]!.file));
+    expect([...first].sort()).toEqual(['pkg/a.py', 'pkg/b.py', 'pkg/c.py']);
+  });
+
   it('keeps only the hunks that remove no definition (a compatibility fix)', () => {
     const patch = [
       'diff --git a/m.py b/m.py', '--- a/m.py', '+++ b/m.py',
