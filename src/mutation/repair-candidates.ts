@@ -1,11 +1,20 @@
-import type { Candidate, LineRange } from './mutation-operator.js';
+import type { Candidate, LineRange, MutationOperator } from './mutation-operator.js';
 import { listCandidates } from './mutate.js';
+import { boundOffByOneForRepair } from './operators/bound-off-by-one.js';
+import { negateConditionForRepair } from './operators/negate-condition.js';
 
 /**
- * The operators whose mutations can be undone by an operator of this list, cheapest guess first.
- * Every swap table is symmetric, `remove-not` undoes `negate-condition` and back, ±1 undoes ∓1,
- * and swapping arguments or branches twice restores them. Removals and emptied strings cannot be
- * undone from the mutated text alone, so they are not here.
+ * The operators whose mutations can be undone by an operator of this list (as
+ * {@link repairCandidates} runs them), cheapest guess first: every swap table is symmetric,
+ * swapping arguments or branches twice restores them, ±1 on a literal undoes ∓1, `remove-not`
+ * undoes `negate-condition`, and the repair variants of two operators ({@link REPAIR_VARIANTS})
+ * undo the rest: `negate-condition` puts back a `not` that `remove-not` dropped from any operand,
+ * and `bound-off-by-one` adds `± 1` back to any index it dropped one from. The original comes back
+ * to the letter, save where the mutated text cannot tell how it was spelled: a dropped
+ * `not a < b` comes back as `not (a < b)`, a dropped `i+1` as `i + 1` (the same code), and of
+ * `not not x` only the effect (`x`). Removals and emptied strings cannot be undone from the mutated
+ * text alone, so they are not here. test/unit/mutation/repair-inverts-mutations.test.ts checks
+ * this on real code.
  */
 export const REPAIR_OPERATORS = [
   'comparison-swap',
@@ -21,6 +30,15 @@ export const REPAIR_OPERATORS = [
   'invert-if-else',
 ] as const;
 export type RepairOperator = (typeof REPAIR_OPERATORS)[number];
+
+/**
+ * Operators that repair with more edits than they inject: same name, more permissive. The Injector
+ * draws from the registry and never sees these (their extra edits would be weak or junk bugs).
+ */
+const REPAIR_VARIANTS: Partial<Record<RepairOperator, MutationOperator>> = {
+  'negate-condition': negateConditionForRepair,
+  'bound-off-by-one': boundOffByOneForRepair,
+};
 
 export interface RepairOptions {
   /** A subset of {@link REPAIR_OPERATORS}; default all. */
@@ -41,7 +59,7 @@ export function repairCandidates(source: string, lines: LineRange | readonly num
   const operators = options.operators ?? REPAIR_OPERATORS;
   const tier = (candidate: Candidate) => operators.indexOf(candidate.operator as RepairOperator);
   const size = (candidate: Candidate) => candidate.end - candidate.start + candidate.replacement.length;
-  const ranked = listCandidates(source, { operators, lineRange: range })
+  const ranked = listCandidates(source, { operators: operators.map((name) => REPAIR_VARIANTS[name] ?? name), lineRange: range })
     .filter((candidate) => !wanted || wanted.some((line) => line >= candidate.line && line <= candidate.endLine))
     .sort((a, b) => tier(a) - tier(b) || size(a) - size(b) || a.start - b.start);
   return options.limit === undefined ? ranked : ranked.slice(0, options.limit);
