@@ -82,7 +82,10 @@ describe('ssr selfplay: one step on pyledger with the procedural policy (real Do
     summary = JSON.parse(run.stdout) as Record<string, unknown>;
     records = episodeLines(out).map((line) => episodeRecordSchema.parse(line));
     expect(run.stderr).toMatch(/\[selfplay\] step 1\/1 · 1\/2 episodes · ETA /);
-    expect(run.stderr).toMatch(/^step\s+episodes\s+discarded\s+valid/m);
+    // The run ends with the report's text summary: headline, step table, stability line.
+    expect(run.stderr).toMatch(/^ssr selfplay: run .+: 1 step\(s\), \d+ episodes/m);
+    expect(run.stderr).toMatch(/^step\s+eps\s+disc\s+valid\s+rejections\s+solve o1/m);
+    expect(run.stderr).toMatch(/^stability \(step mean over both roles/m);
   }, 900_000);
 
   afterAll(async () => {
