@@ -10,7 +10,7 @@ import type { Sandbox, SandboxLimits, SandboxProvider, SandboxTemplate } from '.
 import { probeBwrap } from './bwrap-probe.js';
 import { BwrapSandbox } from './bwrap-sandbox.js';
 import { probeCgroupLimits, type CgroupSupport } from './cgroup-probe.js';
-import { cgroupDirName } from './cgroup-values.js';
+import { cgroupDirName, ownerPidOf } from './cgroup-values.js';
 import { createSandboxCgroup, sweepDeadOwnerCgroups, type SandboxCgroup } from './sandbox-cgroup.js';
 import { readTemplateManifest, TEMPLATE_REPO } from './template-manifest.js';
 import { isProcessAlive } from '../../util/process-alive.js';
@@ -42,9 +42,11 @@ export class BwrapProvider implements SandboxProvider {
     this.swept ??= this.sweepDeadOwners();
     await this.swept;
     const id = `bwrap-${randomBytes(6).toString('hex')}`;
-    const dir = join(this.root, `${process.pid}-${id}`);
+    // The directory and the cgroups share one owner-tagged name, so one rule sweeps both.
+    const name = cgroupDirName(process.pid, id);
+    const dir = join(this.root, name);
     const mounts = { repo: join(dir, 'repo'), scratch: join(dir, 'ssr') };
-    const cgroup = await this.createCgroup(id, template.limits);
+    const cgroup = await this.createCgroup(name, template.limits);
     try {
       await mkdir(mounts.scratch, { recursive: true });
       await chmod(mounts.scratch, 0o1777);
@@ -71,11 +73,11 @@ export class BwrapProvider implements SandboxProvider {
   }
 
   /** A cgroup for the sandbox, or none (recorded) when the kernel refuses: never fatal. */
-  private async createCgroup(id: string, limits: SandboxLimits): Promise<SandboxCgroup | undefined> {
+  private async createCgroup(name: string, limits: SandboxLimits): Promise<SandboxCgroup | undefined> {
     const { hierarchies } = await probeCgroupLimits();
     if (hierarchies.length === 0) return undefined;
     try {
-      const cgroup = await createSandboxCgroup(hierarchies, cgroupDirName(process.pid, id), limits);
+      const cgroup = await createSandboxCgroup(hierarchies, name, limits);
       this.cgroupFailure = undefined;
       return cgroup;
     } catch (error) {
@@ -90,8 +92,8 @@ export class BwrapProvider implements SandboxProvider {
     await sweepDeadOwnerCgroups((await probeCgroupLimits()).hierarchies);
     const entries = await readdir(this.root).catch(() => [] as string[]);
     for (const entry of entries) {
-      const pid = Number(entry.split('-')[0]);
-      if (Number.isInteger(pid) && pid > 0 && pid !== process.pid && !isProcessAlive(pid)) {
+      const pid = ownerPidOf(entry);
+      if (pid !== undefined && pid !== process.pid && !isProcessAlive(pid)) {
         await rm(join(this.root, entry), { recursive: true, force: true }).catch(() => undefined);
       }
     }
