@@ -3,15 +3,10 @@ import { engineStopped, type Discard } from './discard.js';
 import { persistEpisode } from './persist-episode.js';
 import type { SelfplayContext } from './selfplay-context.js';
 import { toSolveAttempt, type AttemptOutcome } from './stages/04-solve.js';
-import { buildEpisodeRecord, type EpisodeIdentity, type Score } from './stages/05-score.js';
+import { buildEpisodeRecord, type RecordInput } from './stages/05-score.js';
 
-export interface FinishInput {
-  identity: EpisodeIdentity;
-  bugId: string | null;
-  valid: boolean | null;
-  failedCheck: string | null;
-  score: Score | null;
-  discard: Discard | null;
+/** The record's own fields, plus what finishing adds up: attempts, timings, effort. */
+export interface FinishInput extends Pick<RecordInput, 'identity' | 'bugId' | 'valid' | 'failedCheck' | 'score' | 'discard'> {
   attempts: readonly AttemptOutcome[];
   /** When the episode started (Date.now()). */
   started: number;
