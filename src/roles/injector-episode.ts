@@ -1,31 +1,22 @@
 import { agentLimitsSchema, type AgentLimits } from '../agent/agent-limits.js';
 import type { AgentExit } from '../agent/agent-exit.js';
-import { runAgent } from '../agent/run-agent.js';
 import type { BugArtifact } from '../artifact/bug-artifact.js';
 import type { ResolvedRepo } from '../config/resolve-repo.js';
-import type { Policy } from '../policy/policy.js';
 import type { SandboxProvider, SandboxTemplate } from '../sandbox/sandbox.js';
-import { toolsForRole } from '../tools/registry.js';
 import { artifactFromSubmission } from './artifact-from-submission.js';
 import type { InjectorStrategy } from './injector-strategy.js';
 import { injectorPrompts } from './role-prompts.js';
-import { withTrajectory } from './with-trajectory.js';
+import { runRoleEpisode, type RoleRunOptions } from './run-role-episode.js';
 
-export interface InjectorEpisodeOptions {
-  policy: Policy;
+export interface InjectorEpisodeOptions extends RoleRunOptions {
   repo: ResolvedRepo;
   template: SandboxTemplate;
   provider: SandboxProvider;
   strategy: InjectorStrategy;
   /** Missing fields take the defaults of SPEC §8. */
   limits?: Partial<AgentLimits>;
-  episodeId: string;
-  seed?: number;
   /** Test-script limit the prompt announces, ms (default: the repo's test_timeout_s; pass the validator's). */
   testTimeoutMs?: number;
-  /** JSONL file the trajectory is written to, step by step (none when undefined). */
-  trajectoryPath?: string;
-  signal?: AbortSignal;
 }
 
 export interface InjectorEpisode {
@@ -46,25 +37,7 @@ export async function runInjectorEpisode(options: InjectorEpisodeOptions): Promi
   const limits = agentLimitsSchema.parse(options.limits ?? {});
   const testTimeoutMs = options.testTimeoutMs ?? options.repo.limits.test_timeout_s * 1000;
   const prompts = injectorPrompts(options.strategy, { thresholds: options.repo.thresholds, testTimeoutMs }, limits);
-  const exit = await withTrajectory(options.trajectoryPath, async (trajectory) => {
-    const sandbox = await options.provider.acquire(options.template);
-    try {
-      return await runAgent({
-        policy: options.policy,
-        sandbox,
-        role: 'injector',
-        ...prompts,
-        tools: toolsForRole('injector'),
-        limits,
-        episodeId: options.episodeId,
-        seed: options.seed,
-        trajectory,
-        signal: options.signal,
-      });
-    } finally {
-      await sandbox.dispose().catch(() => undefined);
-    }
-  });
+  const exit = await runRoleEpisode('injector', () => options.provider.acquire(options.template), prompts, limits, options);
   if (exit.submission?.type !== 'injector') return { exit, artifact: null };
   const collected = artifactFromSubmission(exit.submission);
   return 'problem' in collected ? { exit, artifact: null, submissionProblem: collected.problem } : { exit, artifact: collected.artifact };

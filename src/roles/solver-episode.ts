@@ -1,16 +1,12 @@
 import { agentLimitsSchema, type AgentLimits } from '../agent/agent-limits.js';
 import type { AgentExit } from '../agent/agent-exit.js';
-import { runAgent } from '../agent/run-agent.js';
 import type { BugArtifact } from '../artifact/bug-artifact.js';
-import type { Policy } from '../policy/policy.js';
 import type { SandboxProvider, SandboxTemplate } from '../sandbox/sandbox.js';
-import { toolsForRole } from '../tools/registry.js';
 import { solverPrompts } from './role-prompts.js';
 import { prepareSolverSandbox } from './solver-sandbox.js';
-import { withTrajectory } from './with-trajectory.js';
+import { runRoleEpisode, type RoleRunOptions } from './run-role-episode.js';
 
-export interface SolverEpisodeOptions {
-  policy: Policy;
+export interface SolverEpisodeOptions extends RoleRunOptions {
   template: SandboxTemplate;
   provider: SandboxProvider;
   /** A validated artifact. */
@@ -19,11 +15,6 @@ export interface SolverEpisodeOptions {
   priorPatch?: string;
   /** Missing fields take the defaults of SPEC §8. */
   limits?: Partial<AgentLimits>;
-  episodeId: string;
-  seed?: number;
-  /** JSONL file the trajectory is written to, step by step (none when undefined). */
-  trajectoryPath?: string;
-  signal?: AbortSignal;
 }
 
 export interface SolverEpisode {
@@ -40,24 +31,6 @@ export interface SolverEpisode {
 export async function runSolverEpisode(options: SolverEpisodeOptions): Promise<SolverEpisode> {
   const limits = agentLimitsSchema.parse(options.limits ?? {});
   const prompts = solverPrompts(options.artifact, limits);
-  const exit = await withTrajectory(options.trajectoryPath, async (trajectory) => {
-    const sandbox = await prepareSolverSandbox(options);
-    try {
-      return await runAgent({
-        policy: options.policy,
-        sandbox,
-        role: 'solver',
-        ...prompts,
-        tools: toolsForRole('solver'),
-        limits,
-        episodeId: options.episodeId,
-        seed: options.seed,
-        trajectory,
-        signal: options.signal,
-      });
-    } finally {
-      await sandbox.dispose().catch(() => undefined);
-    }
-  });
+  const exit = await runRoleEpisode('solver', () => prepareSolverSandbox(options), prompts, limits, options);
   return { exit, patch: exit.submission?.type === 'solver' ? exit.submission.patch : null };
 }
