@@ -4,10 +4,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import PQueue from 'p-queue';
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { BugArtifact } from '../../src/artifact/bug-artifact.js';
 import { loadArtifactDir } from '../../src/artifact/load-artifact.js';
-import { main } from '../../src/cli/main.js';
 import type { ResolvedRepo } from '../../src/config/resolve-repo.js';
 import type { SweBenchInstance } from '../../src/corpus/export-swe-bench.js';
 import { readStoredBug } from '../../src/corpus/read-stored-bug.js';
@@ -17,6 +16,7 @@ import type { SandboxTemplate } from '../../src/sandbox/sandbox.js';
 import { BaselineCache } from '../../src/validator/baseline-cache.js';
 import { validateArtifact, type ValidationResult } from '../../src/validator/validate-artifact.js';
 import { dockerTemplate, exampleRepo } from '../helpers/sandboxes.js';
+import { runCli, type CliRun } from '../helpers/cli.js';
 
 const FIXTURE = fileURLToPath(new URL('../fixtures/artifacts/valid-single-file', import.meta.url));
 const F = ['split_evenly_keeps_every_cent', 'allocate_by_ratio', 'negative_amounts_allocate_symmetrically'].map((t) => `tests/test_money.py::TestAllocation::test_${t}`);
@@ -46,15 +46,8 @@ beforeAll(async () => {
 });
 afterAll(() => rm(root, { recursive: true, force: true }));
 
-async function cli(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-  let stdout = '';
-  let stderr = '';
-  vi.spyOn(process.stdout, 'write').mockImplementation((chunk: string | Uint8Array) => ((stdout += String(chunk)), true));
-  vi.spyOn(process.stderr, 'write').mockImplementation((chunk: string | Uint8Array) => ((stderr += String(chunk)), true));
-  const code = await main(args);
-  vi.restoreAllMocks();
-  process.exitCode = undefined;
-  return { code, stdout, stderr };
+function cli(args: string[]): Promise<CliRun> {
+  return runCli(args);
 }
 
 /** pyledger at the pinned commit, cloned from the bundle. */

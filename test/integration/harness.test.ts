@@ -2,12 +2,12 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
-import { main } from '../../src/cli/main.js';
 import { readDefaultTestFiles } from '../../src/harness/default-files.js';
 import { runTests, type RunTestsOptions } from '../../src/harness/run-tests.js';
 import type { TestReport } from '../../src/harness/test-report.js';
 import type { SandboxTemplate } from '../../src/sandbox/sandbox.js';
 import { bwrapTemplate, dockerTemplate, exampleRepo, tinyRepo, withSandbox } from '../helpers/sandboxes.js';
+import { runCli, type CliRun } from '../helpers/cli.js';
 
 const defaults = readDefaultTestFiles();
 
@@ -97,14 +97,8 @@ describe('ssr test-run', () => {
     vi.restoreAllMocks();
   });
 
-  async function cli(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-    let stdout = '';
-    let stderr = '';
-    vi.spyOn(process.stdout, 'write').mockImplementation((chunk: string | Uint8Array) => ((stdout += String(chunk)), true));
-    vi.spyOn(process.stderr, 'write').mockImplementation((chunk: string | Uint8Array) => ((stderr += String(chunk)), true));
-    const code = await main(args);
-    vi.restoreAllMocks();
-    return { code, stdout, stderr };
+  function cli(args: string[]): Promise<CliRun> {
+    return runCli(args);
   }
 
   it('runs the default pytest script and parser on a local repo and prints the report as JSON', async () => {

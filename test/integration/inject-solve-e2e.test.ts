@@ -7,12 +7,12 @@ import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest
 import { readTrajectory } from '../../src/agent/trajectory.js';
 import { artifactId } from '../../src/artifact/artifact-id.js';
 import { loadArtifactDir } from '../../src/artifact/load-artifact.js';
-import { main } from '../../src/cli/main.js';
 import { parseUnifiedDiff } from '../../src/code/unified-diff.js';
 import { pickStrategy } from '../../src/roles/injector-strategy.js';
 import { fakeLogprob, startFakeOpenAIServer, type FakeChatReply, type FakeOpenAIServer } from '../../src/testing/fake-openai-server.js';
 import { seededRng } from '../../src/util/seeded-rng.js';
 import { ROOT_REPOS_YAML } from '../helpers/sandboxes.js';
+import { runCli, type CliRun } from '../helpers/cli.js';
 
 const FIXTURES = fileURLToPath(new URL('../fixtures/artifacts/', import.meta.url));
 const fixture = (name: string, file: string): string => readFileSync(join(FIXTURES, name, file), 'utf8');
@@ -90,15 +90,8 @@ describe('ssr inject and ssr solve through a real HTTP endpoint (fake model, rea
     vi.restoreAllMocks();
   });
 
-  async function cli(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-    let stdout = '';
-    let stderr = '';
-    vi.spyOn(process.stdout, 'write').mockImplementation((chunk: string | Uint8Array) => ((stdout += String(chunk)), true));
-    vi.spyOn(process.stderr, 'write').mockImplementation((chunk: string | Uint8Array) => ((stderr += String(chunk)), true));
-    const common = ['--repos', ROOT_REPOS_YAML, '--repo', 'pyledger', '--sandbox', 'docker', '--base-url', server.baseUrl, '--json'];
-    const code = await main([...args, ...common]);
-    vi.restoreAllMocks();
-    return { code, stdout, stderr };
+  function cli(args: string[]): Promise<CliRun> {
+    return runCli([...args, ...['--repos', ROOT_REPOS_YAML, '--repo', 'pyledger', '--sandbox', 'docker', '--base-url', server.baseUrl, '--json']]);
   }
 
   function chatRequests(): Array<{ messages: Array<{ role: string; content: string | null }>; tools?: Array<{ function: { name: string } }> }> {

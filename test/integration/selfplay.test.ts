@@ -3,9 +3,8 @@ import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readTrajectory } from '../../src/agent/trajectory.js';
-import { main } from '../../src/cli/main.js';
 import { episodeRecordSchema, type EpisodeRecord } from '../../src/corpus/episode-record.js';
 import { bugMetadataSchema } from '../../src/corpus/bug-metadata.js';
 import { solvesRecordSchema } from '../../src/corpus/solves-record.js';
@@ -14,6 +13,7 @@ import { trainingSampleSchema, type TrainingSample } from '../../src/rl/training
 import { planStep } from '../../src/selfplay/stages/01-prepare.js';
 import { stepMetricsSchema } from '../../src/selfplay/step-metrics.js';
 import { episodeLines, ROOT } from './selfplay-helpers.js';
+import { runCli, type CliRun } from '../helpers/cli.js';
 
 const COMMIT = 'a0fcf854bb26b37599c51843decfcb341a864f73';
 const ALPHA = 0.8;
@@ -49,18 +49,8 @@ describe('ssr selfplay: one step on pyledger with the procedural policy (real Do
   let code: number;
   let records: EpisodeRecord[];
 
-  async function cli(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-    let stdout = '';
-    let stderr = '';
-    vi.spyOn(process.stdout, 'write').mockImplementation((chunk: string | Uint8Array) => ((stdout += String(chunk)), true));
-    vi.spyOn(process.stderr, 'write').mockImplementation((chunk: string | Uint8Array) => ((stderr += String(chunk)), true));
-    try {
-      process.exitCode = undefined;
-      return { code: await main(args), stdout, stderr };
-    } finally {
-      vi.restoreAllMocks();
-      process.exitCode = undefined;
-    }
+  function cli(args: string[]): Promise<CliRun> {
+    return runCli(args);
   }
 
   beforeAll(async () => {

@@ -5,10 +5,10 @@ import { fileURLToPath } from 'node:url';
 import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { loadArtifactDir } from '../../../src/artifact/load-artifact.js';
 import type { BugArtifact } from '../../../src/artifact/bug-artifact.js';
-import { main } from '../../../src/cli/main.js';
 import { invertUnifiedDiff } from '../../../src/code/invert-diff.js';
 import type { SweBenchInstance } from '../../../src/corpus/export-swe-bench.js';
 import { RunStore } from '../../../src/corpus/run-store.js';
+import { runCli, type CliRun } from '../../helpers/cli.js';
 
 const FIXTURE = fileURLToPath(new URL('../../fixtures/artifacts/valid-single-file', import.meta.url));
 const COMMIT = 'a0fcf854bb26b37599c51843decfcb341a864f73';
@@ -33,14 +33,8 @@ afterEach(async () => {
   await rm(root, { recursive: true, force: true });
 });
 
-async function cli(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-  let stdout = '';
-  let stderr = '';
-  vi.spyOn(process.stdout, 'write').mockImplementation((chunk: string | Uint8Array) => ((stdout += String(chunk)), true));
-  vi.spyOn(process.stderr, 'write').mockImplementation((chunk: string | Uint8Array) => ((stderr += String(chunk)), true));
-  const code = await main(args);
-  vi.restoreAllMocks();
-  return { code, stdout, stderr };
+function cli(args: string[]): Promise<CliRun> {
+  return runCli(args);
 }
 
 /** A run dir with the valid fixture bug (solved 3 of 8), an order-2 child, and an invalid bug. */
