@@ -1,5 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import { z } from 'zod';
+import { buildIdentity } from '../util/build-identity.js';
 import { EngineError, errorMessage } from '../util/engine-error.js';
 import { stableStringify } from '../util/stable-json.js';
 import { writeJsonAtomic } from './atomic-write.js';
@@ -12,6 +13,8 @@ export const runConfigSchema = z.object({
   command: z.string().min(1),
   config: z.record(z.string(), z.unknown()),
   createdAt: z.string(),
+  /** The ssr that created the run (absent in run dirs written before it was recorded). */
+  ssr: z.object({ version: z.string(), gitSha: z.string().nullable(), dirty: z.boolean().nullable() }).optional(),
 });
 export type RunConfig = z.infer<typeof runConfigSchema>;
 
@@ -44,7 +47,7 @@ export async function ensureRunConfig(path: string, command: string, config: Rec
     text = await readFile(path, 'utf8');
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw new EngineError('config-invalid', `cannot read ${path}: ${errorMessage(error)}`);
-    await writeJsonAtomic(path, { format: RUN_CONFIG_FORMAT, command, config: wanted, createdAt: new Date().toISOString() } satisfies RunConfig);
+    await writeJsonAtomic(path, { format: RUN_CONFIG_FORMAT, command, config: wanted, createdAt: new Date().toISOString(), ssr: buildIdentity() } satisfies RunConfig);
     return 'created';
   }
   let existing: RunConfig;

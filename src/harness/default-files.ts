@@ -1,7 +1,6 @@
-import { existsSync, readFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { EngineError } from '../util/engine-error.js';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { packagePath } from '../util/package-root.js';
 
 /**
  * Where the default test script and parser live: `src/harness/defaults/` under the package root.
@@ -9,14 +8,7 @@ import { EngineError } from '../util/engine-error.js';
  * copy them, so both the sources and dist find them by walking up to the package root.
  */
 export function defaultsDir(): string {
-  let dir = dirname(fileURLToPath(import.meta.url));
-  for (;;) {
-    const candidate = join(dir, 'src', 'harness', 'defaults');
-    if (existsSync(join(dir, 'package.json')) && existsSync(candidate)) return candidate;
-    const parent = dirname(dir);
-    if (parent === dir) throw new EngineError('internal', 'cannot find src/harness/defaults/ above the ssr module');
-    dir = parent;
-  }
+  return packagePath('src', 'harness', 'defaults');
 }
 
 /** The default pytest `-rA` test script and its parser, as text. */

@@ -1,6 +1,6 @@
 import { existsSync, readFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
+import { packagePath } from '../util/package-root.js';
 import { EngineError } from '../util/engine-error.js';
 
 /** Values a template may use; numbers are written as JavaScript prints them. */
@@ -71,14 +71,7 @@ export function renderTemplate(template: string, variables: PromptVariables, opt
  * compiled build (dist/src/roles/...) does not copy them, so both find them by walking up.
  */
 export function promptsDir(): string {
-  let dir = dirname(fileURLToPath(import.meta.url));
-  for (;;) {
-    const candidate = join(dir, 'prompts');
-    if (existsSync(join(dir, 'package.json')) && existsSync(candidate)) return candidate;
-    const parent = dirname(dir);
-    if (parent === dir) throw new EngineError('internal', 'cannot find prompts/ above the ssr module');
-    dir = parent;
-  }
+  return packagePath('prompts');
 }
 
 function readTemplate(dir: string, name: string): string {

@@ -1,6 +1,8 @@
+import { execFileSync } from 'node:child_process';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { differingKeys, ensureRunConfig } from '../../../src/corpus/run-config.js';
 import { EngineError } from '../../../src/util/engine-error.js';
@@ -26,6 +28,16 @@ describe('ensureRunConfig', () => {
     expect(JSON.parse(await readFile(path, 'utf8'))).toMatchObject({ format: 1, command: 'selfplay', config });
     const reordered = { alpha: 0.8, policy: { seed: 1, type: 'procedural' }, steps: 3, repos: ['pyledger'] };
     expect(await ensureRunConfig(path, 'selfplay', reordered)).toBe('resumed');
+  });
+
+  it('records which ssr created the run: its package version and the commit of this checkout', async () => {
+    await ensureRunConfig(path, 'selfplay', config);
+    const { ssr } = JSON.parse(await readFile(path, 'utf8')) as { ssr: { version: string; gitSha: string | null; dirty: boolean | null } };
+    const pkg = JSON.parse(await readFile(new URL('../../../package.json', import.meta.url), 'utf8')) as { version: string };
+    expect(ssr.version).toBe(pkg.version);
+    const head = execFileSync('git', ['rev-parse', 'HEAD'], { cwd: fileURLToPath(new URL('../../../', import.meta.url)), encoding: 'utf8' }).trim();
+    expect(ssr.gitSha).toBe(head);
+    expect(typeof ssr.dirty).toBe('boolean');
   });
 
   it('refuses different settings, naming every differing key with both values', async () => {

@@ -1,8 +1,7 @@
-import { existsSync, readFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { packagePath } from '../../../util/package-root.js';
 import { readDefaultTestFiles } from '../../../harness/default-files.js';
-import { EngineError } from '../../../util/engine-error.js';
 
 /**
  * The Python files the procedural Injector writes into the sandbox, read at runtime from
@@ -37,12 +36,5 @@ export function injectorAssets(): InjectorAssets {
 
 /** `src/policy/procedural/injector/` of the package this module belongs to. */
 export function assetsDir(): string {
-  let dir = dirname(fileURLToPath(import.meta.url));
-  for (;;) {
-    const candidate = join(dir, 'src', 'policy', 'procedural', 'injector');
-    if (existsSync(join(dir, 'package.json')) && existsSync(join(candidate, 'parsers'))) return candidate;
-    const parent = dirname(dir);
-    if (parent === dir) throw new EngineError('internal', 'cannot find src/policy/procedural/injector/ above the ssr module');
-    dir = parent;
-  }
+  return packagePath('src', 'policy', 'procedural', 'injector');
 }
