@@ -56,6 +56,11 @@ export type ImageRecipe = z.infer<typeof imageRecipeSchema>;
 export const repoEntrySchema = z
   .object({
     id: z.string().regex(/^[a-z0-9][a-z0-9._-]*$/, 'expected a lower-case id (letters, digits, . _ -)'),
+    repo: z
+      .string()
+      .regex(/^[A-Za-z0-9_.-]+\/[A-Za-z0-9_.-]+$/, 'expected owner/name (as on GitHub)')
+      .optional()
+      .describe('owner/name that `ssr export --format swe-bench` writes as the instances\' `repo` (default ssr-local/<id>)'),
     source: sourceSchema,
     image: imageRecipeSchema.prefault({}),
     thresholds: thresholdsSchema.prefault({}),

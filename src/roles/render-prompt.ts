@@ -6,8 +6,11 @@ import { EngineError } from '../util/engine-error.js';
 /** Values a template may use; numbers are written as JavaScript prints them. */
 export type PromptVariables = Readonly<Record<string, string | number>>;
 
-/** The templates under `prompts/` that are rendered on their own (`injector-common` is only included). */
-export const PROMPT_NAMES = ['system', 'injector-removal', 'injector-history', 'injector-direct', 'solver'] as const;
+/**
+ * The templates under `prompts/` that are rendered on their own (`injector-common` is only
+ * included; `solver-statement` is both: the Solver prompt includes it, the SWE-bench export renders it).
+ */
+export const PROMPT_NAMES = ['system', 'injector-removal', 'injector-history', 'injector-direct', 'solver', 'solver-statement'] as const;
 export type PromptName = (typeof PROMPT_NAMES)[number];
 
 // `{{name}}` is a variable, `{{> file}}` includes prompts/file.md; anything else between braces

@@ -51,6 +51,14 @@ export function solverTaskDiff(artifact: BugArtifact): string {
 
 /** The Solver's prompts: the fixed template of SPEC §4 wrapping the reversed test_weaken.diff. */
 export function solverPrompts(artifact: BugArtifact, limits: AgentLimits): RolePrompts {
-  const userPrompt = renderPrompt('solver', { reversed_test_weaken: solverTaskDiff(artifact).trimEnd() });
+  const userPrompt = renderPrompt('solver', { repository: 'the repository in /repo', reversed_test_weaken: solverTaskDiff(artifact).trimEnd() });
   return { systemPrompt: systemPrompt(limits), userPrompt: userPrompt.trimEnd() };
+}
+
+/**
+ * The task statement alone (SPEC §4's template around the reversed test_weaken.diff, without how
+ * the ssr harness collects the patch): what a SWE-bench export gives as `problem_statement`.
+ */
+export function solverStatement(artifact: BugArtifact): string {
+  return renderPrompt('solver-statement', { repository: 'this repository', reversed_test_weaken: solverTaskDiff(artifact).trimEnd() }).trimEnd();
 }

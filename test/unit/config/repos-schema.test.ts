@@ -19,6 +19,7 @@ describe('parseReposYaml', () => {
       [
         'repos:',
         '  - id: full',
+        '    repo: acme/full-lib.py',
         '    source: { path: ../somewhere }',
         '    image: { packages: [python3-numpy], setup: ["pip install -e ."] }',
         '    thresholds: { min_passing_tests: 5 }',
@@ -27,6 +28,7 @@ describe('parseReposYaml', () => {
     );
     expect(file.repos[0]!.thresholds).toEqual({ min_passing_tests: 5, min_changed_files: 1, min_failing_tests: 1 });
     expect(file.repos[0]!.limits.memory_mb).toBe(1024);
+    expect(file.repos[0]!.repo).toBe('acme/full-lib.py');
   });
 
   it.each([
@@ -37,6 +39,7 @@ describe('parseReposYaml', () => {
     ['an unknown key', `repos:\n  - id: a\n    source: { path: . }\n    colour: red\n`, 'repos[0]'],
     ['a negative threshold', `repos:\n  - id: a\n    source: { path: . }\n    thresholds: { min_passing_tests: -1 }\n`, 'repos[0].thresholds.min_passing_tests'],
     ['a bad package name', `repos:\n  - id: a\n    source: { path: . }\n    image: { packages: ["Bad Name"] }\n`, 'repos[0].image.packages[0]: expected a Debian package name'],
+    ['a repo that is not owner/name', `repos:\n  - id: a\n    repo: acme\n    source: { path: . }\n`, 'repos[0].repo: expected owner/name'],
     ['an upper-case id', `repos:\n  - id: Demo\n    source: { path: . }\n`, 'repos[0].id'],
     ['duplicate ids', `repos:\n  - id: a\n    source: { path: . }\n  - id: a\n    source: { path: . }\n`, 'repos[1].id: duplicate id "a" (first at repos[0])'],
     ['no repos', `repos: []\n`, 'repos: expected at least one repo'],

@@ -7,7 +7,7 @@ import { loadArtifactDir } from '../../../src/artifact/load-artifact.js';
 import { thresholdsSchema, type Thresholds } from '../../../src/config/repos-schema.js';
 import { injectorStrategySchema, type InjectorStrategy } from '../../../src/roles/injector-strategy.js';
 import { PROMPT_NAMES, promptsDir } from '../../../src/roles/render-prompt.js';
-import { injectorPrompts, solverPrompts, solverTaskDiff } from '../../../src/roles/role-prompts.js';
+import { injectorPrompts, solverPrompts, solverStatement, solverTaskDiff } from '../../../src/roles/role-prompts.js';
 
 const FIXTURE = fileURLToPath(new URL('../../fixtures/artifacts/valid-single-file/', import.meta.url));
 const limits = agentLimitsSchema.parse({ commandTimeoutMs: 45_000 });
@@ -61,6 +61,19 @@ describe('solver prompt', () => {
     for (const secret of [artifact.bugInject.split('\n').find((l) => l.startsWith('+ '))!, '-p no:cacheprovider', 'short test summary info', 'test_files.txt', 'bug_inject']) {
       expect(`${systemPrompt}\n${userPrompt}`).not.toContain(secret);
     }
+  });
+});
+
+describe('solver statement', () => {
+  it('is the Solver prompt without the ssr harness instructions (the SWE-bench problem_statement)', async () => {
+    const artifact = await loadArtifactDir(FIXTURE);
+    const statement = solverStatement(artifact);
+    const { userPrompt } = solverPrompts(artifact, limits);
+    expect(statement).toMatch(/^I'm improving the test suite of this repository with the changes below/);
+    expect(statement).toContain(solverTaskDiff(artifact).trimEnd());
+    expect(statement).not.toMatch(/\/repo|\/ssr|pred_patch/);
+    expect(userPrompt.startsWith(statement.replace('of this repository', 'of the repository in /repo'))).toBe(true);
+    expect(userPrompt.slice(statement.length + 'the repository in /repo'.length - 'this repository'.length)).toMatch(/^\n\nWhen you are done, save all your changes as one diff/);
   });
 });
 
