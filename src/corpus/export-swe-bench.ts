@@ -1,24 +1,59 @@
 import { invertUnifiedDiff } from '../code/invert-diff.js';
 import { isDiffParseError } from '../code/diff-parse-error.js';
+import type { ImageRecipe } from '../config/repos-schema.js';
+import { solverStatement } from '../roles/role-prompts.js';
+import { REPO_DIR } from '../sandbox/sandbox.js';
 import { EngineError } from '../util/engine-error.js';
+import { evalScript } from './eval-script.js';
 import type { StoredBug } from './read-stored-bug.js';
 
 /**
- * One SWE-bench-style instance (SPEC §2). The environment is `base_commit` + `bug_patch` +
- * the inverse of `test_patch` (the weakened tests the Solver saw); `patch` is the gold fix;
- * `test_patch` restores the oracle tests; FAIL_TO_PASS / PASS_TO_PASS come from validation.
- * `test_script`, `test_parser` and `test_files` (beyond SWE-bench's fields) make it runnable.
+ * One SWE-bench instance (SPEC §2), runnable: clone `bundle`, check out `base_commit` (the
+ * Solver's view: O + bug_inject + test_weaken, one parentless commit), apply `test_patch` (the
+ * oracle tests back) and run `eval_script` → FAIL_TO_PASS fail; apply `patch` too → FAIL_TO_PASS
+ * and PASS_TO_PASS pass. SWE-bench's own fields come first; the rest are ssr's.
+ *
+ * Changed from the first export format: `repo` was the repo id (now `repo_id`) and is now
+ * owner/name; `base_commit` was O (now `original_commit`) and is now the buggy instance commit;
+ * FAIL_TO_PASS / PASS_TO_PASS were arrays and are now JSON-encoded lists, as SWE-bench stores
+ * them ({@link instanceTestLists} reads both).
  */
 export interface SweBenchInstance {
+  /** `<repo id>__<bug id>`. */
   instance_id: string;
+  /** owner/name: repos.yaml's `repo`, else `ssr-local/<repo id>`. */
   repo: string;
+  /** The instance commit in `bundle`: O + bug_inject + test_weaken, no parents. */
   base_commit: string;
-  /** Inverse of bug_inject.diff. */
+  /** The fix: inverse of bug_inject.diff (code files only). */
   patch: string;
-  /** Inverse of test_weaken.diff. */
+  /** The oracle tests back: inverse of test_weaken.diff. */
   test_patch: string;
-  FAIL_TO_PASS: string[];
-  PASS_TO_PASS: string[];
+  /** SPEC §4's Solver statement around `test_patch`. */
+  problem_statement: string;
+  /** Always empty: the Solver gets no hints. */
+  hints_text: string;
+  /** JSON list: tests passing on O and failing with the bug (the validator's F). */
+  FAIL_TO_PASS: string;
+  /** JSON list: tests passing both on O and with the bug. */
+  PASS_TO_PASS: string;
+  /** Instances of one version share an environment: O's first 12 hex digits. */
+  version: string;
+  /** O, in `environment_bundle`: the commit the environment (image) is built from. */
+  environment_setup_commit: string;
+  /** When the bug was stored (its validation.json), ISO 8601. */
+  created_at: string;
+  repo_id: string;
+  original_commit: string;
+  /** Paths relative to the JSONL file's folder. */
+  bundle: string;
+  environment_bundle: string;
+  /** How the environment is built (repos.yaml `image`): Debian packages and setup commands run in `repo_dir` at O. */
+  image: ImageRecipe;
+  /** Where the repository must be checked out: test_script.sh runs there. */
+  repo_dir: string;
+  /** Bash: runs test_script.sh and test_parser.py, prints the JSON status map. */
+  eval_script: string;
   lineage: { order: 1 | 2; parentBugId: string | null };
   strategy: string;
   bug_patch: string;
@@ -27,6 +62,17 @@ export interface SweBenchInstance {
   test_parser: string;
   /** From solves.json; null when the bug was never solved against. */
   solve_rate: number | null;
+}
+
+/** Where a bug's instance lives: what {@link toSweBenchInstance} cannot read from the bug dir. */
+export interface InstancePlace {
+  repo: string;
+  baseCommit: string;
+  createdAt: string;
+  bundle: string;
+  environmentBundle: string;
+  image: ImageRecipe;
+  testTimeoutS: number;
 }
 
 function invert(bug: StoredBug, file: string, diff: string): string {
@@ -38,17 +84,34 @@ function invert(bug: StoredBug, file: string, diff: string): string {
   }
 }
 
-/** A valid stored bug as a SWE-bench-style instance. */
-export function toSweBenchInstance(bug: StoredBug): SweBenchInstance {
+/** The instance id of a stored bug. */
+export function sweBenchInstanceId(bug: StoredBug): string {
+  return `${bug.metadata.repo}__${bug.id}`;
+}
+
+/** A valid stored bug as a SWE-bench instance. */
+export function toSweBenchInstance(bug: StoredBug, place: InstancePlace): SweBenchInstance {
   const { artifact, metadata, validation } = bug;
   return {
-    instance_id: `${metadata.repo}__${bug.id}`,
-    repo: metadata.repo,
-    base_commit: metadata.commit,
+    instance_id: sweBenchInstanceId(bug),
+    repo: place.repo,
+    base_commit: place.baseCommit,
     patch: invert(bug, 'bug_inject.diff', artifact.bugInject),
     test_patch: invert(bug, 'test_weaken.diff', artifact.testWeaken),
-    FAIL_TO_PASS: validation.failToPass,
-    PASS_TO_PASS: validation.passToPass,
+    problem_statement: solverStatement(artifact),
+    hints_text: '',
+    FAIL_TO_PASS: JSON.stringify(validation.failToPass),
+    PASS_TO_PASS: JSON.stringify(validation.passToPass),
+    version: metadata.commit.slice(0, 12),
+    environment_setup_commit: metadata.commit,
+    created_at: place.createdAt,
+    repo_id: metadata.repo,
+    original_commit: metadata.commit,
+    bundle: place.bundle,
+    environment_bundle: place.environmentBundle,
+    image: place.image,
+    repo_dir: REPO_DIR,
+    eval_script: evalScript(artifact.testScript, artifact.testParser, place.testTimeoutS),
     lineage: { order: metadata.order, parentBugId: metadata.parentBugId },
     strategy: metadata.strategy,
     bug_patch: artifact.bugInject,
@@ -59,7 +122,12 @@ export function toSweBenchInstance(bug: StoredBug): SweBenchInstance {
   };
 }
 
-/** The JSONL text of instances, one per line. */
-export function formatSweBenchJsonl(bugs: readonly StoredBug[]): string {
-  return bugs.map((bug) => `${JSON.stringify(toSweBenchInstance(bug))}\n`).join('');
+/** FAIL_TO_PASS / PASS_TO_PASS of an instance line of either format (JSON-encoded lists now, arrays before). */
+export function instanceTestLists(instance: { FAIL_TO_PASS: unknown; PASS_TO_PASS: unknown }): { failToPass: string[]; passToPass: string[] } {
+  const list = (value: unknown, field: string): string[] => {
+    const parsed: unknown = typeof value === 'string' ? JSON.parse(value) : value;
+    if (!Array.isArray(parsed) || !parsed.every((item) => typeof item === 'string')) throw new EngineError('artifact-invalid-input', `${field}: expected a list of test ids`);
+    return parsed;
+  };
+  return { failToPass: list(instance.FAIL_TO_PASS, 'FAIL_TO_PASS'), passToPass: list(instance.PASS_TO_PASS, 'PASS_TO_PASS') };
 }

@@ -8,14 +8,14 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { BugArtifact } from '../../src/artifact/bug-artifact.js';
 import { loadArtifactDir } from '../../src/artifact/load-artifact.js';
 import type { ResolvedRepo } from '../../src/config/resolve-repo.js';
-import type { SweBenchInstance } from '../../src/corpus/export-swe-bench.js';
+import { instanceTestLists, type SweBenchInstance } from '../../src/corpus/export-swe-bench.js';
 import { readStoredBug } from '../../src/corpus/read-stored-bug.js';
 import { RunStore } from '../../src/corpus/run-store.js';
 import { createProvider } from '../../src/sandbox/sandbox-factory.js';
 import type { SandboxTemplate } from '../../src/sandbox/sandbox.js';
 import { BaselineCache } from '../../src/validator/baseline-cache.js';
 import { validateArtifact, type ValidationResult } from '../../src/validator/validate-artifact.js';
-import { dockerTemplate, exampleRepo } from '../helpers/sandboxes.js';
+import { dockerTemplate, exampleRepo, ROOT_REPOS_YAML } from '../helpers/sandboxes.js';
 import { runCli, type CliRun } from '../helpers/cli.js';
 
 const FIXTURE = fileURLToPath(new URL('../fixtures/artifacts/valid-single-file', import.meta.url));
@@ -50,6 +50,15 @@ function cli(args: string[]): Promise<CliRun> {
   return runCli(args);
 }
 
+/**
+ * The instance's eval_script in a container of the repo's environment image (built from O with its
+ * repos.yaml recipe), the checkout mounted at repo_dir, no network: the JSON status map.
+ */
+function runInstanceTests(checkout: string, instance: SweBenchInstance): Record<string, string> {
+  const args = ['run', '--rm', '-i', '--network', 'none', '-e', 'PYTHONDONTWRITEBYTECODE=1', '-v', `${checkout}:${instance.repo_dir}`, template.ref, 'bash', '-s'];
+  return JSON.parse(execFileSync('docker', args, { input: instance.eval_script, encoding: 'utf8', timeout: 120_000 })) as Record<string, string>;
+}
+
 /** pyledger at the pinned commit, cloned from the bundle. */
 function checkout(name: string): { dir: string; git: (...args: string[]) => string } {
   const dir = join(root, name);
@@ -72,9 +81,10 @@ describe('export of a validated bug (real Docker validator, real git)', () => {
     expect((await cli(['export', '--corpus', corpus, '--format', 'swe-bench', '--out', out])).code).toBe(0);
     const [instance, ...rest] = (await readFile(out, 'utf8')).trim().split('\n').map((line) => JSON.parse(line) as SweBenchInstance);
     expect(rest).toEqual([]);
-    expect(instance).toMatchObject({ repo: 'pyledger', base_commit: repo.commit, FAIL_TO_PASS: validation.failToPass, PASS_TO_PASS: validation.passToPass });
+    expect(instance).toMatchObject({ repo: 'ssr-local/pyledger', repo_id: 'pyledger', original_commit: repo.commit, environment_setup_commit: repo.commit });
+    expect(instanceTestLists(instance!)).toEqual({ failToPass: validation.failToPass, passToPass: validation.passToPass });
 
-    // The environment: base commit + bug + weakened tests. patch and test_patch take it back to O.
+    // The first format's reading still holds: O + bug_patch + weakened tests, and patch and test_patch take it back to O.
     const { dir, git } = checkout('roundtrip');
     await writeFile(join(dir, '..', 'bug.diff'), instance!.bug_patch);
     await writeFile(join(dir, '..', 'weaken.diff'), artifact.testWeaken);
@@ -84,6 +94,35 @@ describe('export of a validated bug (real Docker validator, real git)', () => {
     expect(git('status', '--porcelain').split('\n').filter(Boolean).sort()).toEqual([' M pyledger/money.py', ' M tests/test_money.py']);
     git('apply', '../patch.diff', '../test_patch.diff');
     expect(git('status', '--porcelain')).toBe('');
+  });
+
+  it('plays the SWE-bench harness: base_commit + test_patch fails FAIL_TO_PASS, + patch passes them and PASS_TO_PASS (real git, real Docker, real pytest)', async () => {
+    const out = join(root, 'harness', 'instances.jsonl');
+    expect((await cli(['export', '--corpus', corpus, '--format', 'swe-bench', '--out', out, '--repos', ROOT_REPOS_YAML])).code).toBe(0);
+    const instance = JSON.parse((await readFile(out, 'utf8')).trim()) as SweBenchInstance;
+    const { failToPass, passToPass } = instanceTestLists(instance);
+    expect(failToPass.length).toBeGreaterThan(0);
+
+    // What a harness does: clone the shipped bundle, check out base_commit, apply test_patch, run.
+    const testbed = join(root, 'testbed');
+    execFileSync('git', ['clone', '-q', join(root, 'harness', instance.bundle), testbed]);
+    const git = (...args: string[]): string => execFileSync('git', ['-C', testbed, ...args], { encoding: 'utf8' });
+    git('checkout', '-q', instance.base_commit);
+    expect(git('log', '--format=%H parents:%P', '-n', '5').trim()).toBe(`${instance.base_commit} parents:`); // the Solver's view: no history
+    const buggy = runInstanceTests(testbed, instance);
+    for (const test of failToPass) expect(buggy[test], test).toBeUndefined(); // hidden by the weakening
+    for (const test of passToPass) expect(buggy[test], test).toBe('passed');
+
+    await writeFile(join(root, 'test_patch.diff'), instance.test_patch);
+    git('apply', '../test_patch.diff');
+    const before = runInstanceTests(testbed, instance);
+    for (const test of failToPass) expect(before[test], test).toBe('failed');
+    for (const test of passToPass) expect(before[test], test).toBe('passed');
+
+    await writeFile(join(root, 'patch.diff'), instance.patch);
+    git('apply', '../patch.diff');
+    const after = runInstanceTests(testbed, instance);
+    for (const test of [...failToPass, ...passToPass]) expect(after[test], test).toBe('passed');
   });
 
   it('exports artifact directories that re-validate', async () => {
