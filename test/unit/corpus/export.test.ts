@@ -161,6 +161,19 @@ describe('ssr export', () => {
     expect(result.stderr).toMatch(/repo\(s\) pyledger: not in .*other\.yaml and no --repo <path> has that id/);
   });
 
+  it.each([
+    ['a bug diff that does not apply to its original commit', () => ({ artifact: { bugInject: artifact.bugInject.replaceAll('shares[i] - parts[i]', 'shares[i] + parts[i]') } }), /bug_inject\.diff: applying it to a0fcf854bb26 failed: .*patch does not apply/s],
+    ['an original commit the repo does not have', () => ({ metadata: { commit: 'b'.repeat(40) } }), /looking up its original commit b{40} in .*pyledger\.bundle failed/],
+  ])('fails with exit 2 for %s, naming the bug dir', async (_name, changeOf: () => { artifact?: Partial<BugArtifact>; metadata?: Partial<typeof metadata> }, message) => {
+    const change = changeOf();
+    const store = await RunStore.open(corpus, { command: 'corpus', config: {} });
+    await store.writeBug({ artifact: { ...artifact, ...change.artifact }, validation, metadata: { ...metadata, ...change.metadata } });
+    const result = await cli(['export', '--corpus', corpus, '--out', join(root, 'x.jsonl'), '--repos', await reposYaml()]);
+    expect(result.code).toBe(2);
+    expect(result.stderr).toMatch(message);
+    expect(result.stderr).toContain(join(corpus, 'bugs'));
+  });
+
   it('copies the valid bug dirs as plain artifact directories, and reports a JSON summary', async () => {
     const ids = await fakeRun();
     const out = join(root, 'artifacts');
