@@ -8,6 +8,7 @@ import { loadArtifactDir } from '../../../src/artifact/load-artifact.js';
 import type { BugArtifact } from '../../../src/artifact/bug-artifact.js';
 import { invertUnifiedDiff } from '../../../src/code/invert-diff.js';
 import { instanceTestLists, type SweBenchInstance } from '../../../src/corpus/export-swe-bench.js';
+import { resolveRepo } from '../../../src/config/resolve-repo.js';
 import { solverStatement } from '../../../src/roles/role-prompts.js';
 import { RunStore } from '../../../src/corpus/run-store.js';
 import { runCli, type CliRun } from '../../helpers/cli.js';
@@ -159,6 +160,21 @@ describe('ssr export', () => {
     const result = await cli(['export', '--corpus', corpus, '--out', join(root, 'y.jsonl'), '--repos', other]);
     expect(result.code).toBe(2);
     expect(result.stderr).toMatch(/repo\(s\) pyledger: not in .*other\.yaml and no --repo <path> has that id/);
+  });
+
+  it('finds a repo run by path with --repo <path>', async () => {
+    const checkout = join(root, 'My Ledger');
+    execFileSync('git', ['clone', '-q', BUNDLE, checkout]);
+    git(checkout, 'checkout', '-q', COMMIT);
+    const { id } = await resolveRepo(checkout, undefined);
+    const store = await RunStore.open(corpus, { command: 'corpus', config: {} });
+    await store.writeBug({ artifact, validation, metadata: { ...metadata, repo: id } });
+    const out = join(root, 'by-path.jsonl');
+    const result = await cli(['export', '--corpus', corpus, '--out', out, '--repos', await reposYaml(), '--repo', checkout]);
+    expect(result.code).toBe(0);
+    const instance = JSON.parse(await readFile(out, 'utf8')) as SweBenchInstance;
+    expect(instance).toMatchObject({ repo: `ssr-local/${id}`, repo_id: id, bundle: `by-path.repos/${id}.bundle` });
+    expect(id).toMatch(/^my-ledger-[0-9a-f]{6}$/);
   });
 
   it.each([
