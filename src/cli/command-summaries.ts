@@ -8,7 +8,7 @@ export const COMMAND_SUMMARIES: Readonly<Record<string, string>> = {
   solve: 'run N graded Solver attempts on a bug artifact',
   validate: 'run the seven consistency checks on a bug artifact',
   corpus: 'generate a deduplicated bug corpus over a repo set',
-  export: 'export valid bugs as SWE-bench JSONL or artifact dirs',
+  export: 'export bugs as runnable SWE-bench instances, Solver attempts',
   report: 'write the HTML report of a run (or compare runs)',
   'test-run': "run a repo's tests + parser in a fresh sandbox",
   'build-image': "build a repo's sandbox image (reused when present)",
