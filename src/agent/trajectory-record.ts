@@ -1,4 +1,6 @@
 import { z } from 'zod';
+import { samplingSettingsSchema } from '../policy/sampling-settings.js';
+import { unprovenTokensSchema } from '../policy/unproven-tokens.js';
 import { agentExitSchema, tokenUsageSchema } from './agent-exit.js';
 import { agentLimitsSchema } from './agent-limits.js';
 
@@ -26,6 +28,8 @@ const sampledTokensShape = {
   completionLogprobs: z.array(z.number()),
   policyVersion: z.number().int(),
   retokenizationWarnings: z.number().int().nonnegative().optional(),
+  unproven: unprovenTokensSchema.optional(),
+  sampling: samplingSettingsSchema.optional(),
 };
 
 /** A turn's exact tokens (`TokenSample`): in memory, and a step line's `sample` in format 1. */

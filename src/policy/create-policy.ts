@@ -5,6 +5,7 @@ import { EngineError, errorMessage } from '../util/engine-error.js';
 import type { Env } from './endpoint.js';
 import { OpenAIPolicy } from './openai-policy.js';
 import type { Policy } from './policy.js';
+import type { SamplerLogprobs } from './sampling-settings.js';
 import { TokensPolicy } from './tokens-policy.js';
 
 export const POLICY_KINDS = ['openai', 'tokens', 'procedural', 'scripted'] as const;
@@ -18,6 +19,10 @@ export interface PolicyFlags {
   apiKey?: string;
   temperature?: number;
   topP?: number;
+  /** Tokens mode only (-1 or unset: none). */
+  topK?: number;
+  /** Tokens mode: what the server's log-probs are (see TokensPolicyOptions.samplerLogprobs). */
+  samplerLogprobs?: SamplerLogprobs;
   maxTokens?: number;
   seed?: number;
   /** `scripted` from the CLI: a JSON file holding an array of ScriptedTurn objects. */
@@ -55,7 +60,7 @@ export async function createPolicy(options: CreatePolicyOptions): Promise<Policy
     case 'openai':
       return new OpenAIPolicy(http);
     case 'tokens':
-      return new TokensPolicy(http);
+      return new TokensPolicy({ ...http, topK: options.topK, samplerLogprobs: options.samplerLogprobs });
     case 'procedural':
       return createProceduralPolicy(options.seed);
     case 'scripted':

@@ -1,3 +1,6 @@
+import type { SamplingSettings } from './sampling-settings.js';
+import type { UnprovenTokens } from './unproven-tokens.js';
+
 /**
  * The policy handle shared by both roles (SPEC §8, ARCHITECTURE "Key contracts"). An LLM behind an
  * HTTP endpoint, the procedural (model-free) policy and the scripted test double all implement it.
@@ -56,11 +59,14 @@ export interface TokenSample {
   /** Version of the weights that sampled (the trainer's staleness filter reads it). */
   policyVersion: number;
   /**
-   * How many times building this turn's prompt had to retokenise (0 normally): the chat template
-   * rendered earlier messages differently, or the episode's token state was lost. Trainers may drop
-   * or count such turns.
+   * Format-1 files only (read back, never written now): how many times building the prompt had to
+   * retokenise. Any count > 0 masks the episode like {@link unproven}.
    */
   retokenizationWarnings?: number;
+  /** Set when this turn's prompt ids are not provably exact (see `UnprovenTokens`); the episode is then masked. */
+  unproven?: UnprovenTokens;
+  /** The settings that sampled this turn (tokens mode). */
+  sampling?: SamplingSettings;
 }
 
 export type FinishReason = 'stop' | 'length' | 'tool_calls';

@@ -9,8 +9,10 @@ import type { Policy, PolicyRequest, PolicyTurn } from './policy.js';
 import { parseTextToolCall } from './text-protocol/parse-text-tool-call.js';
 import { toTextProtocolMessages } from './text-protocol/to-text-protocol-messages.js';
 import { DEFAULT_TEXT_TOOL_FORMAT, type TextToolFormat } from './text-protocol/text-tool-format.js';
-import { tokenDelta } from './token-delta.js';
+import { newMessageTokens, type PreviousCompletion } from './new-message-tokens.js';
+import { resolveSamplingSettings, type SamplerLogprobs, type SamplingSettings } from './sampling-settings.js';
 import { turnCap } from './turn-cap.js';
+import type { UnprovenTokens } from './unproven-tokens.js';
 
 /** Completion cap when neither the request, the options nor the server's context size give one. */
 const FALLBACK_MAX_TOKENS = 4096;
@@ -25,6 +27,14 @@ export interface TokensPolicyOptions extends EndpointOptions, HttpClientOptions,
   textFormat?: TextToolFormat;
   /** Version before the server reports one. Default 0. */
   version?: number;
+  /** Top-k; default none (-1, sent explicitly). */
+  topK?: number;
+  /**
+   * `raw` (default): the server's log-probs are the model's own distribution, so only temperature 1,
+   * top-p 1, no top-k are allowed. `processed`: the server returns the log-probs of the processed
+   * distribution (vLLM `--logprobs-mode processed_logprobs`); other settings are then allowed.
+   */
+  samplerLogprobs?: SamplerLogprobs;
   env?: Env;
 }
 
@@ -32,24 +42,31 @@ export interface TokensPolicyOptions extends EndpointOptions, HttpClientOptions,
 interface EpisodeTokens {
   promptIds: number[];
   completionIds: number[];
+  finishReason: 'stop' | 'length';
   /** Assistant turns sampled so far: the next request must hold exactly this many. */
   turns: number;
 }
 
 /**
- * The RL policy: samples raw token ids from a vLLM-compatible server and keeps them. The model's own
- * tokens are never retokenised: turn k's prompt is turn k−1's prompt + its sampled ids + the tokens
- * of the messages added since (tool results), so the episode is one exact sequence
- * (see buildTokenTrajectory).
+ * The RL policy: samples raw token ids from a vLLM-compatible server and keeps them. Nothing is
+ * ever retokenised: turn k's prompt is turn k−1's prompt + its sampled ids + the tokens of the
+ * messages added since (tool results, rendered after a fixed prefix: see newMessageTokens), so
+ * the episode is one exact sequence (see buildTokenTrajectory). A turn whose added ids cannot be
+ * proven exact carries `unproven` and its episode is masked.
  */
 export class TokensPolicy implements Policy {
   private readonly endpoint: Endpoint;
   private readonly client: JsonHttpClient;
   private readonly episodes = new Map<string, EpisodeTokens>();
+  private readonly sampling: SamplingSettings;
   private model: string | undefined;
   private latestVersion: number;
+  /** The context size the server last reported (`/tokenize`'s `max_model_len`). */
+  private maxModelLen: number | undefined;
 
+  /** @throws EngineError `usage` for sampling settings raw log-probs cannot describe (see resolveSamplingSettings). */
   constructor(private readonly options: TokensPolicyOptions = {}) {
+    this.sampling = resolveSamplingSettings(options);
     this.endpoint = resolveEndpoint(options, options.env);
     this.client = new JsonHttpClient({ ...options, apiKey: this.endpoint.apiKey });
     this.model = options.model;
@@ -91,7 +108,10 @@ export class TokensPolicy implements Policy {
       model: this.model,
       prompt: prompt.ids,
       max_tokens: completionBudget(prompt.ids.length, prompt.maxModelLen, turnCap(request.maxTokens, this.options.maxTokens)),
-      ...defined({ temperature: this.options.temperature, top_p: this.options.topP, seed: request.seed ?? this.options.seed }),
+      temperature: this.sampling.temperature,
+      top_p: this.sampling.topP,
+      top_k: this.sampling.topK,
+      ...defined({ seed: request.seed ?? this.options.seed }),
       logprobs: 1,
       return_tokens_as_token_ids: true,
       skip_special_tokens: false,
@@ -99,14 +119,15 @@ export class TokensPolicy implements Policy {
     const sampled = readCompletionTokens(await this.client.postJson(url, body, request.signal), url);
     const policyVersion = sampled.policyVersion ?? this.latestVersion;
     this.latestVersion = Math.max(this.latestVersion, policyVersion);
-    this.episodes.set(request.episodeId, { promptIds: prompt.ids, completionIds: sampled.tokenIds, turns: turns + 1 });
+    this.episodes.set(request.episodeId, { promptIds: prompt.ids, completionIds: sampled.tokenIds, finishReason: sampled.finishReason, turns: turns + 1 });
 
     const sample = {
       promptTokenIds: prompt.ids,
       completionTokenIds: sampled.tokenIds,
       completionLogprobs: sampled.logprobs,
       policyVersion,
-      retokenizationWarnings: prompt.warnings,
+      sampling: this.sampling,
+      ...(prompt.unproven ? { unproven: prompt.unproven } : {}),
     };
     const usage = { promptTokens: prompt.ids.length, completionTokens: sampled.tokenIds.length };
     const parsed = parseTextToolCall(sampled.text, { id: `call_${turns}`, format });
@@ -121,21 +142,23 @@ export class TokensPolicy implements Policy {
     chat: OpenAIMessage[],
     tools: OpenAITool[] | undefined,
     turns: number,
-  ): Promise<{ ids: number[]; warnings: number; maxModelLen?: number }> {
+  ): Promise<{ ids: number[]; unproven?: UnprovenTokens; maxModelLen?: number }> {
     const state = this.episodes.get(request.episodeId);
     if (state === undefined || turns === 0 || state.turns !== turns) {
-      // A first turn; or history this policy did not sample (state lost): it can only be retokenised.
+      // A first turn; or history this policy did not sample (state lost): it can only be rendered anew.
       const full = await this.tokenize(chat, tools, true, request.signal);
-      return { ids: full.tokens, warnings: turns > 0 ? 1 : 0, maxModelLen: full.maxModelLen };
+      const unproven: UnprovenTokens | undefined =
+        turns === 0 ? undefined : { code: 'state-lost', detail: `turn ${turns + 1}: no token state for the ${turns} earlier turn(s); the conversation was rendered anew` };
+      return { ids: full.tokens, maxModelLen: this.maxModelLen, ...(unproven ? { unproven } : {}) };
     }
+    const render = async (messages: OpenAIMessage[], addGenerationPrompt: boolean): Promise<number[]> =>
+      (await this.tokenize(messages, tools, addGenerationPrompt, request.signal)).tokens;
     let lastAssistant = chat.length - 1;
     while (chat[lastAssistant]?.role !== 'assistant') lastAssistant--;
-    const [before, full] = await Promise.all([
-      this.tokenize(chat.slice(0, lastAssistant + 1), tools, false, request.signal),
-      this.tokenize(chat, tools, true, request.signal),
-    ]);
-    const { delta, mismatch } = tokenDelta(before.tokens, full.tokens);
-    return { ids: [...state.promptIds, ...state.completionIds, ...delta], warnings: mismatch ? 1 : 0, maxModelLen: full.maxModelLen };
+    const previous: PreviousCompletion = { lastTokenId: state.completionIds.at(-1), finishReason: state.finishReason };
+    const added = await newMessageTokens(render, chat.slice(lastAssistant + 1), previous);
+    const ids = [...state.promptIds, ...state.completionIds, ...added.ids];
+    return { ids, maxModelLen: this.maxModelLen, ...(added.unproven ? { unproven: added.unproven } : {}) };
   }
 
   private async tokenize(
@@ -152,6 +175,7 @@ export class TokensPolicy implements Policy {
       throw new EngineError('policy-unavailable', `malformed response from ${url}: expected {"tokens": [ids…]}`);
     }
     const maxModelLen = typeof response.max_model_len === 'number' ? response.max_model_len : undefined;
+    if (maxModelLen !== undefined) this.maxModelLen = maxModelLen;
     return maxModelLen === undefined ? { tokens } : { tokens, maxModelLen };
   }
 }

@@ -21,7 +21,7 @@ const mean = (values: readonly number[]): number => values.reduce((sum, v) => su
  * - `rloo`: r_i − mean of the *other* rewards (leave-one-out), = n/(n−1)·(r_i − mean).
  * - `grpo`: (r_i − mean) / (std + 1e-6), std the *population* std (divide by n, as the GRPO
  *   and DeepSeekMath code does; the sample std would change every value by √((n−1)/n)).
- * - `dr-grpo`: r_i − mean (no std normalisation).
+ * - `dr-grpo`: r_i − mean (no std normalisation); its loss has a constant denominator (see {@link lossNormalization}).
  *
  * A group of one has no baseline, and a group of equal rewards no signal: every advantage is then
  * exactly 0. An empty group gives [].
@@ -48,4 +48,23 @@ export function computeAdvantages(rewards: readonly number[], estimator: Advanta
     case 'dr-grpo':
       return rewards.map((r) => r - m);
   }
+}
+
+/**
+ * How the trainer normalises a step's summed token loss for an estimator (sent as the `config` of
+ * `/train/step`). GRPO and RLOO: by the batch's trained tokens (a token-level mean). Dr.GRPO, as
+ * its paper defines it: by a constant, the generation budget (the most tokens one sample may
+ * generate) × the batch's sample count, so no sequence is down-weighted for being long.
+ * Example: 3 samples of 4, 9 and 6 trained tokens, budget 12 → GRPO divides by 19, Dr.GRPO by 36.
+ *
+ * @throws EngineError `internal` for a budget that is not a positive integer.
+ */
+export function lossNormalization(
+  estimator: AdvantageEstimator,
+  generationBudget: number,
+): { loss_denominator: 'tokens' } | { loss_denominator: 'budget'; generation_budget: number } {
+  if (!Number.isInteger(generationBudget) || generationBudget < 1) {
+    throw new EngineError('internal', `the generation budget must be a positive integer, got ${generationBudget}`);
+  }
+  return estimator === 'dr-grpo' ? { loss_denominator: 'budget', generation_budget: generationBudget } : { loss_denominator: 'tokens' };
 }

@@ -5,7 +5,7 @@ import { toOpenAIMessages, toOpenAITools } from '../policy/openai-messages.js';
 import type { AgentRole, ChatMessage, TokenSample } from '../policy/policy.js';
 import { buildTokenTrajectory, type TokenTrajectory } from '../policy/token-trajectory.js';
 import { EngineError, errorMessage, isEngineError } from '../util/engine-error.js';
-import { trainingSampleSchema, type TrainingSample } from './training-sample.js';
+import { trainingSampleSchema, type MaskCode, type TrainingSample } from './training-sample.js';
 
 /** Endings where a limit cut the episode short (SPEC §8). */
 export const LIMIT_EXITS: ReadonlySet<ExitStatus> = new Set(['turn-limit', 'context-limit', 'time-limit']);
@@ -45,6 +45,15 @@ function chatOf(trajectory: Trajectory): ChatMessage[] {
   ];
 }
 
+/** The first turn whose prompt ids are not provably exact (tokens mode): its code masks the whole episode. */
+function unprovenMask(samples: TokenSample[]): { code: MaskCode; reason: string } | null {
+  for (const [turn, sample] of samples.entries()) {
+    if (sample.unproven) return { code: `tokens-${sample.unproven.code}`, reason: `turn ${turn + 1}: tokens not provably exact (${sample.unproven.code}): ${sample.unproven.detail}` };
+    if ((sample.retokenizationWarnings ?? 0) > 0) return { code: 'tokens-retokenized', reason: `turn ${turn + 1}: its prompt was retokenised` };
+  }
+  return null;
+}
+
 /** Oldest weights that produced any turn: the conservative version for the staleness filter. */
 function policyVersionOf(trajectory: Trajectory): number {
   const versions = trajectory.steps.flatMap((step) => [step.policyVersion, ...(step.sample ? [step.sample.policyVersion] : [])]);
@@ -56,7 +65,8 @@ function policyVersionOf(trajectory: Trajectory): number {
  * and loss mask when every turn carries a token sample (tokens mode), OpenAI chat messages and
  * tools otherwise. Masked (kept for logging, out of the loss) when the ending earns no reward
  * (infrastructure: `exitEarnsReward`), when a limit was hit (`maskLimitHits`), when the trajectory
- * has no exit record, or when its token samples do not chain (the tokens would not be the model's).
+ * has no exit record, when a turn's prompt ids are not provably exact (`unproven`), or when its
+ * token samples do not chain (the tokens would not be the model's); `maskCode` says which.
  *
  * @throws EngineError `internal` when the role differs from the trajectory's, no exit status is
  *   known, or a reward is missing for an ending that earns one.
@@ -70,23 +80,28 @@ export function buildTrainingSample(input: BuildSampleInput): TrainingSample {
   const earns = exitEarnsReward(exitStatus);
   if (earns && input.reward === null) throw new EngineError('internal', `trajectory ${header.episodeId} ended ${exitStatus} but has no reward`);
 
-  let maskReason: string | null = !earns
-    ? `exit ${exitStatus} earns no reward`
+  let mask: { code: MaskCode; reason: string } | null = !earns
+    ? { code: 'no-reward', reason: `exit ${exitStatus} earns no reward` }
     : (input.maskLimitHits ?? true) && LIMIT_EXITS.has(exitStatus)
-      ? `limit hit: ${exitStatus}`
+      ? { code: 'limit-hit', reason: `limit hit: ${exitStatus}` }
       : trajectory.exit === null
-        ? 'trajectory has no exit record (cut short)'
+        ? { code: 'cut-short', reason: 'trajectory has no exit record (cut short)' }
         : null;
 
   let tokens: TokenTrajectory | null = null;
+  let sampling: TokenSample['sampling'];
   if (isComplete(trajectory.steps)) {
+    const samples = trajectory.steps.map((step) => step.sample);
+    sampling = samples[0]!.sampling;
+    mask ??= unprovenMask(samples);
     try {
-      tokens = buildTokenTrajectory(trajectory.steps.map((step) => step.sample));
+      tokens = buildTokenTrajectory(samples);
     } catch (error) {
       if (!isEngineError(error)) throw error;
-      maskReason ??= `tokens inconsistent: ${errorMessage(error)}`;
+      mask ??= { code: 'tokens-inconsistent', reason: `tokens inconsistent: ${errorMessage(error)}` };
     }
   }
+  const maskReason = mask?.reason ?? null;
   const sample: TrainingSample = {
     id: input.id ?? `${role}:${header.episodeId}`,
     role,
@@ -97,11 +112,13 @@ export function buildTrainingSample(input: BuildSampleInput): TrainingSample {
     reward: earns ? input.reward! : (input.reward ?? 0),
     advantage: 0,
     finishReason: exitStatus,
-    masked: maskReason !== null,
+    masked: mask !== null,
     maskReason,
+    maskCode: mask?.code ?? null,
     tokens: tokens ? { ids: tokens.tokens, lossMask: tokens.lossMask, logprobs: tokens.logprobs } : null,
     messages: tokens ? null : (toOpenAIMessages(chatOf(trajectory)) as Array<Record<string, unknown>>),
     tools: tokens ? null : (toOpenAITools(header.tools) as unknown as Array<Record<string, unknown>>),
+    ...(tokens && sampling ? { sampling } : {}),
   };
   const parsed = trainingSampleSchema.safeParse(sample);
   if (!parsed.success) throw new EngineError('internal', `training sample ${sample.id}: ${parsed.error.message}`);

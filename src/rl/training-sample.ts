@@ -1,4 +1,21 @@
 import { z } from 'zod';
+import { samplingSettingsSchema } from '../policy/sampling-settings.js';
+import { unprovenTokensCodeSchema } from '../policy/unproven-tokens.js';
+
+/**
+ * Why a sample is masked, as a code the step metrics count: an ending that earns no reward, a
+ * limit hit, a trajectory cut short, token samples that do not chain, or prompt ids that cannot
+ * be proven exact (`tokens-<UnprovenTokensCode>`; `tokens-retokenized` for format-1 files).
+ */
+export const maskCodeSchema = z.enum([
+  'no-reward',
+  'limit-hit',
+  'cut-short',
+  'tokens-inconsistent',
+  'tokens-retokenized',
+  ...unprovenTokensCodeSchema.options.map((code) => `tokens-${code}` as const),
+]);
+export type MaskCode = z.infer<typeof maskCodeSchema>;
 
 /**
  * One RL training sample: one trajectory of one role, with its reward and group-relative
@@ -17,6 +34,7 @@ export const trainingSampleSchema = z.object({
   finishReason: z.string().describe('the agent exit status'),
   masked: z.boolean().describe('kept for logging but excluded from the loss (limits hit, infrastructure)'),
   maskReason: z.string().nullable(),
+  maskCode: maskCodeSchema.nullable().optional().describe('the reason as a code (null when not masked); absent in older runs'),
   tokens: z
     .object({
       ids: z.array(z.number().int().min(0)),
@@ -26,6 +44,9 @@ export const trainingSampleSchema = z.object({
     .nullable()
     .describe('exact token sequence (tokens mode); null when the policy ran in chat mode'),
   messages: z.array(z.record(z.string(), z.unknown())).nullable().describe('chat messages when no tokens are available'),
+  sampling: samplingSettingsSchema
+    .optional()
+    .describe('tokens mode: the settings that sampled it; processed logprobs make the trainer apply a truncated importance correction'),
   tools: z
     .array(z.record(z.string(), z.unknown()))
     .nullable()

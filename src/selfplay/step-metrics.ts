@@ -54,7 +54,13 @@ export const stepMetricsSchema = z.object({
   tokens: byRole.describe('prompt + completion tokens per trajectory'),
   stability: stabilitySchema.optional().describe('instability at scale (SPEC §10), one value per trajectory; absent from lines written before it existed'),
   stageMs: z.object({ prepare: z.number(), inject: z.number(), validate: z.number(), solve: z.number(), score: z.number(), emit: z.number() }),
-  samples: z.object({ written: count, stale: count, masked: count, zeroAdvantageGroups: count }),
+  samples: z.object({
+    written: count,
+    stale: count,
+    masked: count,
+    maskedBy: z.record(z.string(), count).optional().describe("masked samples by mask code (TrainingSample.maskCode); absent from lines written before it existed"),
+    zeroAdvantageGroups: count,
+  }),
   trainer: z.record(z.string(), z.unknown()).nullable().describe('the trainer step response ({version, metrics}); null without a trainer'),
 });
 export type StepMetrics = z.infer<typeof stepMetricsSchema>;

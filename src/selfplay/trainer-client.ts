@@ -41,16 +41,23 @@ export async function trainerVersion(url: string): Promise<number> {
 }
 
 /**
- * One trainer step on a step's samples (`POST <url>/train/step` with `{samples, expected_version}`).
+ * One trainer step on a step's samples (`POST <url>/train/step` with `{samples, expected_version, config?}`;
+ * `config` overrides the trainer's settings for this step, e.g. the estimator's loss normalisation).
  * The expected version makes a repeated step (a run killed after the trainer answered, then
  * resumed) detectable: the trainer answers 409 and is then one version ahead, which is taken as
  * that step already done rather than training twice on the same samples.
  *
  * @throws EngineError `policy-unavailable` when the trainer cannot be reached or refuses the step.
  */
-export async function postTrainStep(url: string, samples: readonly TrainingSample[], expectedVersion: number): Promise<TrainerStep> {
+export async function postTrainStep(
+  url: string,
+  samples: readonly TrainingSample[],
+  expectedVersion: number,
+  config?: Record<string, unknown>,
+): Promise<TrainerStep> {
   const target = `${root(url)}/train/step`;
-  const init = { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ samples, expected_version: expectedVersion }) };
+  const payload = { samples, expected_version: expectedVersion, ...(config ? { config } : {}) };
+  const init = { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(payload) };
   const { status, body, text } = await request(target, init, TRAIN_TIMEOUT_MS);
   if (status === 409) {
     const current = await trainerVersion(url);

@@ -1,6 +1,6 @@
 import { createServer, type IncomingHttpHeaders, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { toyDecode, toyEncode, toyTokenizeChat, type ToyChatMessage } from './toy-tokenizer.js';
+import { TOY_END_OF_TURN, toyDecode, toyEncode, toyTokenizeChat, type ToyChatMessage } from './toy-tokenizer.js';
 
 /** A scripted `/v1/chat/completions` answer. String `arguments` are sent verbatim (to test undecodable JSON). */
 export type FakeChatReply =
@@ -14,6 +14,8 @@ export interface FakeCompletion {
   shape?: 'vllm' | 'simple';
   /** Sent as top-level `policy_version`. */
   policyVersion?: number;
+  /** With `stopTokenId` set: end on a token other than the stop token (e.g. EOS where the template closes with `<|im_end|>`). */
+  stopWith?: number;
 }
 
 /** A failure served instead of the next request(s), whatever the route. */
@@ -37,10 +39,19 @@ export interface FakeOpenAIServerOptions {
   model?: string;
   /** Added to every sampled token id (see SAMPLED_ID_OFFSET). Default 0. */
   sampledIdOffset?: number;
-  /** See ToyRenderOptions.templateQuirk. */
-  templateQuirk?: boolean;
   /** Reported by /tokenize; /v1/completions rejects prompt + max_tokens beyond it. Default 32768. */
   maxModelLen?: number;
+  /**
+   * Serve `/tokenize` from this real server (the trainer service with `--chat-template`: a real
+   * Jinja template and its byte tokenizer) instead of the toy template; `max_model_len` stays ours.
+   */
+  tokenizeUrl?: string;
+  /**
+   * The id a completion that fits in `max_tokens` ends with (finish `stop`), included in the
+   * sampled ids as vLLM includes EOS: the template's end-of-turn token (`<|im_end|>`). Default:
+   * the toy template's {@link TOY_END_OF_TURN}, or none with `tokenizeUrl`.
+   */
+  stopTokenId?: number;
 }
 
 export interface FakeOpenAIServer {
@@ -72,17 +83,18 @@ export async function startFakeOpenAIServer(options: FakeOpenAIServerOptions = {
   const failures: Array<{ failure: FakeFailure; times: number }> = [];
   const requests: FakeRequest[] = [];
 
-  const routes: Record<string, (body: Record<string, unknown>) => [number, unknown]> = {
+  const routes: Record<string, (body: Record<string, unknown>) => [number, unknown] | Promise<[number, unknown]>> = {
     'GET /v1/models': () => [200, { object: 'list', data: [{ id: model, object: 'model' }] }],
     'POST /v1/chat/completions': () => {
       const reply = chats.shift();
       return reply ? [200, chatResponse(model, reply)] : [400, { error: { message: 'fake-openai-server: no scripted chat reply left' } }];
     },
     'POST /tokenize': (body) => {
+      if (options.tokenizeUrl !== undefined) return forwardTokenize(options.tokenizeUrl, body, maxModelLen);
       if (!Array.isArray(body.messages)) return [400, { error: { message: 'messages must be an array' } }];
       const toolNames = Array.isArray(body.tools) ? body.tools.map((tool: { function?: { name?: string } }) => String(tool.function?.name)) : undefined;
       const addGenerationPrompt = body.add_generation_prompt !== false;
-      const tokens = toyTokenizeChat(body.messages as ToyChatMessage[], { addGenerationPrompt, toolNames, templateQuirk: options.templateQuirk });
+      const tokens = toyTokenizeChat(body.messages as ToyChatMessage[], { addGenerationPrompt, toolNames });
       return [200, { count: tokens.length, max_model_len: maxModelLen, tokens }];
     },
     'POST /v1/completions': (body) => {
@@ -92,7 +104,8 @@ export async function startFakeOpenAIServer(options: FakeOpenAIServerOptions = {
       if (prompt.length + maxTokens > maxModelLen) return [400, overflowBody(maxModelLen, prompt.length + maxTokens)];
       const completion = completions.shift();
       if (!completion) return [400, { error: { message: 'fake-openai-server: no scripted completion left' } }];
-      return [200, completionResponse(model, completion, maxTokens, options.sampledIdOffset ?? 0)];
+      const stopTokenId = options.stopTokenId ?? (options.tokenizeUrl === undefined ? TOY_END_OF_TURN : undefined);
+      return [200, completionResponse(model, completion, maxTokens, options.sampledIdOffset ?? 0, stopTokenId)];
     },
   };
 
@@ -127,7 +140,7 @@ export async function startFakeOpenAIServer(options: FakeOpenAIServerOptions = {
     const route = routes[`${req.method} ${path}`];
     if (!route) return send(res, 404, JSON.stringify({ error: { message: `no route ${req.method} ${path}` } }));
     if (typeof body !== 'object' || body === null) return send(res, 400, JSON.stringify({ error: { message: 'body must be a JSON object' } }));
-    const [status, payload] = route(body as Record<string, unknown>);
+    const [status, payload] = await route(body as Record<string, unknown>);
     send(res, status, JSON.stringify(payload));
   }
 
@@ -176,14 +189,23 @@ function chatResponse(model: string, reply: FakeChatReply): unknown {
   };
 }
 
-function completionResponse(model: string, completion: FakeCompletion, maxTokens: number, offset: number): unknown {
-  const all = toyEncode(completion.text, offset);
+async function forwardTokenize(url: string, body: Record<string, unknown>, maxModelLen: number): Promise<[number, unknown]> {
+  const response = await fetch(`${url}/tokenize`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+  const answer = (await response.json()) as Record<string, unknown>;
+  return [response.status, response.ok ? { ...answer, max_model_len: maxModelLen } : answer];
+}
+
+function completionResponse(model: string, completion: FakeCompletion, maxTokens: number, offset: number, stopTokenId: number | undefined): unknown {
+  const stop = completion.stopWith ?? stopTokenId;
+  const all = [...toyEncode(completion.text, offset), ...(stop === undefined ? [] : [stop])];
   const ids = all.slice(0, maxTokens);
   const logprobs = ids.map((_, i) => fakeLogprob(i));
+  // The stop token is in the ids, not in the text (as vLLM does).
+  const textIds = stop !== undefined && ids.length === all.length ? ids.slice(0, -1) : ids;
   const choice =
     completion.shape === 'simple'
-      ? { index: 0, text: toyDecode(ids), token_ids: ids, logprobs: { token_logprobs: logprobs } }
-      : { index: 0, text: toyDecode(ids), logprobs: { tokens: ids.map((id) => `token_id:${id}`), token_logprobs: logprobs, top_logprobs: null, text_offset: null } };
+      ? { index: 0, text: toyDecode(textIds), token_ids: ids, logprobs: { token_logprobs: logprobs } }
+      : { index: 0, text: toyDecode(textIds), logprobs: { tokens: ids.map((id) => `token_id:${id}`), token_logprobs: logprobs, top_logprobs: null, text_offset: null } };
   return {
     id: 'cmpl-fake',
     object: 'text_completion',

@@ -5,6 +5,10 @@
  */
 export const SAMPLED_ID_OFFSET = 1000;
 
+/** The toy template's end-of-turn token (`<|end|>`), one id like a real tokenizer's `<|im_end|>`; the fake server's completions stop on it. */
+export const TOY_END_OF_TURN = 300;
+const END_TEXT = '<|end|>';
+
 export interface ToyChatMessage {
   role: string;
   content?: string | null;
@@ -14,11 +18,6 @@ export interface ToyChatMessage {
 export interface ToyRenderOptions {
   addGenerationPrompt: boolean;
   toolNames?: string[];
-  /**
-   * Imitates a chat template that renders the last message differently (`<|eot|>` instead of
-   * `<|end|>` when no generation prompt follows), so "before" is not a prefix of "full".
-   */
-  templateQuirk?: boolean;
 }
 
 export function toyEncode(text: string, offset = 0): number[] {
@@ -30,17 +29,18 @@ export function toyDecode(ids: number[]): string {
 }
 
 export function renderToyChat(messages: ToyChatMessage[], options: ToyRenderOptions): string {
-  let text = options.toolNames && options.toolNames.length > 0 ? `<|tools|>${options.toolNames.join(',')}<|end|>\n` : '';
-  messages.forEach((message, index) => {
+  let text = options.toolNames && options.toolNames.length > 0 ? `<|tools|>${options.toolNames.join(',')}${END_TEXT}\n` : '';
+  for (const message of messages) {
     const calls = (message.tool_calls ?? []).map((call) => `<tool_call>{"name":"${call.function.name}","arguments":${call.function.arguments}}</tool_call>`);
     const body = [message.content ?? '', ...calls].join('\n');
-    const last = index === messages.length - 1;
-    const end = options.templateQuirk && last && !options.addGenerationPrompt ? '<|eot|>' : '<|end|>';
-    text += `<|${message.role}|>${body}${end}\n`;
-  });
+    text += `<|${message.role}|>${body}${END_TEXT}\n`;
+  }
   return options.addGenerationPrompt ? `${text}<|assistant|>` : text;
 }
 
+/** The rendering as ids: bytes, with each `<|end|>` as the one {@link TOY_END_OF_TURN} id. */
 export function toyTokenizeChat(messages: ToyChatMessage[], options: ToyRenderOptions): number[] {
-  return toyEncode(renderToyChat(messages, options));
+  return renderToyChat(messages, options)
+    .split(END_TEXT)
+    .flatMap((part, i) => (i === 0 ? toyEncode(part) : [TOY_END_OF_TURN, ...toyEncode(part)]));
 }

@@ -2,11 +2,10 @@ import { createServer } from 'node:net';
 import type { AddressInfo } from 'node:net';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { OpenAIPolicy, type OpenAIPolicyOptions } from '../../src/policy/openai-policy.js';
-import type { ChatMessage, PolicyRequest, PolicyTurn, TokenSample, ToolSpec } from '../../src/policy/policy.js';
-import { buildTokenTrajectory } from '../../src/policy/token-trajectory.js';
+import type { ChatMessage, PolicyRequest, PolicyTurn, ToolSpec } from '../../src/policy/policy.js';
 import { TokensPolicy, type TokensPolicyOptions } from '../../src/policy/tokens-policy.js';
-import { fakeLogprob, startFakeOpenAIServer, type FakeOpenAIServer, type FakeRequest } from '../../src/testing/fake-openai-server.js';
-import { SAMPLED_ID_OFFSET, toyEncode, toyTokenizeChat, type ToyChatMessage } from '../../src/testing/toy-tokenizer.js';
+import { startFakeOpenAIServer, type FakeOpenAIServer, type FakeRequest } from '../../src/testing/fake-openai-server.js';
+import { SAMPLED_ID_OFFSET, toyTokenizeChat, type ToyChatMessage } from '../../src/testing/toy-tokenizer.js';
 import { toOpenAIMessages, toOpenAITools } from '../../src/policy/openai-messages.js';
 import { EngineError, isEngineError } from '../../src/util/engine-error.js';
 
@@ -197,86 +196,47 @@ describe('tokens policy over HTTP', () => {
     return toyTokenizeChat(wire, { addGenerationPrompt, toolNames: tools.map((t) => t.name) });
   }
 
-  it('keeps one exact token sequence over 3 turns: sampled ids, deltas, loss mask, logprobs', async () => {
-    const policy = new TokensPolicy({ ...options, baseUrl: `${server.baseUrl}/v1` });
-    const replies = [
-      'Let me look.\n<tool: bash>\nls\n</tool>',
-      '<tool: edit>\n{"path": "a.py", "search": "x = 1\\n", "replace": "x = 2\\n"}\n</tool>',
-      'Done.\n<tool_call>{"name": "bash", "arguments": {"command": "git diff > /tmp/p.diff"}}</tool_call>',
-    ];
-    server.replyCompletion({ text: replies[0]! }, { text: replies[1]!, shape: 'simple', policyVersion: 5 }, { text: replies[2]! });
+  // Multi-turn sequences against real chat templates: test/integration/tokens-policy-templates.test.ts.
 
-    const messages = [...start];
-    const samples: TokenSample[] = [];
-    const expected: number[] = [];
-    for (const [k, observation] of ['a.py\ntests/', 'Edited a.py', null].entries()) {
-      const deltaStart = templateIds(messages.slice(0, lastAssistantEnd(messages)), false).length;
-      expected.push(...(k === 0 ? templateIds(messages, true) : templateIds(messages, true).slice(deltaStart)));
-      const turn = await policy.complete(request(messages));
-      expect(turn.formatError).toBeUndefined();
-      samples.push(turn.sample!);
-      expect(turn.sample!.completionTokenIds).toEqual(toyEncode(replies[k]!, SAMPLED_ID_OFFSET));
-      expect(turn.sample!.completionLogprobs).toEqual(turn.sample!.completionTokenIds.map((_, i) => fakeLogprob(i)));
-      expect(turn.sample!.retokenizationWarnings).toBe(0);
-      expected.push(...turn.sample!.completionTokenIds);
-      messages.push(turn.message);
-      if (observation !== null) messages.push(toolResult(turn, observation));
-    }
-
-    expect(samples.map((s) => s.policyVersion)).toEqual([0, 5, 5]);
-    expect(policy.version).toBe(5);
-    const trajectory = buildTokenTrajectory(samples);
-    // The final sequence is the concatenation of each turn's template delta and sampled ids...
-    expect(trajectory.tokens).toEqual(expected);
-    expect(trajectory.tokens).toEqual([...samples[2]!.promptTokenIds, ...samples[2]!.completionTokenIds]);
-    // ...the mask is 1 exactly on sampled tokens (the only ids the fake shifts by the offset)...
-    const sampledCount = samples.reduce((n, s) => n + s.completionTokenIds.length, 0);
-    expect(trajectory.lossMask.filter((bit) => bit === 1)).toHaveLength(sampledCount);
-    trajectory.tokens.forEach((id, i) => expect(trajectory.lossMask[i]).toBe(id >= SAMPLED_ID_OFFSET ? 1 : 0));
-    // ...and logprobs sit on the sampled tokens only.
-    expect(trajectory.logprobs.filter((lp) => lp !== null)).toEqual(samples.flatMap((s) => s.completionLogprobs));
-    trajectory.logprobs.forEach((lp, i) => expect(lp === null).toBe(trajectory.lossMask[i] === 0));
-
-    // No retokenisation: the template renders the assistant turns as plain bytes, but the prompts
-    // the sampler got carry the sampled (offset) ids.
-    const prompts = posts(server, '/v1/completions').map((r) => (r.body as { prompt: number[] }).prompt);
-    expect(prompts).toEqual(samples.map((s) => s.promptTokenIds));
-    expect(prompts[1]!.slice(samples[0]!.promptTokenIds.length, samples[0]!.promptTokenIds.length + samples[0]!.completionTokenIds.length)).toEqual(
-      samples[0]!.completionTokenIds,
-    );
-    expect(templateIds(messages, true).some((id) => id >= SAMPLED_ID_OFFSET)).toBe(false);
-
-    const completion = posts(server, '/v1/completions')[0]!.body;
-    expect(completion).toMatchObject({ model: 'fake-model', max_tokens: 256, logprobs: 1, return_tokens_as_token_ids: true, skip_special_tokens: false });
-    const tokenize = posts(server, '/tokenize').map((r) => r.body as { add_generation_prompt: boolean; tools?: unknown });
-    expect(tokenize.map((b) => b.add_generation_prompt)).toEqual([true, false, true, false, true]);
-    expect(tokenize.every((b) => Array.isArray(b.tools))).toBe(true);
+  it('samples at temperature 1, top-p 1, no top-k by default and records the settings on the sample', async () => {
+    const policy = new TokensPolicy({ ...options, baseUrl: server.baseUrl });
+    server.replyCompletion({ text: '<tool: bash>\nls\n</tool>' });
+    const turn = await policy.complete(request(start));
+    expect(posts(server, '/v1/completions')[0]!.body).toMatchObject({ temperature: 1, top_p: 1, top_k: -1 });
+    expect(turn.sample!.sampling).toEqual({ temperature: 1, topP: 1, topK: -1, logprobs: 'raw' });
+    expect(turn.sample!.promptTokenIds).toEqual(templateIds(start, true));
   });
 
-  it('falls back to the longest common prefix on a template quirk and counts a warning', async () => {
-    const quirky = await startFakeOpenAIServer({ sampledIdOffset: SAMPLED_ID_OFFSET, templateQuirk: true });
-    try {
-      const policy = new TokensPolicy({ ...options, baseUrl: quirky.baseUrl });
-      quirky.replyCompletion({ text: '<tool: bash>\nls\n</tool>' }, { text: '<tool: bash>\npwd\n</tool>' });
-      const first = await policy.complete(request(start));
-      const second = await policy.complete(request([...start, first.message, toolResult(first, 'a.py')]));
-      expect(second.sample!.retokenizationWarnings).toBe(1);
-      const trajectory = buildTokenTrajectory([first.sample!, second.sample!]);
-      expect(trajectory.tokens.slice(0, first.sample!.promptTokenIds.length + first.sample!.completionTokenIds.length)).toEqual([
-        ...first.sample!.promptTokenIds,
-        ...first.sample!.completionTokenIds,
-      ]);
-    } finally {
-      await quirky.close();
-    }
+  it.each<[string, Partial<TokensPolicyOptions>]>([
+    ['temperature', { temperature: 0.7 }],
+    ['top-p', { topP: 0.5 }],
+    ['top-k', { topK: 20 }],
+  ])('refuses %s other than the raw distribution with raw log-probs, naming the fix', (_name, sampling) => {
+    const error = (() => {
+      try {
+        new TokensPolicy({ ...options, baseUrl: server.baseUrl, ...sampling });
+      } catch (e) {
+        return e;
+      }
+    })();
+    expect(isEngineError(error) && error.code).toBe('usage');
+    expect(String((error as Error).message)).toMatch(/temperature 1, top-p 1 and no top-k.*--sampler-logprobs processed/);
   });
 
-  it('retokenises history it did not sample only with a warning', async () => {
+  it('with processed log-probs, sends the settings and records them with the logprobs mode', async () => {
+    const policy = new TokensPolicy({ ...options, baseUrl: server.baseUrl, temperature: 0.6, topP: 0.95, topK: 20, samplerLogprobs: 'processed' });
+    server.replyCompletion({ text: '<tool: bash>\nls\n</tool>' });
+    const turn = await policy.complete(request(start));
+    expect(posts(server, '/v1/completions')[0]!.body).toMatchObject({ temperature: 0.6, top_p: 0.95, top_k: 20 });
+    expect(turn.sample!.sampling).toEqual({ temperature: 0.6, topP: 0.95, topK: 20, logprobs: 'processed' });
+  });
+
+  it('renders history it did not sample anew, marked state-lost', async () => {
     const policy = new TokensPolicy({ ...options, baseUrl: server.baseUrl });
     server.replyCompletion({ text: '<tool: bash>\nls\n</tool>' });
     const assistant: ChatMessage = { role: 'assistant', content: '', toolCalls: [{ id: 'c0', name: 'bash', arguments: { command: 'ls' } }] };
     const turn = await policy.complete(request([...start, assistant, { role: 'tool', content: 'x', toolCallId: 'c0', name: 'bash' }]));
-    expect(turn.sample!.retokenizationWarnings).toBe(1);
+    expect(turn.sample!.unproven).toMatchObject({ code: 'state-lost' });
   });
 
   it('reports a format error with the sample kept (RL trains on malformed turns too)', async () => {
@@ -284,7 +244,8 @@ describe('tokens policy over HTTP', () => {
     server.replyCompletion({ text: 'I am not sure what to do.' });
     const turn = await policy.complete(request(start));
     expect(turn.formatError).toContain('No tool call found');
-    expect(turn.sample!.completionTokenIds).toHaveLength('I am not sure what to do.'.length);
+    // Its bytes, then the end-of-turn token it stopped on.
+    expect(turn.sample!.completionTokenIds).toHaveLength('I am not sure what to do.'.length + 1);
   });
 
   it('caps max_tokens to the room left in the context, and refuses a prompt that fills it', async () => {
@@ -310,22 +271,7 @@ describe('tokens policy over HTTP', () => {
     expect((await rejection(policy.complete(request(start)))).code).toBe('policy-context-overflow');
   });
 
-  it('forgets an episode on endEpisode', async () => {
-    const policy = new TokensPolicy({ ...options, baseUrl: server.baseUrl });
-    server.replyCompletion({ text: '<tool: bash>\nls\n</tool>' }, { text: '<tool: bash>\npwd\n</tool>' });
-    const first = await policy.complete(request(start));
-    policy.endEpisode('ep-1');
-    const second = await policy.complete(request([...start, first.message, toolResult(first, 'a')]));
-    expect(second.sample!.retokenizationWarnings).toBe(1);
-  });
 });
-
-/** Length of the conversation up to and including its last assistant message. */
-function lastAssistantEnd(messages: ChatMessage[]): number {
-  let end = messages.length;
-  while (end > 0 && messages[end - 1]!.role !== 'assistant') end--;
-  return end;
-}
 
 /** A port nothing listens on: bind an ephemeral port, then release it. */
 async function closedPort(): Promise<number> {

@@ -14,6 +14,7 @@ import { miniRepo, spawnCli } from './selfplay-helpers.js';
 interface TrainCall {
   expected_version: number;
   samples: TrainingSample[];
+  config?: Record<string, unknown>;
 }
 
 /** The trainer's HTTP contract (trainer/README.md): the boundary is faked, the rest is real. */
@@ -53,6 +54,7 @@ describe('ssr selfplay --trainer: a train step after every step moves the policy
     const run = spawnCli([
       'selfplay', '--repo', repo.location, '--steps', '2', '--policy', 'procedural', '--seed', '1', '--episodes-per-step', '1', '--attempts', '2',
       '--strategy', 'direct', '--solver-max-turns', '24', '--higher-order-cap', '0', '--sandbox', 'docker', '--trainer', trainer.url, '--out', out,
+      '--advantage', 'dr-grpo', '--max-context-tokens', '64000',
     ]);
     ({ code, stderr } = await run.done);
   }, 600_000);
@@ -70,6 +72,8 @@ describe('ssr selfplay --trainer: a train step after every step moves the policy
   it('posts each step\'s samples with the version they were sampled at', () => {
     expect(code, stderr.slice(-2000)).toBe(0);
     expect(trainer.calls.map((call) => call.expected_version)).toEqual([0, 1]);
+    // Dr.GRPO: the trainer divides by the generation budget (the context limit) x the batch size.
+    expect(trainer.calls.map((call) => call.config)).toEqual([0, 1].map(() => ({ loss_denominator: 'budget', generation_budget: 64000 })));
     expect(trainer.calls[0]!.samples.map((s) => s.id).sort()).toEqual(samplesOf(0).map((s) => s.id).sort());
     expect(trainer.calls[1]!.samples.map((s) => s.id).sort()).toEqual(samplesOf(1).map((s) => s.id).sort());
   });

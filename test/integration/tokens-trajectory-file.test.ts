@@ -82,42 +82,46 @@ describe('tokens-mode trajectories on disk (real TokensPolicy, real writer and r
   it('reads a multi-turn episode back to identical samples; each line stores only its turn\'s new prompt ids', async () => {
     const same = policy();
     const { path, samples, stored } = await play(server, [same, same, same, same], [bash('ls'), bash('cat a.py'), bash('pytest -q'), bash('git diff')]);
-    expect(samples.map((s) => s.retokenizationWarnings)).toEqual([0, 0, 0, 0]);
+    expect(samples.map((s) => s.unproven)).toEqual([undefined, undefined, undefined, undefined]);
+    expect(samples.every((s) => s.sampling?.logprobs === 'raw')).toBe(true);
     const back = await readTrajectory(path);
     expect(back.header.format).toBe(TRAJECTORY_FORMAT);
     expect(back.steps.map((s) => s.sample)).toEqual(samples);
     expect(stored.map((s) => s.promptPrefixTokens)).toEqual([0, ...samples.slice(0, -1).map((s) => s.promptTokenIds.length + s.completionTokenIds.length)]);
     stored.forEach((s, k) => expect(s.promptTokenIdsAdded).toEqual(samples[k]!.promptTokenIds.slice(s.promptPrefixTokens)));
     const sample = buildTrainingSample({ trajectory: back, role: 'solver', groupId: 'g', episodeId: 'e', bugId: null, reward: 1, maskLimitHits: false });
-    expect(sample.masked).toBe(false);
+    expect(sample).toMatchObject({ masked: false, maskCode: null, sampling: { temperature: 1, topP: 1, topK: -1, logprobs: 'raw' } });
     expect(sample.tokens!.ids).toEqual([...samples[3]!.promptTokenIds, ...samples[3]!.completionTokenIds]);
   });
 
-  it('stores a delta for a template quirk too: the prompt still extends the sampled ids, only the warning counts it', async () => {
-    const quirky = await startFakeOpenAIServer({ sampledIdOffset: SAMPLED_ID_OFFSET, templateQuirk: true });
+  it('stores a delta for an unproven turn too, reads its reason back, and training masks the episode by it', async () => {
+    // The model stops on a token the template does not close turns with: the sequence extends, unproven.
+    const odd = await startFakeOpenAIServer({ sampledIdOffset: SAMPLED_ID_OFFSET, stopTokenId: 301 });
     try {
-      const same = new TokensPolicy({ baseUrl: quirky.baseUrl, env: {} });
-      const { path, samples, stored } = await play(quirky, [same, same], [bash('ls'), bash('pwd')]);
-      expect(samples[1]!.retokenizationWarnings).toBe(1);
+      const same = new TokensPolicy({ baseUrl: odd.baseUrl, env: {} });
+      const { path, samples, stored } = await play(odd, [same, same], [bash('ls'), bash('pwd')]);
+      expect(samples[1]!.unproven).toMatchObject({ code: 'stop-token-mismatch' });
       expect(stored[1]!.promptPrefixTokens).toBe(samples[0]!.promptTokenIds.length + samples[0]!.completionTokenIds.length);
       const back = await readTrajectory(path);
       expect(back.steps.map((s) => s.sample)).toEqual(samples);
       expect(() => buildTokenTrajectory(back.steps.map((s) => s.sample!))).not.toThrow();
+      const sample = buildTrainingSample({ trajectory: back, role: 'solver', groupId: 'g', episodeId: 'e', bugId: null, reward: 1, maskLimitHits: false });
+      expect(sample).toMatchObject({ masked: true, maskCode: 'tokens-stop-token-mismatch' });
     } finally {
-      await quirky.close();
+      await odd.close();
     }
   });
 
-  it('stores the full prompt of a turn that retokenised lost history, and training still refuses the episode', async () => {
-    // The second turn comes from a policy that never sampled the first: it retokenises it.
+  it('stores the full prompt of a turn that rendered lost history anew, and training refuses the episode', async () => {
+    // The second turn comes from a policy that never sampled the first: it renders it anew.
     const { path, samples, stored } = await play(server, [policy(), policy()], [bash('ls'), bash('pwd')]);
-    expect(samples[1]!.retokenizationWarnings).toBe(1);
+    expect(samples[1]!.unproven).toMatchObject({ code: 'state-lost' });
     expect(stored[1]).toMatchObject({ promptPrefixTokens: 0, promptTokenIdsAdded: samples[1]!.promptTokenIds });
     const back = await readTrajectory(path);
     expect(back.steps.map((s) => s.sample)).toEqual(samples);
     expect(() => buildTokenTrajectory(back.steps.map((s) => s.sample!))).toThrow(/^turn 1: its prompt does not extend the episode's tokens so far/);
     const sample = buildTrainingSample({ trajectory: back, role: 'solver', groupId: 'g', episodeId: 'e', bugId: null, reward: 1, maskLimitHits: false });
-    expect(sample).toMatchObject({ masked: true, tokens: null });
-    expect(sample.maskReason).toMatch(/^tokens inconsistent: turn 1: its prompt does not extend/);
+    expect(sample).toMatchObject({ masked: true, tokens: null, maskCode: 'tokens-state-lost' });
+    expect(sample.maskReason).toMatch(/^turn 2: tokens not provably exact \(state-lost\)/);
   });
 });

@@ -8,7 +8,7 @@ Python side can check them and so the adapters can reproduce them for other trai
 from __future__ import annotations
 
 import math
-from typing import Dict, List, Sequence
+from typing import Dict, List, Optional, Sequence
 
 ESTIMATORS = ("rloo", "grpo", "dr-grpo")
 #: Added to GRPO's std so an all-equal group gives 0, not 0/0.
@@ -45,3 +45,31 @@ def compute_advantages(rewards: Sequence[float], estimator: str = "rloo") -> Lis
 def group_advantages(rewards_by_group: Dict[str, Sequence[float]], estimator: str = "rloo") -> Dict[str, List[float]]:
     """compute_advantages over several groups at once (group id -> advantages in the same order)."""
     return {group: compute_advantages(rewards, estimator) for group, rewards in rewards_by_group.items()}
+
+
+#: What a step's summed token loss is divided by (TrainConfig.loss_denominator).
+LOSS_DENOMINATORS = ("tokens", "budget")
+
+
+def loss_denominator(mode, loss_tokens: Sequence[int], generation_budget: Optional[int] = None) -> float:
+    """The constant a step's summed per-token loss is divided by, over the samples of the batch
+    (``loss_tokens``: the trained-token count of each).
+
+    - ``"tokens"`` (GRPO, RLOO): the batch's trained tokens, a token-level mean.
+    - ``"budget"`` (Dr.GRPO): ``generation_budget`` x the number of samples, the same for every
+      batch of that size whatever the lengths: the paper's sum over tokens divided by the
+      maximum generation length, averaged over the batch, so a long sequence is not down-weighted.
+    - a number: that number.
+    """
+    if mode == "tokens":
+        return float(sum(loss_tokens))
+    if mode == "budget":
+        if not isinstance(generation_budget, int) or isinstance(generation_budget, bool) or generation_budget < 1:
+            raise ValueError(f"loss_denominator 'budget' needs generation_budget, a positive integer; got {generation_budget!r}")
+        longest = max(loss_tokens, default=0)
+        if longest > generation_budget:
+            raise ValueError(f"a sample has {longest} trained tokens, more than the generation budget {generation_budget}")
+        return float(generation_budget * len(loss_tokens))
+    if isinstance(mode, (int, float)) and not isinstance(mode, bool) and mode > 0:
+        return float(mode)
+    raise ValueError(f"loss_denominator must be 'tokens', 'budget' or a positive number, got {mode!r}")

@@ -31,10 +31,12 @@ class LossConfig:
     #: "sampler" (bypass mode): the ratio is taken against the sampler's logprobs.
     #: "trainer": against the trainer's own logprobs at the start of the step (ratio 1 in value,
     #: one optimizer step per batch), the sampler mismatch then corrected by `tis_cap`.
+    #: Tokens of samples with processed logprobs (sampled at temperature != 1, top-p < 1 or top-k)
+    #: always take the "trainer" path: their sampler logprobs are not the model's distribution.
     old_logprobs: str = "sampler"
-    #: Truncated importance weight min(exp(old - sampler), tis_cap), detached. With old = sampler
-    #: (bypass) the weight is 1; it matters with old_logprobs="trainer". None disables it.
-    tis_cap: Optional[float] = None
+    #: Truncated importance weight min(exp(old - sampler), tis_cap) = min(pi_old / mu, C), detached,
+    #: on the tokens that take the "trainer" path. None: no correction (weight 1).
+    tis_cap: Optional[float] = 2.0
     #: Entropy bonus coefficient (0: no entropy term, and no full-vocab entropy is computed).
     entropy_coef: float = 0.0
     logprob_chunk: int = DEFAULT_LOGPROB_CHUNK
@@ -104,22 +106,27 @@ def policy_loss_terms(
     advantages: torch.Tensor,
     config: LossConfig,
     entropy: Optional[torch.Tensor] = None,
+    processed: Optional[torch.Tensor] = None,
 ) -> Tuple[torch.Tensor, Dict[str, torch.Tensor]]:
     """Per-token loss for trained tokens (all inputs [N], one entry per token with lossMask 1).
+
+    ``processed`` ([N] bool, optional) marks tokens whose sampler logprobs are processed ones
+    (``sampling.logprobs == "processed"``): their ratio is taken against the trainer's own detached
+    logprobs and the objective is weighted by min(exp(old - sampler), tis_cap) (TIS).
 
     Returns (per-token loss [N], per-token diagnostics). The caller sums the loss and divides by
     the batch's token count fixed before micro-batching.
     """
     sampler_logprobs = sampler_logprobs.to(logprobs.dtype)
     advantages = advantages.to(logprobs.dtype)
-    if config.old_logprobs == "sampler":
-        old = sampler_logprobs
-        weight = None
-    else:
-        old = logprobs.detach()
-        weight = torch.exp(old - sampler_logprobs)
-        if config.tis_cap is not None:
-            weight = weight.clamp(max=config.tis_cap)
+    trainer_path = torch.full_like(advantages, config.old_logprobs == "trainer", dtype=torch.bool)
+    if processed is not None:
+        trainer_path = trainer_path | processed.to(device=trainer_path.device, dtype=torch.bool)
+    own = logprobs.detach()
+    old = torch.where(trainer_path, own, sampler_logprobs)
+    weight = torch.ones_like(own)
+    if config.tis_cap is not None:
+        weight = torch.where(trainer_path, torch.exp(own - sampler_logprobs).clamp(max=config.tis_cap), weight)
     ratio = torch.exp(logprobs - old)
     clipped = ratio.clamp(1 - config.eps_low, 1 + config.eps_high)
     objective = torch.min(ratio * advantages, clipped * advantages)
@@ -127,8 +134,7 @@ def policy_loss_terms(
     if config.dual_clip is not None:
         # Dual clip: a huge ratio on a bad token must not give an unbounded loss.
         objective = torch.where(negative, torch.max(objective, config.dual_clip * advantages), objective)
-    if weight is not None and config.tis_cap is not None:
-        objective = objective * weight
+    objective = objective * weight
     loss = -objective
     if config.entropy_coef and entropy is not None:
         loss = loss - config.entropy_coef * entropy
@@ -145,6 +151,8 @@ def policy_loss_terms(
             "dual_clip": (negative & (detached > config.dual_clip)).float() if config.dual_clip is not None else torch.zeros_like(detached),
             # k3 estimator of KL(sampler || trainer) on the sampler's tokens: r - 1 - log r, r = p/q.
             "kl": sampler_ratio - 1 - log_sampler_ratio,
+            "tis_tokens": trainer_path.float(),
+            "tis_weight": torch.where(trainer_path, weight, torch.zeros_like(weight)),
         }
         if entropy is not None:
             diagnostics["entropy"] = entropy.detach()
@@ -158,12 +166,13 @@ def policy_loss(
     denominator: float,
     config: Optional[LossConfig] = None,
     entropy: Optional[torch.Tensor] = None,
+    processed: Optional[torch.Tensor] = None,
 ) -> Tuple[torch.Tensor, Dict[str, float]]:
     """Token-level loss sum(per-token loss) / denominator, with summed diagnostics."""
     config = (config or LossConfig()).validate()
     if denominator <= 0:
         raise ValueError(f"denominator must be > 0, got {denominator}")
-    per_token, diagnostics = policy_loss_terms(logprobs, sampler_logprobs, advantages, config, entropy)
+    per_token, diagnostics = policy_loss_terms(logprobs, sampler_logprobs, advantages, config, entropy, processed)
     sums = {name: float(value.sum()) for name, value in diagnostics.items()}
     sums["tokens"] = float(per_token.numel())
     sums["loss"] = float(per_token.detach().sum())

@@ -12,6 +12,10 @@ from dataclasses import dataclass
 from typing import Any, Iterable, List, Optional
 
 ROLES = ("injector", "solver")
+#: How the sampler's logprobs relate to what sampled: "raw" (the model's own distribution, sampled at
+#: temperature 1, top-p 1, no top-k) or "processed" (the distribution after temperature / top-p /
+#: top-k, vLLM's `--logprobs-mode processed_logprobs`): the trainer then corrects with TIS.
+LOGPROB_MODES = ("raw", "processed")
 
 
 class SampleError(ValueError):
@@ -31,6 +35,24 @@ class TokenData:
 
 
 @dataclass
+class SamplingSettings:
+    """The settings that produced a sample (`sampling` on the wire)."""
+
+    temperature: float
+    top_p: float
+    #: -1: no top-k
+    top_k: int
+    logprobs: str
+
+    @property
+    def processed(self) -> bool:
+        return self.logprobs == "processed"
+
+    def to_json(self) -> dict:
+        return {"temperature": self.temperature, "topP": self.top_p, "topK": self.top_k, "logprobs": self.logprobs}
+
+
+@dataclass
 class TrainingSample:
     id: str
     role: str
@@ -45,6 +67,8 @@ class TrainingSample:
     mask_reason: Optional[str]
     tokens: Optional[TokenData]
     messages: Optional[List[dict]]
+    #: absent on samples written before it existed (then: raw logprobs at temperature 1)
+    sampling: Optional[SamplingSettings] = None
 
     def to_json(self) -> dict:
         """The wire form (camelCase), as ssr writes it."""
@@ -65,6 +89,7 @@ class TrainingSample:
             "maskReason": self.mask_reason,
             "tokens": tokens,
             "messages": self.messages,
+            **({"sampling": self.sampling.to_json()} if self.sampling is not None else {}),
         }
 
 
@@ -97,11 +122,32 @@ def parse_sample(obj: Any, where: str = "sample") -> TrainingSample:
         tokens=None,
         messages=need("messages", lambda v: v is None or (isinstance(v, list) and all(isinstance(m, dict) for m in v)), "an array of objects or null"),
     )
+    if obj.get("sampling") is not None:
+        sample.sampling = _parse_sampling(need("sampling", lambda v: isinstance(v, dict), "an object"), label)
     tokens = need("tokens", lambda v: v is None or isinstance(v, dict), "an object or null")
     if tokens is not None:
         # A masked sample never trains: a missing logprob there must not fail the whole step.
         sample.tokens = _parse_tokens(tokens, label, need_logprobs=not sample.masked)
     return sample
+
+
+def _parse_sampling(sampling: dict, label: str) -> SamplingSettings:
+    def field(key: str, check, what: str):
+        if not check(sampling.get(key)):
+            raise SampleError(f"{label}: 'sampling.{key}' must be {what}, got {json.dumps(sampling.get(key))[:80]}")
+        return sampling[key]
+
+    settings = SamplingSettings(
+        temperature=float(field("temperature", lambda v: _finite(v) and v >= 0, "a number >= 0")),
+        top_p=float(field("topP", lambda v: _finite(v) and 0 < v <= 1, "a number in (0, 1]")),
+        top_k=field("topK", lambda v: _int(v) and (v == -1 or v > 0), "-1 (no top-k) or a positive integer"),
+        logprobs=field("logprobs", lambda v: v in LOGPROB_MODES, "'raw' or 'processed'"),
+    )
+    if not settings.processed and (settings.temperature != 1 or settings.top_p != 1 or settings.top_k != -1):
+        # Raw logprobs are the model's own distribution: only temperature 1, top-p 1, no top-k sampled from it.
+        raise SampleError(f"{label}: sampled at temperature {settings.temperature}, top-p {settings.top_p}, top-k {settings.top_k} "
+                          "with raw logprobs: the behaviour logprobs are not those of the sampling distribution")
+    return settings
 
 
 def _parse_tokens(tokens: dict, label: str, need_logprobs: bool = True) -> TokenData:

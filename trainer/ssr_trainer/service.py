@@ -20,11 +20,13 @@ import time
 import uuid
 from typing import Any, Dict, List, Optional, Tuple
 
+from .chat_template import ChatTemplate
 from .checkpoint import CheckpointError, load_checkpoint, save_checkpoint
 from .models import Policy, load_policy
 from .samples import parse_samples
 from .sampling import generate
 from .server import ApiError, bad_request, make_server
+from .tokenizer import ByteTokenizer
 from .train import TrainConfig, Trainer
 
 __all__ = ["ApiError", "PolicyService", "make_server", "main"]
@@ -208,6 +210,8 @@ def parse_args(argv: Optional[List[str]] = None) -> argparse.Namespace:
     p.add_argument("--model", required=True, help="tiny | hf-config | a saved checkpoint dir | a transformers model dir or hub name")
     p.add_argument("--model-config", help="JSON (inline or a file): TinyConfig fields for tiny; a transformers config with model_type for hf-config")
     p.add_argument("--tokenizer", help="transformers tokenizer (default: the model's; byte tokenizer for tiny and hf-config)")
+    p.add_argument("--chat-template", metavar="FILE", help="a Jinja chat template replacing the tokenizer's (the byte tokenizer maps "
+                   "<|im_start|>, <|im_end|>, <|bos|>, <|eos|>, <|pad|> in its output to their ids)")
     p.add_argument("--lora", action="store_true", help="train a LoRA adapter (peft) instead of all weights")
     p.add_argument("--lora-rank", type=int, default=16)
     p.add_argument("--lora-alpha", type=int, default=32)
@@ -230,6 +234,19 @@ def parse_args(argv: Optional[List[str]] = None) -> argparse.Namespace:
     return p.parse_args(argv)
 
 
+def use_chat_template(policy: Any, path: str) -> None:
+    """`--chat-template FILE`: the byte tokenizer renders chats with it; a transformers tokenizer
+    takes it as its own `chat_template`."""
+    try:
+        if isinstance(policy.tokenizer, ByteTokenizer):
+            policy.tokenizer.chat_template = ChatTemplate.from_file(path)
+        else:
+            with open(path, encoding="utf-8") as handle:
+                policy.tokenizer.inner.chat_template = handle.read()
+    except (OSError, ValueError) as error:
+        raise SystemExit(f"ssr-trainer: --chat-template {path}: {error}") from None
+
+
 def main(argv: Optional[List[str]] = None) -> None:
     args = parse_args(argv)
     import torch
@@ -244,6 +261,8 @@ def main(argv: Optional[List[str]] = None) -> None:
         raise SystemExit(f"ssr-trainer: --model {args.model}: {error}") from None
     if args.served_model_name:
         policy.name = args.served_model_name
+    if args.chat_template:
+        use_chat_template(policy, args.chat_template)
     try:
         overrides: Dict[str, Any] = json.loads(args.train_config) if args.train_config else {}
     except json.JSONDecodeError as error:

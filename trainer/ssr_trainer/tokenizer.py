@@ -7,7 +7,10 @@ Both render OpenAI-style messages as ssr's tokens policy sends them to `/tokeniz
 from __future__ import annotations
 
 import json
+import re
 from typing import Any, Dict, List, Optional, Sequence
+
+from .chat_template import ChatTemplate
 
 SPECIAL_TOKENS = ("<|bos|>", "<|eos|>", "<|im_start|>", "<|im_end|>", "<|pad|>")
 BYTE_VOCAB = 256
@@ -53,9 +56,16 @@ def normalise_messages(messages: Any) -> List[Dict[str, Any]]:
 
 
 class ByteTokenizer:
-    """UTF-8 bytes are tokens 0..255; a few specials follow. Lossless for any text."""
+    """UTF-8 bytes are tokens 0..255; a few specials follow. Lossless for any text.
 
-    def __init__(self) -> None:
+    With a `chat_template` (a Jinja template, `--chat-template FILE`) chats are rendered by it and
+    the special-token strings in the text become their ids; without one, the built-in minimal
+    template below applies.
+    """
+
+    def __init__(self, chat_template: Optional[ChatTemplate] = None) -> None:
+        self.chat_template = chat_template
+        self._special_pattern = re.compile("(" + "|".join(re.escape(name) for name in SPECIAL_TOKENS) + ")")
         self.vocab_size = BYTE_VOCAB + len(SPECIAL_TOKENS)
         ids = {name: BYTE_VOCAB + i for i, name in enumerate(SPECIAL_TOKENS)}
         self.bos_id = ids["<|bos|>"]
@@ -67,6 +77,13 @@ class ByteTokenizer:
 
     def encode(self, text: str) -> List[int]:
         return list(text.encode("utf-8"))
+
+    def encode_with_specials(self, text: str) -> List[int]:
+        """Bytes, except that a special token's string (`<|im_end|>`) is that token's id."""
+        ids: List[int] = []
+        for i, part in enumerate(self._special_pattern.split(text)):
+            ids += [BYTE_VOCAB + SPECIAL_TOKENS.index(part)] if i % 2 else self.encode(part)
+        return ids
 
     def decode(self, ids: Sequence[int], skip_special_tokens: bool = True) -> str:
         out, run = [], bytearray()
@@ -92,6 +109,8 @@ class ByteTokenizer:
         messages: a sampled reply ends on `<|im_end|>`, so prompt + reply + the next messages'
         tokens is exactly what this template renders for the longer conversation."""
         messages = normalise_messages(messages)
+        if self.chat_template is not None:
+            return self.encode_with_specials(self.chat_template.render(messages, tools, add_generation_prompt))
         if tools:
             listing = "\n".join(json.dumps(tool, sort_keys=True, separators=(",", ":")) for tool in tools)
             note = "# Tools\nCall one tool per reply as <tool_call>{\"name\": ..., \"arguments\": {...}}</tool_call>\n" + listing

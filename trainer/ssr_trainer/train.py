@@ -11,6 +11,7 @@ from typing import Any, Dict, Iterable, List, Optional, Sequence, Tuple
 
 import torch
 
+from .advantages import loss_denominator
 from .loss import LossConfig, policy_loss_terms
 from .models import Policy, batch_logprobs
 from .samples import ROLES, TrainingSample, parse_sample
@@ -36,8 +37,11 @@ class TrainConfig:
     micro_batch_size: Optional[int] = None
     #: drop samples more than this many versions older than the weights being trained
     max_staleness: int = 8
-    #: "tokens": the batch's trained-token count (token-level mean); or a fixed number (Dr.GRPO-style)
+    #: "tokens": the batch's trained-token count (token-level mean: GRPO, RLOO); "budget" (Dr.GRPO):
+    #: generation_budget x the batch's sample count; or a fixed number (advantages.loss_denominator)
     loss_denominator: Any = "tokens"
+    #: the most tokens one sample may generate (Dr.GRPO's constant; ssr sends the context limit)
+    generation_budget: Optional[int] = None
     skip_zero_advantage_groups: bool = True
     #: also report each role's share of the gradient norm (keeps one gradient copy when both roles train)
     per_role_grad_norm: bool = True
@@ -48,8 +52,7 @@ class TrainConfig:
             raise ValueError("lr, warmup_steps and max_staleness must be >= 0 and micro_batch_tokens >= 1")
         if self.micro_batch_size is not None and self.micro_batch_size < 1:
             raise ValueError(f"micro_batch_size must be >= 1, got {self.micro_batch_size}")
-        if self.loss_denominator != "tokens" and not (isinstance(self.loss_denominator, (int, float)) and self.loss_denominator > 0):
-            raise ValueError(f"loss_denominator must be 'tokens' or a positive number, got {self.loss_denominator!r}")
+        loss_denominator(self.loss_denominator, [], self.generation_budget)  # raises on a bad mode or budget
         self.loss.validate()
         return self
 
@@ -86,6 +89,8 @@ class TrainConfig:
 class Selection:
     kept: List[TrainingSample]
     excluded: Dict[str, Dict[str, int]]  # reason -> role -> count
+    #: usable samples left out for carrying no signal (Dr.GRPO still counts them in its denominator)
+    zero_advantage: List[TrainingSample] = field(default_factory=list)
 
 
 def select_samples(samples: Sequence[TrainingSample], version: int, config: TrainConfig, max_len: Optional[int]) -> Selection:
@@ -119,13 +124,14 @@ def select_samples(samples: Sequence[TrainingSample], version: int, config: Trai
     signal = defaultdict(bool)
     for sample in survivors:
         signal[(sample.role, sample.group_id)] |= sample.advantage != 0
-    kept = []
+    kept, silent = [], []
     for sample in survivors:
         if signal[(sample.role, sample.group_id)]:
             kept.append(sample)
         else:
+            silent.append(sample)
             excluded["zero_advantage_group"][sample.role] += 1
-    return Selection(kept, excluded)
+    return Selection(kept, excluded, silent)
 
 
 def micro_batches(samples: Sequence[TrainingSample], config: TrainConfig) -> List[List[TrainingSample]]:
@@ -162,6 +168,12 @@ def collate(batch: Sequence[TrainingSample], pad_id: int, device: torch.device):
         advantages += [sample.advantage] * sample.tokens.loss_tokens
     return (ids.to(device), attention.to(device), select.to(device),
             torch.tensor(sampler, dtype=torch.float32, device=device), torch.tensor(advantages, dtype=torch.float32, device=device))
+
+
+def processed_mask(batch: Sequence[TrainingSample], device: torch.device) -> torch.Tensor:
+    """Per trained token (collate's order): whether its sampler logprobs are processed ones (TIS applies)."""
+    flags = [flag for s in batch for flag in [s.sampling is not None and s.sampling.processed] * s.tokens.loss_tokens]
+    return torch.tensor(flags, dtype=torch.bool, device=device)
 
 
 class Trainer:
@@ -234,8 +246,9 @@ class Trainer:
         self.policy.module.train(self.train_mode)
         selection = select_samples(samples, self.version, config, self.policy.max_model_len)
         kept = selection.kept
-        trained_tokens = sum(s.tokens.loss_tokens for s in kept)
-        denominator = float(trained_tokens if config.loss_denominator == "tokens" else config.loss_denominator)
+        # Dr.GRPO's batch is every usable sample, zero-advantage groups included (they add 0 to the sum).
+        batch = kept if config.loss_denominator != "budget" else [*kept, *selection.zero_advantage]
+        denominator = loss_denominator(config.loss_denominator, [s.tokens.loss_tokens for s in batch], config.generation_budget) if kept else 0.0
         sums = {role: defaultdict(float) for role in ROLES}
         role_norms: Dict[str, float] = {}
         snapshot: Optional[List[Optional[torch.Tensor]]] = None
@@ -249,9 +262,10 @@ class Trainer:
                 snapshot = [None if p.grad is None else p.grad.detach().clone() for p in self.params]
             previous_role = role
             ids, attention, select, sampler, advantages = collate(batch, self.policy.tokenizer.pad_id, self.policy.device)
+            processed = processed_mask(batch, self.policy.device)
             with_entropy = bool(config.loss.entropy_coef)
             logprobs, entropy = batch_logprobs(self.policy, ids, select, config.loss.logprob_chunk, with_entropy, attention)
-            per_token, diagnostics = policy_loss_terms(logprobs, sampler, advantages, config.loss, entropy)
+            per_token, diagnostics = policy_loss_terms(logprobs, sampler, advantages, config.loss, entropy, processed)
             (per_token.sum() / denominator).backward()
             bucket = sums[role]
             bucket["loss"] += float(per_token.detach().sum()) / denominator
@@ -311,6 +325,9 @@ def _summary(sums: Dict[str, float]) -> Dict[str, Any]:
         "dual_clip_frac": per_token("dual_clip"),
         "approx_kl": per_token("kl"),
         "mean_ratio": per_token("ratio"),
+        # Tokens whose sampler logprobs were processed (or old_logprobs "trainer"): the TIS-weighted share.
+        "tis_frac": per_token("tis_tokens"),
+        "mean_tis_weight": sums.get("tis_weight", 0.0) / sums["tis_tokens"] if sums.get("tis_tokens") else 0.0,
     }
     if "entropy" in sums:
         summary["entropy"] = per_token("entropy")

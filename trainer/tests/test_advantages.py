@@ -4,7 +4,7 @@ import os
 import pytest
 
 from conftest import REPO_ROOT
-from ssr_trainer.advantages import compute_advantages
+from ssr_trainer.advantages import compute_advantages, loss_denominator
 
 FIXTURE = os.path.join(REPO_ROOT, "test", "fixtures", "rl", "advantages.json")
 
@@ -43,3 +43,23 @@ def test_groups_without_signal_get_exact_zeros(rewards):
 def test_rejects_bad_input(rewards, estimator, message):
     with pytest.raises(ValueError, match=message):
         compute_advantages(rewards, estimator)
+
+
+@pytest.mark.parametrize("mode, loss_tokens, budget, expected", [
+    ("tokens", [3, 5, 10], None, 18.0),    # GRPO / RLOO: the batch's trained tokens
+    ("budget", [3, 5, 10], 16, 48.0),      # Dr.GRPO: 16 tokens of budget x 3 samples, whatever their lengths
+    ("budget", [1], 16, 16.0),
+    (7.5, [3, 5], None, 7.5),
+])
+def test_loss_denominator_by_hand(mode, loss_tokens, budget, expected):
+    assert loss_denominator(mode, loss_tokens, budget) == expected
+
+
+@pytest.mark.parametrize("mode, loss_tokens, budget, message", [
+    ("budget", [3], None, "needs generation_budget"),
+    ("budget", [20], 16, "more than the generation budget 16"),
+    ("mean", [3], None, "'tokens', 'budget' or a positive number"),
+])
+def test_loss_denominator_rejects(mode, loss_tokens, budget, message):
+    with pytest.raises(ValueError, match=message):
+        loss_denominator(mode, loss_tokens, budget)

@@ -88,3 +88,25 @@ def test_logprobs_are_fp32_from_low_precision_logits():
 def test_rejects_bad_config(field, value):
     with pytest.raises(ValueError, match=field):
         LossConfig(**{field: value}).validate()
+
+
+def test_processed_logprobs_take_the_trainer_as_old_with_a_truncated_importance_weight():
+    # Three tokens, advantage 1. Token 0 has raw logprobs (bypass: ratio against the sampler, no
+    # weight); tokens 1 and 2 processed ones: ratio 1 against the trainer's own detached logprobs,
+    # weight min(pi_old / mu, C) with C = 2 (the default): 1.5 and min(4, 2) = 2.
+    logprobs = tensor([-1.0, -1.0, -1.0]).requires_grad_()
+    sampler = tensor([-1.0 - 0.1, -1.0 - math.log(1.5), -1.0 - math.log(4.0)])
+    processed = torch.tensor([False, True, True])
+    loss, sums = policy_loss(logprobs, sampler, tensor([1.0, 1.0, 1.0]), 3.0, LossConfig(), processed=processed)
+    assert LossConfig().tis_cap == 2.0
+    expected = math.exp(0.1) + 1.5 + 2.0  # token 0: ratio e^0.1 = 1.105, inside [0.8, 1.28]
+    assert float(loss.detach()) == pytest.approx(-expected / 3, rel=1e-6)
+    loss.backward()
+    assert logprobs.grad.tolist() == pytest.approx([-math.exp(0.1) / 3, -1.5 / 3, -2.0 / 3], rel=1e-6)
+    assert sums["tis_tokens"] == 2 and sums["tis_weight"] == pytest.approx(3.5, rel=1e-6)
+
+
+def test_a_null_tis_cap_leaves_processed_tokens_unweighted():
+    logprobs = tensor([-1.0]).requires_grad_()
+    loss, _ = policy_loss(logprobs, tensor([-3.0]), tensor([1.0]), 1.0, LossConfig(tis_cap=None), processed=torch.tensor([True]))
+    assert float(loss.detach()) == pytest.approx(-1.0)

@@ -56,3 +56,18 @@ def test_a_masked_sample_may_lack_logprobs():
     sample = with_change(["tokens", "logprobs"], [None, None, -1.0])
     sample["masked"] = True
     assert parse_sample(sample).tokens.logprobs == [None, None, -1.0]
+
+
+def test_sampling_settings_round_trip_and_raw_logprobs_must_be_the_models_distribution():
+    wire = make_sample([1, 2, 3], [0, 1, 1], [0.0, -0.5, -0.7])
+    wire["sampling"] = {"temperature": 0.6, "topP": 0.95, "topK": 20, "logprobs": "processed"}
+    sample = parse_sample(wire)
+    assert sample.sampling.processed and sample.sampling.top_k == 20
+    assert parse_sample(sample.to_json()).sampling == sample.sampling
+    assert parse_sample(make_sample([1, 2], [0, 1], [0.0, -0.1])).sampling is None
+    wire["sampling"] = {"temperature": 0.6, "topP": 1, "topK": -1, "logprobs": "raw"}
+    with pytest.raises(SampleError, match="temperature 0.6.*raw logprobs"):
+        parse_sample(wire)
+    wire["sampling"] = {"temperature": 1, "topP": 1, "topK": 0, "logprobs": "raw"}
+    with pytest.raises(SampleError, match="sampling.topK"):
+        parse_sample(wire)

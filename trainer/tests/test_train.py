@@ -150,3 +150,42 @@ def test_selection_keeps_a_group_with_any_nonzero_advantage(tiny_policy):
 
     group = [dataclasses.replace(base, id=f"s{i}", advantage=a) for i, a in enumerate([0.0, 0.0, 1.0])]
     assert len(select_samples(group, 0, TrainConfig(), None).kept) == 3
+
+
+@pytest.mark.parametrize("mode", ["tokens", "budget"])
+def test_dr_grpo_divides_by_the_generation_budget_not_the_lengths(tiny_policy, mode):
+    # On-policy samples (ratio 1): every trained token's objective is its advantage, so the loss is
+    # -sum_i A_i * L_i / denominator, with denominator sum_i L_i (GRPO / RLOO) or budget * n (Dr.GRPO).
+    samples = [sampled(tiny_policy, "x", max_tokens=m, seed=s, advantage=a, sample_id=f"s{s}")
+               for s, m, a in ((1, 4, 1.0), (2, 9, -0.5), (3, 6, -0.5))]
+    lengths = [sum(s["tokens"]["lossMask"]) for s in samples]
+    budget = 12
+    config = TrainConfig(loss_denominator=mode, generation_budget=budget, warmup_steps=0)
+    metrics = Trainer(tiny_policy, config).accumulate([parse_sample(s) for s in samples])
+    weighted = sum(s["advantage"] * n for s, n in zip(samples, lengths))
+    denominator = sum(lengths) if mode == "tokens" else budget * 3
+    assert metrics["loss_denominator"] == denominator
+    assert metrics["loss"] == pytest.approx(-weighted / denominator, rel=1e-5, abs=1e-7)
+
+
+def test_dr_grpo_counts_zero_advantage_groups_in_its_batch(tiny_policy):
+    signal = [sampled(tiny_policy, "x", max_tokens=4, seed=s, advantage=a, sample_id=f"s{s}") for s, a in ((1, 1.0), (2, -1.0))]
+    silent = [sampled(tiny_policy, "y", max_tokens=4, seed=3, advantage=0.0, group="flat", sample_id="flat")]
+    config = TrainConfig(loss_denominator="budget", generation_budget=10)
+    metrics = Trainer(tiny_policy, config).accumulate([parse_sample(s) for s in signal + silent])
+    assert metrics["samples"]["trained"] == 2 and metrics["loss_denominator"] == 30
+
+
+def test_processed_samples_are_tis_weighted_in_a_step(tiny_policy):
+    # The sampler's processed logprobs are 1 nat below the trainer's: pi_old / mu = e > 2, capped at 2.
+    sample = sampled(tiny_policy, "x", max_tokens=6, seed=1, advantage=1.0, sample_id="p")
+    sample["tokens"]["logprobs"] = [None if lp is None else lp - 1.0 for lp in sample["tokens"]["logprobs"]]
+    sample["sampling"] = {"temperature": 0.7, "topP": 0.9, "topK": 20, "logprobs": "processed"}
+    other = sampled(tiny_policy, "x", max_tokens=6, seed=2, advantage=-1.0, sample_id="q")
+    metrics = Trainer(tiny_policy, TrainConfig()).accumulate([parse_sample(s) for s in (sample, other)])
+    n = sum(sample["tokens"]["lossMask"])
+    assert metrics["tis_frac"] == pytest.approx(n / metrics["tokens"]["trained"])
+    assert metrics["mean_tis_weight"] == pytest.approx(2.0)
+    # Sample p: ratio 1 (old = the trainer's own), weight 2; sample q: ratio 1 against its own logprobs.
+    m = metrics["tokens"]["trained"] - n
+    assert metrics["loss"] == pytest.approx(-(2.0 * n - m) / (n + m), rel=1e-5)

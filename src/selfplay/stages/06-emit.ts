@@ -1,5 +1,8 @@
+import { agentLimitsSchema } from '../../agent/agent-limits.js';
+import { lossNormalization } from '../../rl/advantages.js';
 import { assignAdvantages } from '../../rl/groups.js';
 import { dropStale } from '../../rl/staleness.js';
+import type { SelfplaySettings } from '../selfplay-settings.js';
 import type { SelfplayContext } from '../selfplay-context.js';
 import type { EpisodeEvidence } from '../step-evidence.js';
 import type { StepMetrics } from '../step-metrics.js';
@@ -29,10 +32,23 @@ export async function emitStage(ctx: SelfplayContext, evidence: readonly Episode
     written: samples.length,
     stale: fresh.dropped.injector + fresh.dropped.solver,
     masked: samples.filter((sample) => sample.masked).length,
+    maskedBy: countBy(samples.flatMap((sample) => (sample.masked ? [sample.maskCode ?? 'unknown'] : []))),
     zeroAdvantageGroups: groups.filter((group) => group.zeroAdvantage).length,
   };
   if (ctx.settings.trainerUrl === null || samples.length === 0) return { samples: stats, trainer: null };
-  const trainer = await postTrainStep(ctx.settings.trainerUrl, samples, version);
+  const trainer = await postTrainStep(ctx.settings.trainerUrl, samples, version, lossNormalization(ctx.settings.advantage, generationBudget(ctx.settings)));
   ctx.policy.advanceTo(trainer.version);
   return { samples: stats, trainer };
+}
+
+/** Dr.GRPO's generation budget: the most tokens one trajectory may hold (the larger role context limit). */
+function generationBudget(settings: SelfplaySettings): number {
+  const { injectorLimits, solverLimits } = settings;
+  return Math.max(agentLimitsSchema.parse(injectorLimits).maxContextTokens, agentLimitsSchema.parse(solverLimits).maxContextTokens);
+}
+
+function countBy(codes: string[]): Record<string, number> {
+  const counts: Record<string, number> = {};
+  for (const code of codes) counts[code] = (counts[code] ?? 0) + 1;
+  return counts;
 }

@@ -33,6 +33,12 @@ describe('createPolicy', () => {
     expect(created.name).toBe(name);
   });
 
+  it('passes top-k and the sampler log-probs mode to the tokens policy, which refuses top-k with raw log-probs', async () => {
+    const base = { policy: 'tokens', baseUrl: 'http://127.0.0.1:1/v1', model: 'm', env: {} } as const;
+    await expect(createPolicy({ ...base, topK: 20 })).rejects.toThrow(/samples at temperature 1, top-p 1 and no top-k \(got temperature 1, top-p 1, top-k 20\)/);
+    await expect(createPolicy({ ...base, topK: 20, samplerLogprobs: 'processed' })).resolves.toBeInstanceOf(TokensPolicy);
+  });
+
   it('rejects an HTTP policy without an endpoint as a usage error', async () => {
     await expect(createPolicy({ policy: 'openai', env: {} })).rejects.toThrow(new EngineError('usage', 'no model endpoint: pass --base-url or set OPENAI_BASE_URL'));
   });
@@ -82,8 +88,11 @@ describe('addPolicyOptions', () => {
   }
 
   it('parses every flag into PolicyFlags', () => {
-    const argv = ['--policy', 'tokens', '--base-url', 'http://h/v1', '--model', 'm', '--api-key', 'k', '--temperature', '0.7', '--top-p', '0.95', '--max-tokens', '2048', '--seed', '-3'];
-    expect(parse(argv)).toEqual({ policy: 'tokens', baseUrl: 'http://h/v1', model: 'm', apiKey: 'k', temperature: 0.7, topP: 0.95, maxTokens: 2048, seed: -3 });
+    const argv = ['--policy', 'tokens', '--base-url', 'http://h/v1', '--model', 'm', '--api-key', 'k', '--temperature', '0.7', '--top-p', '0.95', '--top-k', '20'];
+    argv.push('--sampler-logprobs', 'processed', '--max-tokens', '2048', '--seed', '-3');
+    expect(parse(argv)).toEqual({
+      policy: 'tokens', baseUrl: 'http://h/v1', model: 'm', apiKey: 'k', temperature: 0.7, topP: 0.95, topK: 20, samplerLogprobs: 'processed', maxTokens: 2048, seed: -3,
+    });
   });
 
   it('leaves unset flags undefined (defaults are resolved later)', () => {
@@ -96,6 +105,8 @@ describe('addPolicyOptions', () => {
     [['--top-p', '1.5'], '--top-p: expected a number in (0, 1]'],
     [['--max-tokens', '0'], '--max-tokens: expected a positive integer'],
     [['--seed', '1.5'], '--seed: expected an integer, got "1.5"'],
+    [['--top-k', '0'], '--top-k: expected a positive integer'],
+    [['--sampler-logprobs', 'logits'], 'Allowed choices are raw, processed'],
   ])('rejects %j', (argv, message) => {
     expect(() => parse(argv)).toThrow(message);
   });
@@ -106,9 +117,10 @@ describe('addPolicyOptions', () => {
 
   it('documents the flags in --help', () => {
     const help = addPolicyOptions(new Command('x')).helpInformation();
-    for (const flag of ['--policy <kind>', '--base-url <url>', '--model <name>', '--api-key <key>', '--temperature <t>', '--top-p <p>', '--max-tokens <n>', '--seed <n>']) {
+    for (const flag of ['--policy <kind>', '--base-url <url>', '--model <name>', '--api-key <key>', '--temperature <t>', '--top-p <p>', '--top-k <k>', '--sampler-logprobs <mode>', '--max-tokens <n>', '--seed <n>']) {
       expect(help).toContain(flag);
     }
-    expect(help).not.toMatch(/^\s+--policy-script/m);
+    // Hidden: no option line of its own (descriptions may mention it, wrapped anywhere).
+    expect(help).not.toContain('--policy-script <file>');
   });
 });

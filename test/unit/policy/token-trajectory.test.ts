@@ -1,22 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import type { TokenSample } from '../../../src/policy/policy.js';
-import { tokenDelta } from '../../../src/policy/token-delta.js';
 import { buildTokenTrajectory } from '../../../src/policy/token-trajectory.js';
 
 function sample(prompt: number[], completion: number[]): TokenSample {
   return { promptTokenIds: prompt, completionTokenIds: completion, completionLogprobs: completion.map((id) => -id / 100), policyVersion: 1 };
 }
-
-describe('tokenDelta', () => {
-  it.each<[string, number[], number[], number[], boolean]>([
-    ['before is a prefix', [1, 2, 3], [1, 2, 3, 4, 5], [4, 5], false],
-    ['nothing new', [1, 2], [1, 2], [], false],
-    ['template quirk: last token rendered differently', [1, 2, 9], [1, 2, 3, 4], [3, 4], true],
-    ['empty before', [], [7, 8], [7, 8], false],
-  ])('%s', (_case, before, full, delta, mismatch) => {
-    expect(tokenDelta(before, full)).toEqual({ delta, mismatch });
-  });
-});
 
 describe('buildTokenTrajectory', () => {
   it('masks prompts and tool outputs, trains on sampled tokens, aligns logprobs', () => {

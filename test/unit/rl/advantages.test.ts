@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { advantageEstimatorSchema, computeAdvantages, type AdvantageEstimator } from '../../../src/rl/advantages.js';
+import { advantageEstimatorSchema, computeAdvantages, lossNormalization, type AdvantageEstimator } from '../../../src/rl/advantages.js';
 import { EngineError } from '../../../src/util/engine-error.js';
 
 interface GoldenCase {
@@ -48,5 +48,22 @@ describe('computeAdvantages', () => {
   it.each([Number.NaN, Number.POSITIVE_INFINITY])('rejects a reward of %d', (bad) => {
     expect(() => computeAdvantages([1, bad], 'rloo')).toThrow(EngineError);
     expect(() => computeAdvantages([1, bad], 'rloo')).toThrow(/reward 1 of the group is not a finite number/);
+  });
+});
+
+describe('lossNormalization', () => {
+  // By hand: samples of 4, 9 and 6 trained tokens, budget 12. GRPO / RLOO divide the summed loss by
+  // the 19 trained tokens; Dr.GRPO by the constant 12 x 3 = 36 (the trainer multiplies the budget by
+  // the batch's sample count: trainer/tests/test_train.py checks the loss value).
+  it.each<[AdvantageEstimator, object]>([
+    ['rloo', { loss_denominator: 'tokens' }],
+    ['grpo', { loss_denominator: 'tokens' }],
+    ['dr-grpo', { loss_denominator: 'budget', generation_budget: 12 }],
+  ])('%s', (estimator, config) => {
+    expect(lossNormalization(estimator, 12)).toEqual(config);
+  });
+
+  it.each([0, -1, 1.5, Number.NaN])('refuses a generation budget of %s', (budget) => {
+    expect(() => lossNormalization('dr-grpo', budget)).toThrow(/generation budget must be a positive integer/);
   });
 });

@@ -72,6 +72,27 @@ describe('buildTrainingSample', () => {
   ])('an episode that ended %s is masked: %s', (status, masked, maskReason) => {
     const sample = buildTrainingSample(input({ trajectory: trajectory({ exit: exit(status) }), reward: -1 }));
     expect(sample).toMatchObject({ masked, maskReason, finishReason: status, reward: -1 });
+    expect(sample.maskCode).toBe(maskReason === null ? null : maskReason.startsWith('limit') ? 'limit-hit' : 'no-reward');
+  });
+
+  it.each([
+    ['context-dependent', { unproven: { code: 'context-dependent', detail: 'numbered' } }, 'tokens-context-dependent', /^turn 2: tokens not provably exact \(context-dependent\): numbered$/],
+    ['state-lost', { unproven: { code: 'state-lost', detail: 'forgotten' } }, 'tokens-state-lost', /state-lost/],
+    ['a format-1 retokenisation warning', { retokenizationWarnings: 1 }, 'tokens-retokenized', /^turn 2: its prompt was retokenised$/],
+  ] as const)('masks an episode with a turn whose tokens are not provably exact: %s', (_case, extra, code, reason) => {
+    const steps = [step(1), step(2, { sample: { ...tokenSample(2), ...extra } })];
+    const sample = buildTrainingSample(input({ trajectory: trajectory({ steps }) }));
+    expect(sample).toMatchObject({ masked: true, maskCode: code });
+    expect(sample.maskReason).toMatch(reason);
+    expect(sample.tokens).not.toBeNull();
+  });
+
+  it('records the sampling settings of a tokens-mode trajectory', () => {
+    const sampling = { temperature: 0.6, topP: 0.9, topK: 20, logprobs: 'processed' } as const;
+    const steps = [step(1, { sample: { ...tokenSample(1), sampling } }), step(2, { sample: { ...tokenSample(2), sampling } })];
+    const sample = buildTrainingSample(input({ trajectory: trajectory({ steps }) }));
+    expect(sample).toMatchObject({ masked: false, maskCode: null, sampling });
+    expect(trainingSampleSchema.parse(sample).sampling).toEqual(sampling);
   });
 
   it('keeps limit hits in the loss when maskLimitHits is off', () => {
@@ -94,6 +115,7 @@ describe('buildTrainingSample', () => {
     const sample = buildTrainingSample(input({ trajectory: trajectory({ steps: [step(1), broken] }) }));
     expect(sample.masked).toBe(true);
     expect(sample.maskReason).toMatch(/^tokens inconsistent: turn 1: its prompt does not extend/);
+    expect(sample.maskCode).toBe('tokens-inconsistent');
     expect(sample.tokens).toBeNull();
     expect(sample.messages).toHaveLength(6);
   });

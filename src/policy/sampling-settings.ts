@@ -1,0 +1,52 @@
+import { z } from 'zod';
+import { EngineError } from '../util/engine-error.js';
+
+/**
+ * What the sampler's log-probs are: `raw`, the model's own distribution (only right when it
+ * sampled at temperature 1, top-p 1, no top-k), or `processed`, the distribution after
+ * temperature / top-p / top-k (vLLM `--logprobs-mode processed_logprobs`), which the trainer
+ * corrects with a truncated importance weight.
+ */
+export const samplerLogprobsSchema = z.enum(['raw', 'processed']);
+export type SamplerLogprobs = z.infer<typeof samplerLogprobsSchema>;
+
+/** The settings that produced a sample: recorded on every turn and every training sample. */
+export const samplingSettingsSchema = z.object({
+  temperature: z.number().min(0),
+  topP: z.number().gt(0).max(1),
+  /** -1: no top-k (sent explicitly: vLLM's "disabled"). */
+  topK: z.number().int().refine((k) => k === -1 || k > 0, 'topK must be -1 (none) or positive'),
+  logprobs: samplerLogprobsSchema,
+});
+export type SamplingSettings = z.infer<typeof samplingSettingsSchema>;
+
+/** Behaviour = sampler: the distribution raw log-probs describe. */
+export const RAW_SAMPLING: SamplingSettings = { temperature: 1, topP: 1, topK: -1, logprobs: 'raw' };
+
+/**
+ * The tokens policy's sampling settings from its options: temperature 1, top-p 1, no top-k
+ * unless the sampler returns processed log-probs.
+ *
+ * @throws EngineError `usage` for other settings with raw log-probs: the behaviour log-probs
+ *   would not be those of the distribution that sampled, and every importance ratio would be off.
+ */
+export function resolveSamplingSettings(options: { temperature?: number; topP?: number; topK?: number; samplerLogprobs?: SamplerLogprobs }): SamplingSettings {
+  const settings: SamplingSettings = {
+    temperature: options.temperature ?? 1,
+    topP: options.topP ?? 1,
+    topK: options.topK ?? -1,
+    logprobs: options.samplerLogprobs ?? 'raw',
+  };
+  const parsed = samplingSettingsSchema.safeParse(settings);
+  if (!parsed.success) throw new EngineError('usage', `tokens policy sampling settings: ${z.prettifyError(parsed.error)}`);
+  if (settings.logprobs === 'raw' && (settings.temperature !== 1 || settings.topP !== 1 || settings.topK !== -1)) {
+    throw new EngineError(
+      'usage',
+      `--policy tokens samples at temperature 1, top-p 1 and no top-k (got temperature ${settings.temperature}, top-p ${settings.topP}, ` +
+        `top-k ${settings.topK === -1 ? 'none' : settings.topK}): the server's raw log-probs describe only that distribution, and RL's ` +
+        'importance ratios need the log-probs of what sampled. Drop the setting, or serve processed log-probs ' +
+        '(vLLM --logprobs-mode processed_logprobs) and pass --sampler-logprobs processed (the trainer then applies a truncated importance correction).',
+    );
+  }
+  return parsed.data;
+}
