@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { resolveRepo, type ResolvedRepo } from '../../src/config/resolve-repo.js';
-import { silentProgress } from '../../src/report/progress.js';
+import { silentProgress } from '../../src/util/progress.js';
 import { BwrapProvider } from '../../src/sandbox/bwrap/bwrap-provider.js';
 import { prepareBwrapTemplate } from '../../src/sandbox/bwrap/bwrap-template.js';
 import { describeCgroupSupport, probeCgroupLimits } from '../../src/sandbox/bwrap/cgroup-probe.js';

@@ -1,6 +1,6 @@
 import { hostname } from 'node:os';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { silentProgress } from '../../src/report/progress.js';
+import { silentProgress } from '../../src/util/progress.js';
 import { dockerClient, imageExists } from '../../src/sandbox/docker/docker-client.js';
 import { DockerProvider } from '../../src/sandbox/docker/docker-provider.js';
 import { OWNER_LABEL, ownerLabelValue, removeOrphanSandboxes } from '../../src/sandbox/docker/orphan-sweep.js';
