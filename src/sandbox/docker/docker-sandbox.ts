@@ -43,13 +43,15 @@ export class DockerSandbox implements Sandbox {
       await this.writeFile(file, Buffer.from(options.stdin), { mode: 0o600 });
       run = `exec < ${file}; rm -f ${file}; ${command}`;
     }
-    return runDockerExec(this.container, {
+    const result = await runDockerExec(this.container, {
       command: run,
       cwd: inSandbox(options.cwd ?? REPO_DIR),
       env: options.env ?? {},
       timeoutMs: Math.max(1, Math.round(timeoutMs)),
       maxOutputBytes: options.maxOutputBytes ?? DEFAULT_MAX_OUTPUT_BYTES,
     });
+    // Killed by dispose (the container went away under it): no exit code of its own, as on bwrap.
+    return this.disposed && !result.timedOut ? { ...result, exitCode: null } : result;
   }
 
   async readFile(path: string): Promise<Buffer> {
