@@ -10,7 +10,7 @@ import { BwrapProvider } from '../../src/sandbox/bwrap/bwrap-provider.js';
 import { prepareBwrapTemplate } from '../../src/sandbox/bwrap/bwrap-template.js';
 import { describeCgroupSupport, probeCgroupLimits } from '../../src/sandbox/bwrap/cgroup-probe.js';
 import type { Sandbox, SandboxLimits, SandboxTemplate } from '../../src/sandbox/sandbox.js';
-import { EngineError } from '../../src/util/engine-error.js';
+import { rejection } from '../helpers/rejection.js';
 
 const CALC = 'def add(a, b):\n    return a + b\n';
 const TESTS = 'from calc import add\n\ndef test_add():\n    assert add(1, 2) == 3\n\ndef test_neg():\n    assert add(-1, 1) == 0\n';
@@ -56,12 +56,6 @@ function cgroupDirOf(sandbox: Sandbox, controller: 'pids' | 'memory' | 'cpu'): s
   const dir = cgroupDirsOf(sandbox).find((candidate) => hierarchy !== undefined && candidate.startsWith(`${hierarchy.mount}/`));
   if (dir === undefined) throw new Error(`sandbox ${sandbox.id} has no ${controller} cgroup`);
   return dir;
-}
-
-async function rejection(promise: Promise<unknown>): Promise<EngineError> {
-  const error = await promise.then(() => undefined, (caught: unknown) => caught);
-  expect(error).toBeInstanceOf(EngineError);
-  return error as EngineError;
 }
 
 describe('bwrap sandbox (real bubblewrap)', () => {

@@ -8,17 +8,7 @@ import { exampleRepo } from '../../helpers/sandboxes.js';
 import type { Sandbox, SandboxProvider, SandboxTemplate } from '../../../src/sandbox/sandbox.js';
 import { EngineError } from '../../../src/util/engine-error.js';
 import { CONTRACT_PROVIDERS } from './providers.js';
-
-/** A token no other test uses, safe in file names and command lines. */
-function unique(): string {
-  return randomBytes(5).toString('hex');
-}
-
-async function rejection(promise: Promise<unknown>): Promise<EngineError> {
-  const error = await promise.then(() => undefined, (caught: unknown) => caught);
-  expect(error).toBeInstanceOf(EngineError);
-  return error as EngineError;
-}
+import { rejection } from '../../helpers/rejection.js';
 
 /**
  * The Sandbox contract (src/sandbox/sandbox.ts), checked the same way on every backend. Checks are
@@ -174,8 +164,7 @@ describe.each(CONTRACT_PROVIDERS.map((row) => [row.name, row] as const))('Sandbo
         ].join('\n');
         const result = await sandbox.exec(command, { timeoutMs: 1500 });
         expect(result, JSON.stringify(result)).toMatchObject({ exitCode: null, timedOut: true });
-        // (a beat loop killed mid-sleep may report its killed child after this line)
-        expect(result.output.startsWith('started\n'), result.output).toBe(true);
+        expect(result.output.startsWith('started\n'), result.output).toBe(true); // a killed beat loop may report its child
         expect(result.durationMs).toBeGreaterThanOrEqual(1500);
         expect(result.durationMs).toBeLessThan(8000);
         // Once exec has returned, no heart beats any more.
@@ -188,7 +177,7 @@ describe.each(CONTRACT_PROVIDERS.map((row) => [row.name, row] as const))('Sandbo
     });
 
     it('lets nothing escape the sandbox\'s own tree: not to the host, not to the template, not to another sandbox', async () => {
-      const name = `ssr-contract-${unique()}`;
+      const name = `ssr-contract-${randomBytes(5).toString('hex')}`;
       // A host file in the host's temp dir: invisible, and unwritable, from inside.
       const canary = join(tmpdir(), name);
       writeFileSync(canary, 'HOST');
@@ -219,7 +208,7 @@ describe.each(CONTRACT_PROVIDERS.map((row) => [row.name, row] as const))('Sandbo
         }
         // A process of b is neither visible nor killable from a. The marker travels in the env,
         // so a's own command line does not match it.
-        const marker = `5.${unique().replace(/[a-f]/g, '7')}`;
+        const marker = `5.${randomBytes(4).readUInt32BE()}`;
         const running = b.exec(`touch /tmp/sleeping; sleep ${marker}; echo survived`, { timeoutMs: 30_000 });
         while ((await b.exec('test -e /tmp/sleeping')).exitCode !== 0) await sleep(100);
         const fromA = await a.exec('ps -eo args | grep -F "sleep $M" | grep -v grep; pkill -9 -f "sleep $M"; echo "pkill $?"', { env: { M: marker } });
