@@ -137,7 +137,8 @@ describe.each(CONTRACT_PROVIDERS.map((row) => [row.name, row] as const))('Sandbo
   describe.concurrent('state and teardown', () => {
     it('keeps files in /tmp, the home directory, the repo and /ssr from one exec to the next', async () => {
       await withSandbox(async (sandbox) => {
-        const home = (await sandbox.exec('echo "$HOME"')).output.trim();
+        const [home, modes] = (await sandbox.exec('echo "$HOME"; stat -c %a /tmp')).output.trim().split('\n');
+        expect(modes).toBe('1777'); // /tmp sticky and world-writable, as tools expect
         const paths = ['/tmp/kept/a.txt', `${home}/.kept`, '/repo/kept.txt', '/ssr/kept.txt'];
         const write = await sandbox.exec(paths.map((path, i) => `mkdir -p "$(dirname ${path})" && echo ${i} > ${path}`).join(' && '));
         expect(write.exitCode, write.output).toBe(0);
