@@ -1,5 +1,5 @@
 import { existsSync } from 'node:fs';
-import type { ProgressEvent } from '../src/report/progress.js';
+import type { ProgressEvent } from '../src/util/progress.js';
 import { prepareTemplate } from '../src/sandbox/sandbox-factory.js';
 import { probeBwrapBackend, probeDockerBackend } from '../src/sandbox/select-backend.js';
 import type { SandboxBackend } from '../src/sandbox/sandbox.js';

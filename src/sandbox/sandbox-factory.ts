@@ -1,5 +1,5 @@
 import type { ResolvedRepo } from '../config/resolve-repo.js';
-import type { ProgressSink } from '../report/progress.js';
+import type { ProgressSink } from '../util/progress.js';
 import { BwrapProvider } from './bwrap/bwrap-provider.js';
 import { bwrapTemplatesDir, prepareBwrapTemplate } from './bwrap/bwrap-template.js';
 import { pruneBwrapTemplates } from './bwrap/prune-templates.js';

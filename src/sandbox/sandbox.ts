@@ -2,7 +2,9 @@
  * The sandbox contract. Everything a model, an artifact or a test script writes runs inside one;
  * the host only copies bytes in and out. Inside every sandbox the repository lives at
  * {@link REPO_DIR} (the default working directory) and {@link SCRATCH_DIR} is a writable scratch
- * folder outside the repository for scripts, patches and logs.
+ * folder outside the repository for scripts, patches and logs. What a command writes there, in
+ * /tmp or in $HOME is still there for the sandbox's next command, and nowhere else. Every backend
+ * passes the same checks: test/integration/sandbox-contract/.
  */
 export const REPO_DIR = '/repo';
 export const SCRATCH_DIR = '/ssr';
@@ -22,7 +24,7 @@ export interface ExecOptions {
 }
 
 export interface ExecResult {
-  /** Exit code of the command; null when it was killed (timeout) or died by a signal. */
+  /** Exit code of the command; null when it was killed (timeout, or the sandbox disposed under it). */
   exitCode: number | null;
   /** stdout and stderr interleaved as they arrived, decoded as UTF-8 with bad bytes replaced. */
   output: string;

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { execFileSync } from 'node:child_process';
 import { loadReposFile } from '../../src/config/load-repos.js';
 import { resolveRepo, type ResolvedRepo } from '../../src/config/resolve-repo.js';
-import { silentProgress } from '../../src/report/progress.js';
+import { silentProgress } from '../../src/util/progress.js';
 import { createProvider, prepareTemplate } from '../../src/sandbox/sandbox-factory.js';
 import type { Sandbox, SandboxTemplate } from '../../src/sandbox/sandbox.js';
 import { ssrPath } from '../../src/util/ssr-home.js';

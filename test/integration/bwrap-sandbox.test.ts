@@ -5,13 +5,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { resolveRepo, type ResolvedRepo } from '../../src/config/resolve-repo.js';
-import { silentProgress } from '../../src/report/progress.js';
+import { silentProgress } from '../../src/util/progress.js';
 import { BwrapProvider } from '../../src/sandbox/bwrap/bwrap-provider.js';
 import { prepareBwrapTemplate } from '../../src/sandbox/bwrap/bwrap-template.js';
 import { describeCgroupSupport, probeCgroupLimits } from '../../src/sandbox/bwrap/cgroup-probe.js';
 import type { Sandbox, SandboxLimits, SandboxTemplate } from '../../src/sandbox/sandbox.js';
-import { EngineError } from '../../src/util/engine-error.js';
-import { ssrPath } from '../../src/util/ssr-home.js';
+import { rejection } from '../helpers/rejection.js';
 
 const CALC = 'def add(a, b):\n    return a + b\n';
 const TESTS = 'from calc import add\n\ndef test_add():\n    assert add(1, 2) == 3\n\ndef test_neg():\n    assert add(-1, 1) == 0\n';
@@ -57,12 +56,6 @@ function cgroupDirOf(sandbox: Sandbox, controller: 'pids' | 'memory' | 'cpu'): s
   const dir = cgroupDirsOf(sandbox).find((candidate) => hierarchy !== undefined && candidate.startsWith(`${hierarchy.mount}/`));
   if (dir === undefined) throw new Error(`sandbox ${sandbox.id} has no ${controller} cgroup`);
   return dir;
-}
-
-async function rejection(promise: Promise<unknown>): Promise<EngineError> {
-  const error = await promise.then(() => undefined, (caught: unknown) => caught);
-  expect(error).toBeInstanceOf(EngineError);
-  return error as EngineError;
 }
 
 describe('bwrap sandbox (real bubblewrap)', () => {
@@ -117,66 +110,6 @@ describe('bwrap sandbox (real bubblewrap)', () => {
   });
 
   describe('exec', () => {
-    it.each([
-      ['true', 0],
-      ['false', 1],
-      ['exit 7', 7],
-      ['kill -9 $$', 137],
-    ])('%s exits with %s', async (command, exitCode) => {
-      const result = await box.exec(command);
-      expect(result).toMatchObject({ exitCode, timedOut: false, droppedBytes: 0 });
-    });
-
-    it('merges stdout and stderr in the order they were written', async () => {
-      const result = await box.exec('echo a; echo b >&2; echo c; echo d >&2');
-      expect(result.output).toBe('a\nb\nc\nd\n');
-    });
-
-    it('feeds stdin, binary included', async () => {
-      const bytes = Buffer.from(Array.from({ length: 256 * 400 }, (_, index) => index % 256));
-      const result = await box.exec('sha256sum | cut -d" " -f1', { stdin: bytes });
-      const expected = execFileSync('sha256sum', { input: bytes, encoding: 'utf8' }).split(' ')[0];
-      expect(result.output.trim()).toBe(expected);
-      expect((await box.exec('cat', { stdin: 'héllo' })).output).toBe('héllo');
-      expect((await box.exec('cat')).output).toBe('');
-    });
-
-    it.each([
-      [undefined, '/repo'],
-      ['/ssr', '/ssr'],
-      ['/tmp', '/tmp'],
-    ])('runs in cwd %s → %s', async (cwd, expected) => {
-      expect((await box.exec('pwd', { cwd })).output).toBe(`${expected}\n`);
-    });
-
-    it('resolves a relative cwd against /repo and reports a missing one as output', async () => {
-      await box.exec('mkdir -p sub/dir');
-      expect((await box.exec('pwd', { cwd: 'sub/dir' })).output).toBe('/repo/sub/dir\n');
-      const missing = await box.exec('pwd', { cwd: '/nope' });
-      expect(missing.exitCode).toBe(1);
-      expect(missing.output).toContain('/nope');
-    });
-
-    it('passes env over a clean base environment and rejects bad names', async () => {
-      process.env.SSR_BWRAP_LEAK_CHECK = 'host-secret';
-      try {
-        const result = await box.exec('echo "$FOO|$HOME|$LANG"; env', { env: { FOO: 'bar baz' } });
-        expect(result.output.split('\n')[0]).toBe('bar baz|/root|C.UTF-8');
-        expect(result.output).not.toContain('host-secret');
-      } finally {
-        delete process.env.SSR_BWRAP_LEAK_CHECK;
-      }
-      expect((await rejection(box.exec('true', { env: { 'A=B': 'x' } }))).code).toBe('usage');
-    });
-
-    it('has no network: only an unconfigured loopback', async () => {
-      const devices = await box.exec('tail -n +3 /proc/net/dev | cut -d: -f1 | tr -d " "');
-      expect(devices.output).toBe('lo\n');
-      const connect = await box.exec('python3 -c "import socket; socket.create_connection((\'1.1.1.1\', 53), timeout=3)"');
-      expect(connect.exitCode).not.toBe(0);
-      expect(connect.output).toMatch(/unreachable|OSError/i);
-    });
-
     it('sees the rootfs and /dev read-only and runs without capabilities', async () => {
       const result = await box.exec('touch /usr/x; touch /dev/x; grep CapEff /proc/self/status');
       expect(result.output.match(/Read-only file system/g)).toHaveLength(2);
@@ -184,8 +117,6 @@ describe('bwrap sandbox (real bubblewrap)', () => {
     });
 
     it.each([
-      ['/tmp', 'echo t > /tmp/f && cat /tmp/f', 't\n'],
-      ['/root ($HOME)', 'echo h > ~/f && cat ~/f', 'h\n'],
       ['/dev/shm (multiprocessing locks)', 'python3 -c "import multiprocessing; multiprocessing.Lock(); print(\'ok\')"', 'ok\n'],
       ['/dev/null', 'echo x > /dev/null && echo ok', 'ok\n'],
     ])('can write to %s', async (_name, command, output) => {
@@ -204,43 +135,9 @@ describe('bwrap sandbox (real bubblewrap)', () => {
       expect(result.exitCode).toBe(0);
       expect(result.output).toContain('2 passed');
     });
-
-    it('tolerates output that is not UTF-8', async () => {
-      const result = await box.exec("printf 'ok\\xff\\xfe end\\xc3'");
-      expect(result.output).toBe('ok\uFFFD\uFFFD end\uFFFD');
-    });
-
-    it('caps 200 MB of output in bounded memory', async () => {
-      const before = process.memoryUsage().rss;
-      const result = await box.exec('head -c 200000000 /dev/zero | tr "\\0" a; echo; echo the-end', { maxOutputBytes: 64 * 1024 });
-      const grown = process.memoryUsage().rss - before;
-      expect(result.exitCode).toBe(0);
-      expect(result.droppedBytes).toBe(200_000_000 + 9 - 64 * 1024);
-      expect(result.output.startsWith('aaaa')).toBe(true);
-      expect(result.output.endsWith('a\nthe-end\n')).toBe(true);
-      expect(result.output).toContain(`[... ${result.droppedBytes} bytes of output dropped ...]`);
-      expect(grown).toBeLessThan(100 * 1024 * 1024);
-    });
   });
 
   describe('teardown', () => {
-    it('kills a command at its timeout, with every descendant', async () => {
-      const marker = uniqueSleep();
-      const command = [
-        `(setsid sleep ${marker} &)`,
-        `nohup sleep ${marker} >/dev/null 2>&1 &`,
-        `for i in $(seq 20); do (sleep ${marker} &); done`,
-        "trap '' TERM HUP INT",
-        'echo started',
-        `sleep ${marker}`,
-      ].join('\n');
-      const result = await box.exec(command, { timeoutMs: 1500 });
-      expect(result).toMatchObject({ exitCode: null, timedOut: true });
-      expect(result.output).toBe('started\n');
-      expect(result.durationMs).toBeLessThan(6000);
-      expect(hostProcessesWith(marker)).toEqual([]);
-    });
-
     it('kills background processes when the command returns', async () => {
       const marker = uniqueSleep();
       const result = await box.exec(`sleep ${marker} & echo done`);
@@ -370,17 +267,6 @@ describe('bwrap sandbox (real bubblewrap)', () => {
   });
 
   describe('files', () => {
-    it('round-trips text and binary files, visible to commands', async () => {
-      const bytes = Buffer.from(Array.from({ length: 1024 }, (_, index) => (index * 7) % 256));
-      await box.writeFile('/ssr/data.bin', bytes);
-      expect(await box.readFile('/ssr/data.bin')).toEqual(bytes);
-      expect((await box.exec('od -An -tu1 -N4 /ssr/data.bin')).output.trim().split(/\s+/)).toEqual(['0', '7', '14', '21']);
-      await box.writeFile('notes/new/file.txt', 'héllo\n');
-      expect((await box.exec('cat /repo/notes/new/file.txt; stat -c %a notes/new/file.txt')).output).toBe('héllo\n644\n');
-      await box.exec('printf from-exec > /ssr/made.txt');
-      expect((await box.readFile('/ssr/made.txt')).toString()).toBe('from-exec');
-    });
-
     it('sets the mode when asked and keeps an existing mode otherwise', async () => {
       await box.writeFile('/ssr/run.sh', '#!/bin/sh\necho ran\n', { mode: 0o755 });
       expect((await box.exec('/ssr/run.sh')).output).toBe('ran\n');
@@ -389,19 +275,19 @@ describe('bwrap sandbox (real bubblewrap)', () => {
     });
 
     it.each([
-      ['a missing file', 'nope.txt', 'sandbox-failed'],
-      ['a directory', '/repo', 'sandbox-failed'],
-      ['a path outside /repo and /ssr', '/tmp/x', 'usage'],
       ['a rootfs path', '/etc/passwd', 'usage'],
+      ['a /proc path', '/proc/self/environ', 'usage'],
       ['a path climbing out of /repo', '../etc/passwd', 'usage'],
     ])('refuses to read %s', async (_name, path, code) => {
       expect((await rejection(box.readFile(path))).code).toBe(code);
     });
 
-    it('follows links with the sandbox semantics: inside the mounts only, never a host file', async () => {
-      const canary = join(tmpdir(), `ssr-bwrap-canary-${randomBytes(4).toString('hex')}`);
+    it('follows links with the sandbox semantics: inside the sandbox only, never a host file', async () => {
+      // A host file in the host's /tmp: inside the sandbox, /tmp is the sandbox's own.
+      const canary = join('/tmp', `ssr-bwrap-canary-${randomBytes(4).toString('hex')}`);
       writeFileSync(canary, 'HOST');
       cleanups.push(() => rmSync(canary, { force: true }));
+      await box.writeFile('/ssr/data.bin', Buffer.alloc(1024, 1));
       await box.exec(
         [
           `ln -s ${canary} host-link`,
@@ -413,42 +299,23 @@ describe('bwrap sandbox (real bubblewrap)', () => {
           'ln -s loop1 loop2; ln -s loop2 loop1',
         ].join('; '),
       );
-      for (const link of ['host-link', 'passwd-link', 'climb-link']) {
+      for (const link of ['passwd-link', 'climb-link']) {
         expect((await rejection(box.readFile(link))).code, link).toBe('usage');
         expect((await rejection(box.writeFile(link, 'pwned'))).code, link).toBe('usage');
       }
-      expect((await rejection(box.writeFile('host-dir/evil', 'pwned'))).code).toBe('usage');
+      expect((await rejection(box.readFile('host-link'))).code).toBe('sandbox-failed');
+      await box.writeFile('host-link', 'inside');
+      await box.writeFile('host-dir/evil', 'inside');
+      expect((await box.exec(`cat ${canary} ${join(canary, '..', 'evil')}`)).output).toBe('insideinside');
       expect((await rejection(box.readFile('loop1'))).message).toContain('too many levels');
       expect(readFileSync(canary, 'utf8')).toBe('HOST');
-      expect(existsSync(join(tmpdir(), 'evil'))).toBe(false);
+      expect(existsSync('/tmp/evil')).toBe(false);
       expect((await box.readFile('rel-inside')).toString()).toBe(CALC);
       expect((await box.readFile('abs-inside')).length).toBe(1024);
-    });
-
-    it('keeps every sandbox repo private', async () => {
-      const other = await fresh();
-      await box.writeFile('calc.py', 'changed = True\n');
-      await box.exec('echo more >> test_calc.py; touch only-in-box');
-      expect((await other.readFile('calc.py')).toString()).toBe(CALC);
-      expect((await other.exec('git status --porcelain')).output).toBe('');
-      expect((await other.exec('ls only-in-box')).exitCode).not.toBe(0);
-      expect(readFileSync(join(template.ref, 'repo', 'calc.py'), 'utf8')).toBe(CALC);
-      expect(readFileSync(join(template.ref, 'repo', 'test_calc.py'), 'utf8')).toBe(TESTS);
     });
   });
 
   describe('dispose', () => {
-    it('is idempotent, removes the copy and refuses later use', async () => {
-      const sandbox = await provider.acquire(template);
-      const mine = (): string[] => readdirSync(ssrPath('bwrap', '.sandboxes')).filter((dir) => dir.endsWith(sandbox.id));
-      expect(mine()).toHaveLength(1);
-      await sandbox.dispose();
-      await sandbox.dispose();
-      expect(mine()).toEqual([]);
-      expect((await rejection(sandbox.exec('true'))).code).toBe('sandbox-failed');
-      expect((await rejection(sandbox.readFile('calc.py'))).code).toBe('sandbox-failed');
-    });
-
     it('kills a running command', async () => {
       const sandbox = await provider.acquire(template);
       const marker = uniqueSleep();

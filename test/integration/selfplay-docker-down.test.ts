@@ -4,7 +4,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { episodeRecordSchema, type EpisodeRecord } from '../../src/corpus/episode-record.js';
-import { silentProgress } from '../../src/report/progress.js';
+import { silentProgress } from '../../src/util/progress.js';
 import { prepareTemplate } from '../../src/sandbox/sandbox-factory.js';
 import { episodeLines, miniRepo, spawnCli, waitFor } from './selfplay-helpers.js';
 

@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readTrajectory } from '../../src/agent/trajectory.js';
 import type { TokenSample } from '../../src/policy/policy.js';
-import { silentProgress } from '../../src/report/progress.js';
+import { silentProgress } from '../../src/util/progress.js';
 import { trainingSampleSchema, type TrainingSample } from '../../src/rl/training-sample.js';
 import { prepareTemplate } from '../../src/sandbox/sandbox-factory.js';
 import { stepMetricsSchema } from '../../src/selfplay/step-metrics.js';

@@ -4,7 +4,7 @@ import type { Command } from 'commander';
 import { readDefaultTestFiles } from '../../harness/default-files.js';
 import { runTests } from '../../harness/run-tests.js';
 import type { TestReport } from '../../harness/test-report.js';
-import type { ProgressSink } from '../../report/progress.js';
+import type { ProgressSink } from '../../util/progress.js';
 import { createProvider, prepareTemplate } from '../../sandbox/sandbox-factory.js';
 import { selectBackend } from '../../sandbox/select-backend.js';
 import { EngineError, errorMessage } from '../../util/engine-error.js';

@@ -1,6 +1,6 @@
 import { spawnSync } from 'node:child_process';
 import type { ResolvedRepo } from '../../config/resolve-repo.js';
-import { silentProgress } from '../../report/progress.js';
+import { silentProgress } from '../../util/progress.js';
 import { errorMessage } from '../../util/engine-error.js';
 import { createProvider, prepareTemplate } from '../sandbox-factory.js';
 import { selectBackend } from '../select-backend.js';

@@ -1,9 +1,13 @@
 import { REPO_DIR, SCRATCH_DIR } from '../sandbox.js';
 
+/** Where commands find their temporary files and their home; both persist between the commands of one sandbox. */
+export const TMP_DIR = '/tmp';
+export const HOME_DIR = '/root';
+
 /** The environment every command starts from; `ExecOptions.env` is laid over it. */
 export const BASE_ENV: Readonly<Record<string, string>> = {
   PATH: '/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin',
-  HOME: '/root',
+  HOME: HOME_DIR,
   LANG: 'C.UTF-8',
   TERM: 'dumb',
 };
@@ -19,18 +23,16 @@ export interface BwrapInvocation {
   repoDir: string;
   /** Host directory mounted read-write at {@link SCRATCH_DIR}; a fresh tmpfs when absent. */
   scratchDir?: string;
+  /** Host directory mounted read-write at {@link TMP_DIR}; a fresh tmpfs when absent. */
+  tmpDir?: string;
+  /** Host directory mounted read-write at {@link HOME_DIR}; a fresh tmpfs when absent. */
+  homeDir?: string;
   /** Absolute working directory inside the sandbox. */
   cwd: string;
   env: Record<string, string>;
   memoryMb: number;
   pids: number;
   command: string;
-}
-
-const ENV_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
-
-export function isValidEnvName(name: string): boolean {
-  return ENV_NAME.test(name);
 }
 
 /**
@@ -65,6 +67,11 @@ function wrapperScript(memoryMb: number, pids: number): string {
 export function bwrapArgs(invocation: BwrapInvocation): string[] {
   const env = { ...BASE_ENV, ...invocation.env };
   const size = String(invocation.memoryMb * 1024 * 1024);
+  // tmpfs is RAM that RLIMIT_AS does not cover (a memory cgroup does charge it): every writable
+  // one is capped at the memory limit. A sandbox's own directories are bound instead, so what a
+  // command leaves there is still there for the next command of the same sandbox.
+  const privateDir = (hostDir: string | undefined, target: string, perms: string): string[] =>
+    hostDir === undefined ? ['--perms', perms, '--size', size, '--tmpfs', target] : ['--bind', hostDir, target];
   const args = [
     '--unshare-all',
     '--unshare-user',
@@ -75,13 +82,11 @@ export function bwrapArgs(invocation: BwrapInvocation): string[] {
     '--hostname', 'sandbox',
     '--ro-bind', invocation.rootfs, '/',
     '--bind', invocation.repoDir, REPO_DIR,
-    ...(invocation.scratchDir === undefined ? ['--tmpfs', SCRATCH_DIR] : ['--bind', invocation.scratchDir, SCRATCH_DIR]),
-    // tmpfs is RAM that RLIMIT_AS does not cover (a memory cgroup does charge it): every
-    // writable one is capped at the memory limit, and /dev itself (an unbounded tmpfs from
-    // --dev) is made read-only.
-    '--perms', '1777', '--size', size, '--tmpfs', '/tmp',
-    '--perms', '0700', '--size', size, '--tmpfs', '/root',
+    ...privateDir(invocation.scratchDir, SCRATCH_DIR, '1777'),
+    ...privateDir(invocation.tmpDir, TMP_DIR, '1777'),
+    ...privateDir(invocation.homeDir, HOME_DIR, '0700'),
     '--proc', '/proc',
+    // /dev itself (an unbounded tmpfs from --dev) is made read-only; /dev/shm is per command.
     '--dev', '/dev',
     '--perms', '1777', '--size', size, '--tmpfs', '/dev/shm',
     '--remount-ro', '/dev',

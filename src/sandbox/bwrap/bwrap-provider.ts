@@ -45,11 +45,14 @@ export class BwrapProvider implements SandboxProvider {
     // The directory and the cgroups share one owner-tagged name, so one rule sweeps both.
     const name = cgroupDirName(process.pid, id);
     const dir = join(this.root, name);
-    const mounts = { repo: join(dir, 'repo'), scratch: join(dir, 'ssr') };
+    const mounts = { repo: join(dir, 'repo'), scratch: join(dir, 'ssr'), tmp: join(dir, 'tmp'), home: join(dir, 'home') };
     const cgroup = await this.createCgroup(name, template.limits);
     try {
-      await mkdir(mounts.scratch, { recursive: true });
-      await chmod(mounts.scratch, 0o1777);
+      // Modes as on a fresh system: world-writable sticky scratch and /tmp, a private home.
+      for (const [path, mode] of [[mounts.scratch, 0o1777], [mounts.tmp, 0o1777], [mounts.home, 0o700]] as const) {
+        await mkdir(path, { recursive: true });
+        await chmod(path, mode);
+      }
       await execFileAsync('cp', ['-a', '--reflink=auto', '--', join(template.ref, TEMPLATE_REPO), mounts.repo]);
     } catch (error) {
       await Promise.all([rm(dir, { recursive: true, force: true }), cgroup?.dispose()]);

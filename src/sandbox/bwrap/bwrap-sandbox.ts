@@ -3,7 +3,8 @@ import { mkdir, open, rm } from 'node:fs/promises';
 import { posix } from 'node:path';
 import { EngineError } from '../../util/engine-error.js';
 import { REPO_DIR, type ExecOptions, type ExecResult, type Sandbox, type SandboxLimits } from '../sandbox.js';
-import { bwrapArgs, isValidEnvName } from './bwrap-args.js';
+import { checkExecOptions } from '../check-exec-options.js';
+import { bwrapArgs } from './bwrap-args.js';
 import { startBwrap, type BwrapHandle } from './bwrap-run.js';
 import type { SandboxCgroup } from './sandbox-cgroup.js';
 import { resolveSandboxPath, type SandboxMounts } from './sandbox-path.js';
@@ -24,9 +25,10 @@ export interface BwrapSandboxParts {
 }
 
 /**
- * A sandbox that is a private copy of the template's repository plus a scratch directory; every
- * `exec` is a fresh bwrap over the shared read-only rootfs. Nothing runs between two commands:
- * background processes die with the command that started them (unlike the Docker backend).
+ * A sandbox that is a private copy of the template's repository plus its own scratch, /tmp and
+ * home directories (so files persist between commands, as in a container); every `exec` is a
+ * fresh bwrap over the shared read-only rootfs. Nothing runs between two commands: background
+ * processes die with the command that started them (unlike the Docker backend).
  */
 export class BwrapSandbox implements Sandbox {
   readonly backend = 'bwrap' as const;
@@ -40,15 +42,15 @@ export class BwrapSandbox implements Sandbox {
 
   async exec(command: string, options: ExecOptions = {}): Promise<ExecResult> {
     this.assertLive();
-    const env = options.env ?? {};
-    const badName = Object.keys(env).find((name) => !isValidEnvName(name));
-    if (badName !== undefined) throw new EngineError('usage', `exec: invalid environment variable name ${JSON.stringify(badName)}`);
+    checkExecOptions(options);
     const args = bwrapArgs({
       rootfs: this.parts.rootfs,
       repoDir: this.parts.mounts.repo,
       scratchDir: this.parts.mounts.scratch,
+      tmpDir: this.parts.mounts.tmp,
+      homeDir: this.parts.mounts.home,
       cwd: posix.resolve(REPO_DIR, options.cwd ?? REPO_DIR),
-      env,
+      env: options.env ?? {},
       memoryMb: this.parts.limits.memoryMb,
       pids: this.parts.limits.pids,
       command,
@@ -100,7 +102,7 @@ export class BwrapSandbox implements Sandbox {
     }
   }
 
-  /** Kill any running command, remove the cgroup and delete the copy and scratch directory. Idempotent. */
+  /** Kill any running command, remove the cgroup and delete the sandbox's directory (repo, scratch, /tmp, home). Idempotent. */
   dispose(): Promise<void> {
     this.disposed ??= (async () => {
       const results = [...this.running].map((handle) => {

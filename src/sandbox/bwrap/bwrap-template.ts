@@ -3,7 +3,7 @@ import { existsSync } from 'node:fs';
 import { mkdir, rename, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { ResolvedRepo } from '../../config/resolve-repo.js';
-import type { ProgressSink } from '../../report/progress.js';
+import type { ProgressSink } from '../../util/progress.js';
 import { EngineError } from '../../util/engine-error.js';
 import { ssrPath } from '../../util/ssr-home.js';
 import { ensureBaseRootfs } from '../images/base-rootfs.js';

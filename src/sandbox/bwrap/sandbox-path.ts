@@ -2,11 +2,22 @@ import { lstat, readlink } from 'node:fs/promises';
 import { posix } from 'node:path';
 import { EngineError } from '../../util/engine-error.js';
 import { REPO_DIR, SCRATCH_DIR } from '../sandbox.js';
+import { HOME_DIR, TMP_DIR } from './bwrap-args.js';
 
-/** Host directories behind the two addressable sandbox mounts. */
+/** Host directories behind the sandbox's writable mounts, the ones the host can address. */
 export interface SandboxMounts {
   repo: string;
   scratch: string;
+  tmp: string;
+  home: string;
+}
+
+const ADDRESSABLE = `${REPO_DIR}, ${SCRATCH_DIR}, ${TMP_DIR} and ${HOME_DIR}`;
+
+/** The host directory behind a top-level sandbox directory, when it is one of the mounts. */
+function mountOf(top: string | undefined, mounts: SandboxMounts): string | undefined {
+  const byDir: Record<string, string> = { [REPO_DIR]: mounts.repo, [SCRATCH_DIR]: mounts.scratch, [TMP_DIR]: mounts.tmp, [HOME_DIR]: mounts.home };
+  return top === undefined ? undefined : byDir[`/${top}`];
 }
 
 export interface ResolvedSandboxPath {
@@ -29,10 +40,10 @@ function usage(message: string): EngineError {
 /** Host path of a canonical sandbox path made of components, or an error if outside the mounts. */
 function toHost(parts: readonly string[], mounts: SandboxMounts, original: string): string {
   const [top, ...rest] = parts;
-  const root = top === REPO_DIR.slice(1) ? mounts.repo : top === SCRATCH_DIR.slice(1) ? mounts.scratch : undefined;
+  const root = mountOf(top, mounts);
   if (root === undefined) {
     const where = `/${parts.join('/')}`;
-    throw usage(`${original}: resolves to ${where}; on the bwrap backend only ${REPO_DIR} and ${SCRATCH_DIR} are addressable from the host`);
+    throw usage(`${original}: resolves to ${where}; on the bwrap backend only ${ADDRESSABLE} are addressable from the host`);
   }
   return posix.join(root, ...rest);
 }
@@ -45,8 +56,8 @@ function split(path: string): string[] {
  * Resolve a sandbox path (absolute, or relative to {@link REPO_DIR}) to a host path with the
  * sandbox's own semantics: symlinks are followed as the sandbox would see them (an absolute
  * target is a sandbox path), `..` never climbs above the sandbox root, and whatever lands outside
- * {@link REPO_DIR} and {@link SCRATCH_DIR} (the rootfs, /tmp, /etc/passwd) is refused. The host's
- * own symlink resolution is never used, so no link can reach a host file outside the two mounts.
+ * the sandbox's own mounts ({@link SandboxMounts}: the rootfs, /etc/passwd, /proc) is refused.
+ * The host's own symlink resolution is never used, so no link can reach a host file outside them.
  * Race note: check-then-use; safe while no command of the same sandbox runs (bwrap kills every
  * sandbox process when its command ends).
  */

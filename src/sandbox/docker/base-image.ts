@@ -1,6 +1,6 @@
 import type Docker from 'dockerode';
 import type { ImageRecipe } from '../../config/repos-schema.js';
-import type { ProgressSink } from '../../report/progress.js';
+import type { ProgressSink } from '../../util/progress.js';
 import { EngineError } from '../../util/engine-error.js';
 import { ssrPath } from '../../util/ssr-home.js';
 import { baseRootfsHash, ensureBaseRootfs } from '../images/base-rootfs.js';

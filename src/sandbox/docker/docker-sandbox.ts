@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { posix } from 'node:path';
 import type Docker from 'dockerode';
 import { EngineError } from '../../util/engine-error.js';
+import { checkExecOptions } from '../check-exec-options.js';
 import { DEFAULT_MAX_OUTPUT_BYTES } from '../output-cap.js';
 import { REPO_DIR, SCRATCH_DIR, type ExecOptions, type ExecResult, type Sandbox } from '../sandbox.js';
 import { dockerError, dockerStatus } from './docker-client.js';
@@ -9,7 +10,6 @@ import { runDockerExec } from './exec-stream.js';
 import { packFile, readSingleFile } from './tar.js';
 
 const DEFAULT_TIMEOUT_MS = 120_000;
-const ENV_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
 
 /** Absolute path inside the sandbox; relative paths are relative to the repository. */
 function inSandbox(path: string): string {
@@ -32,10 +32,8 @@ export class DockerSandbox implements Sandbox {
 
   async exec(command: string, options: ExecOptions = {}): Promise<ExecResult> {
     this.assertLive();
+    checkExecOptions(options);
     const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
-    if (!Number.isFinite(timeoutMs) || timeoutMs <= 0) throw new EngineError('usage', `exec: timeoutMs must be a positive number, got ${timeoutMs}`);
-    const badName = Object.keys(options.env ?? {}).find((name) => !ENV_NAME.test(name));
-    if (badName !== undefined) throw new EngineError('usage', `exec: invalid environment variable name "${badName}"`);
     let run = command;
     if (options.stdin !== undefined) {
       // Stdin travels as a file, not over the hijacked exec stream: under load the engine can
@@ -45,13 +43,15 @@ export class DockerSandbox implements Sandbox {
       await this.writeFile(file, Buffer.from(options.stdin), { mode: 0o600 });
       run = `exec < ${file}; rm -f ${file}; ${command}`;
     }
-    return runDockerExec(this.container, {
+    const result = await runDockerExec(this.container, {
       command: run,
       cwd: inSandbox(options.cwd ?? REPO_DIR),
       env: options.env ?? {},
       timeoutMs: Math.max(1, Math.round(timeoutMs)),
       maxOutputBytes: options.maxOutputBytes ?? DEFAULT_MAX_OUTPUT_BYTES,
     });
+    // Killed by dispose (the container went away under it): no exit code of its own, as on bwrap.
+    return this.disposed && !result.timedOut ? { ...result, exitCode: null } : result;
   }
 
   async readFile(path: string): Promise<Buffer> {

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type Docker from 'dockerode';
 import type { ResolvedRepo } from '../../config/resolve-repo.js';
-import type { ProgressSink } from '../../report/progress.js';
+import type { ProgressSink } from '../../util/progress.js';
 import { EngineError } from '../../util/engine-error.js';
 import { ssrPath } from '../../util/ssr-home.js';
 import { cloneAtCommit } from '../images/clone-at-commit.js';

@@ -1,5 +1,5 @@
 import type Docker from 'dockerode';
-import type { ProgressSink } from '../../report/progress.js';
+import type { ProgressSink } from '../../util/progress.js';
 import { EngineError } from '../../util/engine-error.js';
 import { REPO_DIR } from '../sandbox.js';
 import { runDockerExec } from './exec-stream.js';

@@ -3,7 +3,7 @@ import { existsSync } from 'node:fs';
 import { chmod, mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { ImageRecipe } from '../../config/repos-schema.js';
-import type { ProgressSink } from '../../report/progress.js';
+import type { ProgressSink } from '../../util/progress.js';
 import { EngineError, errorMessage } from '../../util/engine-error.js';
 import { ssrPath } from '../../util/ssr-home.js';
 import { withFileLock } from './file-lock.js';

@@ -3,12 +3,11 @@ import { existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
-import { Command } from 'commander';
 import { loadArtifactDir } from '../../artifact/load-artifact.js';
 import type { BugArtifact } from '../../artifact/bug-artifact.js';
 import { parseUnifiedDiff } from '../../code/unified-diff.js';
-import { positiveInt, resolveRepoOptions } from '../../cli/common-options.js';
-import { silentProgress } from '../../report/progress.js';
+import { silentProgress } from '../../util/progress.js';
+import type { ResolvedRepo } from '../../config/resolve-repo.js';
 import { prepareTemplate } from '../../sandbox/sandbox-factory.js';
 
 const ROOT = fileURLToPath(new URL('../../../', import.meta.url));
@@ -45,17 +44,21 @@ function dockerRun(image: string, script: string): Promise<void> {
   });
 }
 
-/** Entry of scripts/bench-validate: `ssr validate` wall time vs the same test runs done bare, one after another. */
-async function main(argv: string[]): Promise<void> {
-  const options = new Command('bench-validate')
-    .option('--runs <n>', 'repetitions of each measurement (median reported)', positiveInt('--runs'), 3)
-    .option('--repo <id|path>', 'repo of the artifact', 'pyledger')
-    .option('--artifact <dir>', 'artifact directory', join(ROOT, 'test/fixtures/artifacts/valid-single-file'))
-    .parse(argv, { from: 'user' })
-    .opts<{ runs: number; repo: string; artifact: string }>();
-  const repo = await resolveRepoOptions({ repo: options.repo });
-  const template = await prepareTemplate(repo, 'docker', silentProgress);
-  const artifactDir = resolve(options.artifact);
+/** What scripts/bench-validate measures: `repoArg` as given on the command line, `repo` resolved from it. */
+export interface ValidateBenchOptions {
+  runs: number;
+  repoArg: string;
+  repo: ResolvedRepo;
+  artifactDir: string;
+}
+
+/** The fixture artifact scripts/bench-validate validates by default. */
+export const DEFAULT_BENCH_ARTIFACT = join(ROOT, 'test/fixtures/artifacts/valid-single-file');
+
+/** `ssr validate` wall time vs the same test runs done bare, one after another; returns the printed table. */
+export async function benchValidate(options: ValidateBenchOptions): Promise<string> {
+  const template = await prepareTemplate(options.repo, 'docker', silentProgress);
+  const artifactDir = resolve(options.artifactDir);
   const artifact = await loadArtifactDir(artifactDir);
   const states = ['original', 'original', 'buggy', 'weakened', ...parseUnifiedDiff(artifact.bugInject).touchedPaths.map((file) => `inverse:${file}`)];
   const compiled = join(ROOT, 'dist/src/cli/main.js');
@@ -68,23 +71,16 @@ async function main(argv: string[]): Promise<void> {
     for (const state of states) await dockerRun(template.ref, bareStateScript(artifact, state));
     bare.push(Date.now() - started);
     started = Date.now();
-    const { stdout } = await run(process.execPath, [...cli, 'validate', '--repo', options.repo, '--artifact', artifactDir, '--json', '--sandbox', 'docker'], { cwd: ROOT });
+    const { stdout } = await run(process.execPath, [...cli, 'validate', '--repo', options.repoArg, '--artifact', artifactDir, '--json', '--sandbox', 'docker'], { cwd: ROOT });
     validate.push(Date.now() - started);
     if (!(JSON.parse(stdout) as { valid: boolean }).valid) throw new Error('the benchmark artifact is not valid');
   }
   const [b, v] = [median(bare), median(validate)];
-  process.stdout.write(
-    [
-      `bench-validate: ${artifactDir} on ${template.ref}, ${states.length} test runs per validation, median of ${options.runs}`,
-      `  bare docker runs, one after another : ${(b / 1000).toFixed(2)} s`,
-      `  ssr validate (CLI, end to end)      : ${(v / 1000).toFixed(2)} s`,
-      `  ratio validate / bare               : ${(v / b).toFixed(2)}  (goal <= 1.00)`,
-      '',
-    ].join('\n'),
-  );
+  return [
+    `bench-validate: ${artifactDir} on ${template.ref}, ${states.length} test runs per validation, median of ${options.runs}`,
+    `  bare docker runs, one after another : ${(b / 1000).toFixed(2)} s`,
+    `  ssr validate (CLI, end to end)      : ${(v / 1000).toFixed(2)} s`,
+    `  ratio validate / bare               : ${(v / b).toFixed(2)}  (goal <= 1.00)`,
+    '',
+  ].join('\n');
 }
-
-main(process.argv.slice(2)).catch((error: unknown) => {
-  process.stderr.write(`bench-validate: ${error instanceof Error ? error.message : String(error)}\n`);
-  process.exitCode = 2;
-});

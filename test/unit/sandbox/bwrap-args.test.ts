@@ -1,11 +1,14 @@
 import { describe, expect, it } from 'vitest';
-import { BASE_ENV, bwrapArgs, isValidEnvName, type BwrapInvocation } from '../../../src/sandbox/bwrap/bwrap-args.js';
+import { BASE_ENV, bwrapArgs, type BwrapInvocation } from '../../../src/sandbox/bwrap/bwrap-args.js';
+import { isValidEnvName } from '../../../src/sandbox/check-exec-options.js';
 
 function invocation(overrides: Partial<BwrapInvocation> = {}): BwrapInvocation {
   return {
     rootfs: '/cache/rootfs',
     repoDir: '/cache/sbx/repo',
     scratchDir: '/cache/sbx/ssr',
+    tmpDir: '/cache/sbx/tmp',
+    homeDir: '/cache/sbx/home',
     cwd: '/repo/sub',
     env: {},
     memoryMb: 512,
@@ -31,19 +34,24 @@ describe('bwrapArgs', () => {
     expect(args).not.toContain('--share-net');
   });
 
-  it('mounts the rootfs read-only and the two private directories writable', () => {
+  it('mounts the rootfs read-only and the sandbox\'s own directories writable, so they persist between commands', () => {
     const args = bwrapArgs(invocation());
     expect(valuesOf(args, '--ro-bind', 2)).toEqual([['/cache/rootfs', '/']]);
     expect(valuesOf(args, '--bind', 2)).toEqual([
       ['/cache/sbx/repo', '/repo'],
       ['/cache/sbx/ssr', '/ssr'],
+      ['/cache/sbx/tmp', '/tmp'],
+      ['/cache/sbx/home', '/root'],
     ]);
+    expect(valuesOf(args, '--tmpfs')).toEqual([['/dev/shm']]);
   });
 
-  it('gives /ssr a tmpfs when there is no scratch directory, and sizes every tmpfs to the memory limit', () => {
-    const args = bwrapArgs(invocation({ scratchDir: undefined }));
+  it('gives each missing directory a tmpfs (template setup), and sizes every tmpfs to the memory limit', () => {
+    const args = bwrapArgs(invocation({ scratchDir: undefined, tmpDir: undefined, homeDir: undefined }));
+    expect(valuesOf(args, '--bind', 2)).toEqual([['/cache/sbx/repo', '/repo']]);
     expect(valuesOf(args, '--tmpfs')).toEqual([['/ssr'], ['/tmp'], ['/root'], ['/dev/shm']]);
-    expect(valuesOf(args, '--size')).toEqual(Array.from({ length: 3 }, () => [String(512 * 1024 * 1024)]));
+    expect(valuesOf(args, '--perms')).toEqual([['1777'], ['1777'], ['0700'], ['1777']]);
+    expect(valuesOf(args, '--size')).toEqual(Array.from({ length: 4 }, () => [String(512 * 1024 * 1024)]));
     expect(valuesOf(args, '--remount-ro')).toEqual([['/dev']]);
   });
 

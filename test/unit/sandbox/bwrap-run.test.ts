@@ -4,13 +4,7 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { bwrapArgs } from '../../../src/sandbox/bwrap/bwrap-args.js';
 import { startBwrap } from '../../../src/sandbox/bwrap/bwrap-run.js';
-import { EngineError } from '../../../src/util/engine-error.js';
-
-async function rejection(promise: Promise<unknown>): Promise<EngineError> {
-  const error = await promise.then(() => undefined, (caught: unknown) => caught);
-  expect(error).toBeInstanceOf(EngineError);
-  return error as EngineError;
-}
+import { rejection } from '../../helpers/rejection.js';
 
 describe('startBwrap failures before the sandbox is up', () => {
   afterEach(() => vi.unstubAllEnvs());

@@ -1,7 +1,7 @@
 import { Command } from 'commander';
-import { positiveInt, resolveRepoOptions } from '../../cli/common-options.js';
-import type { SandboxBackend } from '../sandbox.js';
-import { benchBackend, benchHostPython, renderBench, type BenchOutcome } from './sandbox-bench.js';
+import { positiveInt, resolveRepoOptions } from '../common-options.js';
+import type { SandboxBackend } from '../../sandbox/sandbox.js';
+import { benchBackend, benchHostPython, renderBench, type BenchOutcome } from '../../sandbox/bench/sandbox-bench.js';
 
 /** Entry of scripts/bench-sandbox: sandbox lifecycle cost per backend vs a bare host python3. */
 async function main(argv: string[]): Promise<void> {
