@@ -3,8 +3,8 @@ import { shellQuote, shellQuoteAll } from '../../../util/shell-quote.js';
 
 /**
  * The shell commands the procedural Solver runs through its `bash` tool. Its files live in the
- * sandbox's scratch dir: outside the repository, so `git diff` never sees them, and kept between
- * commands on every backend (bwrap gives each command a fresh /tmp). `keep/` holds the accepted
+ * sandbox's scratch dir: outside the repository, so `git diff` never sees them, and never where
+ * the code under test writes its own temporary files. `keep/` holds the accepted
  * content of every code file it may edit, which is how a tried edit is undone.
  */
 export const WORK_DIR = `${SCRATCH_DIR}/solver`;
