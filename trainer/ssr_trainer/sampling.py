@@ -38,7 +38,18 @@ def sample_next(logits: torch.Tensor, temperature: float, top_p: float, generato
     return int(torch.multinomial(probs, 1, generator=generator))
 
 
-@torch.no_grad()
+@dataclass
+class SampleJob:
+    """One sequence to sample: what a completion request asks for (one per choice when n > 1)."""
+
+    prompt_ids: List[int]
+    max_tokens: int
+    temperature: float = 1.0
+    top_p: float = 1.0
+    stop_ids: Sequence[int] = ()
+    seed: Optional[int] = None
+
+
 def generate(
     policy: Policy,
     prompt_ids: Sequence[int],
@@ -50,31 +61,59 @@ def generate(
 ) -> Completion:
     """Samples up to `max_tokens` tokens after `prompt_ids`. A stop token ends the completion and is
     part of it (the model must learn to emit it); finish reason "stop", else "length"."""
+    return generate_batch(policy, [SampleJob(list(prompt_ids), max_tokens, temperature, top_p, stop_ids, seed)])[0]
+
+
+@torch.no_grad()
+def generate_batch(policy: Policy, jobs: Sequence[SampleJob]) -> List[Completion]:
+    """Samples every job, decoding all unfinished ones with one batched forward per token.
+
+    Each job is prefilled alone and draws from its own seeded generator, and its logprobs come from
+    its own teacher-forced pass: a seeded job gives the same completion in any batch (barring a
+    draw that falls within float rounding of a token boundary), and its logprobs do not depend
+    on the batch at all.
+    """
     was_training = policy.module.training
     policy.module.eval()
     try:
         device = policy.device
-        generator = None
-        if seed is not None:
-            generator = torch.Generator(device="cpu")
-            generator.manual_seed(int(seed))
-        stops = set(int(s) for s in stop_ids)
-        out: List[int] = []
-        finish = "length"
-        logits, cache = policy.decode_step(torch.tensor([list(prompt_ids)], device=device), None)
-        for _ in range(max_tokens):
-            token = sample_next(logits[0].cpu(), temperature, top_p, generator)
-            out.append(token)
-            if token in stops:
-                finish = "stop"
+        generators = [_generator(job.seed) for job in jobs]
+        stops = [set(int(s) for s in job.stop_ids) for job in jobs]
+        outs: List[List[int]] = [[] for _ in jobs]
+        finish = ["length"] * len(jobs)
+        active = [i for i, job in enumerate(jobs) if job.max_tokens > 0]
+        prefills = [policy.decode_step(torch.tensor([jobs[i].prompt_ids], device=device), None) for i in active]
+        logits = torch.cat([row for row, _ in prefills]) if prefills else None
+        state = policy.batch_cache([cache for _, cache in prefills]) if prefills else None
+        while active:
+            rows = logits.float().cpu()
+            keep = []
+            for row, i in enumerate(active):
+                job = jobs[i]
+                token = sample_next(rows[row], job.temperature, job.top_p, generators[i])
+                outs[i].append(token)
+                if token in stops[i]:
+                    finish[i] = "stop"
+                elif len(outs[i]) < job.max_tokens:
+                    keep.append(row)
+            if not keep:
                 break
-            if len(out) == max_tokens:
-                break
-            logits, cache = policy.decode_step(torch.tensor([[token]], device=device), cache)
-        logprobs = completion_logprobs(policy, prompt_ids, out)
-        return Completion(token_ids=out, logprobs=logprobs, finish_reason=finish)
+            if len(keep) < len(active):
+                state = policy.select_rows(state, keep)
+                active = [active[row] for row in keep]
+            logits, state = policy.decode_batch([outs[i][-1] for i in active], state)
+        return [Completion(token_ids=out, logprobs=completion_logprobs(policy, job.prompt_ids, out), finish_reason=reason)
+                for job, out, reason in zip(jobs, outs, finish)]
     finally:
         policy.module.train(was_training)
+
+
+def _generator(seed: Optional[int]) -> Optional[torch.Generator]:
+    if seed is None:
+        return None
+    generator = torch.Generator(device="cpu")
+    generator.manual_seed(int(seed))
+    return generator
 
 
 @torch.no_grad()

@@ -139,10 +139,10 @@ def test_bad_requests_get_clear_errors(server, path, body, status, message):
     assert got == status and message in payload["error"]["message"], payload
 
 
-def test_sampling_and_training_never_overlap():
+def test_with_shared_weights_sampling_and_training_never_overlap():
     policy = TinyPolicy(TinyConfig(d_model=32, n_layers=1, n_heads=2, d_ff=64))
     trainer = Trainer(policy, TrainConfig(lr=1e-3, warmup_steps=0))
-    service = PolicyService(policy, trainer)
+    service = PolicyService(policy, trainer, sampling_weights="shared")
     active, overlaps = {"n": 0}, []
     lock = threading.Lock()
 

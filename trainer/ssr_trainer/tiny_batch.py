@@ -1,0 +1,86 @@
+"""Batched KV-cached decoding for the tiny model: one forward for the next token of many sequences.
+
+Each sequence is prefilled alone (``TinyByteLM.hidden`` with no cache), then the caches are
+left-padded to one length and decoded together. Rotary positions are applied per row at the
+row's own position and padded keys are masked out, so a row computes the same attention as it
+would alone (up to float rounding: the padded softmax and matmuls sum over more, zero, terms).
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from typing import List, Sequence, Tuple
+
+import torch
+from torch.nn import functional as F
+
+from .tiny_model import Cache, TinyByteLM
+
+
+@dataclass
+class BatchCache:
+    #: per layer: keys and values [B, heads, L, head_dim], left-padded
+    layers: List[Tuple[torch.Tensor, torch.Tensor]]
+    #: [B, L] true where the key is padding
+    pad: torch.Tensor
+    #: [B] the position of each row's next token (its real length so far)
+    positions: torch.Tensor
+
+
+def pad_caches(caches: Sequence[Cache]) -> BatchCache:
+    """Stacks per-sequence caches (each [1, heads, L_b, head_dim] per layer) into one left-padded batch."""
+    lengths = [cache[0][0].shape[-2] for cache in caches]
+    longest = max(lengths)
+    layers = []
+    for layer in range(len(caches[0])):
+        keys, values = [], []
+        for cache, length in zip(caches, lengths):
+            k, v = cache[layer]
+            fill = k.new_zeros(k.shape[:-2] + (longest - length, k.shape[-1]))
+            keys.append(torch.cat([fill, k], dim=-2))
+            values.append(torch.cat([fill, v], dim=-2))
+        layers.append((torch.cat(keys), torch.cat(values)))
+    device = caches[0][0][0].device
+    pad = torch.arange(longest, device=device)[None, :] < torch.tensor([longest - n for n in lengths], device=device)[:, None]
+    return BatchCache(layers, pad, torch.tensor(lengths, device=device))
+
+
+def select_rows(cache: BatchCache, rows: Sequence[int]) -> BatchCache:
+    """The rows still decoding; columns that are padding in every remaining row are cut off."""
+    index = torch.tensor(list(rows), device=cache.pad.device)
+    pad = cache.pad.index_select(0, index)
+    cut = int(pad.all(dim=0).long().cumprod(0).sum())  # leading all-padding columns
+    layers = [(k.index_select(0, index)[..., cut:, :], v.index_select(0, index)[..., cut:, :]) for k, v in cache.layers]
+    return BatchCache(layers, pad[:, cut:], cache.positions.index_select(0, index))
+
+
+def _rotary_rows(x: torch.Tensor, positions: torch.Tensor, base: float) -> torch.Tensor:
+    """Rotary embedding of [B, heads, 1, d] at one position per row (the same arithmetic as `_rotary`)."""
+    d = x.shape[-1]
+    inv = 1.0 / (base ** (torch.arange(0, d, 2, device=x.device, dtype=torch.float32) / d))
+    angles = (positions.to(torch.float32)[:, None] * inv[None, :])[:, None, None, :]
+    cos, sin = angles.cos().to(x.dtype), angles.sin().to(x.dtype)
+    x1, x2 = x[..., : d // 2], x[..., d // 2 :]
+    return torch.cat([x1 * cos - x2 * sin, x1 * sin + x2 * cos], dim=-1)
+
+
+def decode_batch(model: TinyByteLM, tokens: torch.Tensor, cache: BatchCache) -> Tuple[torch.Tensor, BatchCache]:
+    """Logits [B, V] after appending `tokens` ([B] ids) to each row, and the grown cache."""
+    config = model.config
+    x = model.embed(tokens[:, None])
+    batch = x.shape[0]
+    pad = torch.cat([cache.pad, cache.pad.new_zeros((batch, 1))], dim=1)
+    layers = []
+    for block, (k_past, v_past) in zip(model.blocks, cache.layers):
+        q, k, v = block.qkv(block.norm1(x)).view(batch, 1, 3, config.n_heads, -1).permute(2, 0, 3, 1, 4)
+        q, k = _rotary_rows(q, cache.positions, config.rope_base), _rotary_rows(k, cache.positions, config.rope_base)
+        k, v = torch.cat([k_past, k], dim=-2), torch.cat([v_past, v], dim=-2)
+        scores = torch.matmul(q, k.transpose(-1, -2)) / math.sqrt(q.shape[-1])
+        scores = scores.masked_fill(pad[:, None, None, :], float("-inf"))
+        attended = torch.matmul(torch.softmax(scores, dim=-1), v)
+        x = x + block.out(attended.transpose(1, 2).reshape(batch, 1, -1))
+        x = x + block.fc2(F.gelu(block.fc1(block.norm2(x))))
+        layers.append((k, v))
+    logits = model.lm_head(model.norm(x)[:, -1])
+    return logits, BatchCache(layers, pad, cache.positions + 1)
