@@ -47,8 +47,13 @@ class Policy:
     def decode_step(self, input_ids: torch.Tensor, cache: Any) -> Tuple[torch.Tensor, Any]:
         raise NotImplementedError
 
-    # Batched decoding (the service's batcher). The defaults decode row by row with `decode_step`:
-    # correct for any model, no faster; the tiny model overrides them with one padded forward.
+    # Batched decoding (the service's batcher). The defaults go row by row with `decode_step`:
+    # correct for any model, no faster; the tiny model overrides them with padded forwards.
+    def prefill(self, prompts: List[List[int]]) -> Tuple[torch.Tensor, List[Any]]:
+        """Next-token logits [B, V] after each prompt, and each prompt's own cache (for `batch_cache`)."""
+        rows = [self.decode_step(torch.tensor([prompt], device=self.device), None) for prompt in prompts]
+        return torch.cat([logits for logits, _ in rows]), [cache for _, cache in rows]
+
     def batch_cache(self, caches: List[Any]) -> Any:
         """One batch state from the caches of sequences prefilled alone (`decode_step(prompt, None)`)."""
         return list(caches)
@@ -116,6 +121,9 @@ class TinyPolicy(Policy):
     def decode_step(self, input_ids, cache):
         hidden, cache = self.module.hidden(input_ids, cache)
         return self.module.lm_head(hidden[:, -1]), cache
+
+    def prefill(self, prompts):
+        return tiny_batch.prefill(self.module, prompts, self.device)
 
     def batch_cache(self, caches):
         return tiny_batch.pad_caches(caches)

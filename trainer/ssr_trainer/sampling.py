@@ -14,6 +14,7 @@ from typing import List, Optional, Sequence
 import torch
 
 from .models import Policy, batch_logprobs
+from .tiny_batch import token_groups
 
 
 @dataclass
@@ -68,23 +69,24 @@ def generate(
 def generate_batch(policy: Policy, jobs: Sequence[SampleJob]) -> List[Completion]:
     """Samples every job, decoding all unfinished ones with one batched forward per token.
 
-    Each job is prefilled alone and draws from its own seeded generator, and its logprobs come from
-    its own teacher-forced pass: a seeded job gives the same completion in any batch (barring a
-    draw that falls within float rounding of a token boundary), and its logprobs do not depend
-    on the batch at all.
+    Each job draws from its own seeded generator, so a seeded job gives the same tokens in any
+    batch (barring a draw within float rounding of a token boundary: the padded forwards sum over
+    more, zero, terms). Its logprobs come from a teacher-forced pass, batched as the trainer
+    batches: alone they are bit-identical to the trainer's on that sequence; in a batch they
+    agree to float rounding (~1e-6), as the trainer's own padded micro-batches do.
     """
     was_training = policy.module.training
     policy.module.eval()
     try:
-        device = policy.device
         generators = [_generator(job.seed) for job in jobs]
         stops = [set(int(s) for s in job.stop_ids) for job in jobs]
         outs: List[List[int]] = [[] for _ in jobs]
         finish = ["length"] * len(jobs)
         active = [i for i, job in enumerate(jobs) if job.max_tokens > 0]
-        prefills = [policy.decode_step(torch.tensor([jobs[i].prompt_ids], device=device), None) for i in active]
-        logits = torch.cat([row for row, _ in prefills]) if prefills else None
-        state = policy.batch_cache([cache for _, cache in prefills]) if prefills else None
+        logits, state = None, None
+        if active:
+            logits, caches = policy.prefill([jobs[i].prompt_ids for i in active])
+            state = policy.batch_cache(caches)
         while active:
             rows = logits.float().cpu()
             keep = []
@@ -102,8 +104,8 @@ def generate_batch(policy: Policy, jobs: Sequence[SampleJob]) -> List[Completion
                 state = policy.select_rows(state, keep)
                 active = [active[row] for row in keep]
             logits, state = policy.decode_batch([outs[i][-1] for i in active], state)
-        return [Completion(token_ids=out, logprobs=completion_logprobs(policy, job.prompt_ids, out), finish_reason=reason)
-                for job, out, reason in zip(jobs, outs, finish)]
+        logprobs = batch_completion_logprobs(policy, [job.prompt_ids for job in jobs], outs)
+        return [Completion(token_ids=out, logprobs=lp, finish_reason=reason) for out, lp, reason in zip(outs, logprobs, finish)]
     finally:
         policy.module.train(was_training)
 
@@ -114,6 +116,34 @@ def _generator(seed: Optional[int]) -> Optional[torch.Generator]:
     generator = torch.Generator(device="cpu")
     generator.manual_seed(int(seed))
     return generator
+
+
+@torch.no_grad()
+def batch_completion_logprobs(policy: Policy, prompts: Sequence[Sequence[int]], completions: Sequence[Sequence[int]]) -> List[List[float]]:
+    """Teacher-forced logprobs of each completion after its prompt, right-padded in groups through
+    `batch_logprobs` as the trainer batches samples. A group of one is exactly `completion_logprobs`."""
+    results: List[List[float]] = [[] for _ in prompts]
+    rows = [i for i, completion in enumerate(completions) if completion]
+    lengths = [len(prompts[i]) + len(completions[i]) for i in rows]
+    for group in token_groups(lengths):
+        width = max(lengths[g] for g in group)
+        ids = torch.full((len(group), width), policy.tokenizer.pad_id, dtype=torch.long)
+        select = torch.zeros_like(ids, dtype=torch.bool)
+        attention = torch.zeros_like(ids)
+        for row, g in enumerate(group):
+            i = rows[g]
+            ids[row, : lengths[g]] = torch.tensor(list(prompts[i]) + list(completions[i]))
+            select[row, len(prompts[i]) : lengths[g]] = True
+            attention[row, : lengths[g]] = 1
+        device = policy.device
+        flat, _ = batch_logprobs(policy, ids.to(device), select.to(device), attention_mask=attention.to(device))
+        values = [float(x) for x in flat.cpu()]
+        start = 0
+        for g in group:
+            i = rows[g]
+            results[i] = values[start : start + len(completions[i])]
+            start += len(completions[i])
+    return results
 
 
 @torch.no_grad()

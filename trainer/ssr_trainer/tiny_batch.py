@@ -1,6 +1,6 @@
 """Batched KV-cached decoding for the tiny model: one forward for the next token of many sequences.
 
-Each sequence is prefilled alone (``TinyByteLM.hidden`` with no cache), then the caches are
+Prompts are prefilled together (right-padded, in groups of bounded size), then the caches are
 left-padded to one length and decoded together. Rotary positions are applied per row at the
 row's own position and padded keys are masked out, so a row computes the same attention as it
 would alone (up to float rounding: the padded softmax and matmuls sum over more, zero, terms).
@@ -26,6 +26,42 @@ class BatchCache:
     pad: torch.Tensor
     #: [B] the position of each row's next token (its real length so far)
     positions: torch.Tensor
+
+
+#: padded tokens one batched forward may hold (a prompt group's rows x its longest prompt): the
+#: attention scores of a query chunk grow with it, and a 10k-token prompt is then prefilled alone
+PREFILL_TOKEN_BUDGET = 8192
+
+
+def token_groups(lengths: Sequence[int], budget: int = PREFILL_TOKEN_BUDGET) -> List[List[int]]:
+    """Consecutive row indices grouped so that rows x longest row stays within `budget` (one row at least)."""
+    groups: List[List[int]] = []
+    longest = 0
+    for index, length in enumerate(lengths):
+        if groups and (len(groups[-1]) + 1) * max(longest, length) <= budget:
+            groups[-1].append(index)
+            longest = max(longest, length)
+        else:
+            groups.append([index])
+            longest = length
+    return groups
+
+
+def prefill(model: TinyByteLM, prompts: Sequence[Sequence[int]], device: torch.device) -> Tuple[torch.Tensor, List[Cache]]:
+    """Right-padded forwards over groups of prompts: causal attention keeps every real position
+    from seeing the padding after it. Returns each prompt's next-token logits and its own cache."""
+    logits, caches = [], []
+    for group in token_groups([len(p) for p in prompts]):
+        width = max(len(prompts[i]) for i in group)
+        ids = torch.zeros((len(group), width), dtype=torch.long, device=device)
+        for row, i in enumerate(group):
+            ids[row, : len(prompts[i])] = torch.tensor(list(prompts[i]), device=device)
+        hidden, cache = model.hidden(ids)
+        for row, i in enumerate(group):
+            n = len(prompts[i])
+            logits.append(model.lm_head(hidden[row, n - 1]))
+            caches.append([(k[row : row + 1, :, :n], v[row : row + 1, :, :n]) for k, v in cache])
+    return torch.stack(logits), caches
 
 
 def pad_caches(caches: Sequence[Cache]) -> BatchCache:
