@@ -91,13 +91,17 @@ def select_rows(cache: BatchCache, rows: Sequence[int]) -> BatchCache:
     return BatchCache(layers, pad[:, cut:], cache.positions.index_select(0, index))
 
 
-def _rotary_rows(x: torch.Tensor, positions: torch.Tensor, base: float) -> torch.Tensor:
-    """Rotary embedding of [B, heads, 1, d] at one position per row (the same arithmetic as `_rotary`)."""
-    d = x.shape[-1]
-    inv = 1.0 / (base ** (torch.arange(0, d, 2, device=x.device, dtype=torch.float32) / d))
+def _rotary_angles(positions: torch.Tensor, d: int, base: float) -> Tuple[torch.Tensor, torch.Tensor]:
+    """cos and sin [B, 1, 1, d/2] of one position per row (the same arithmetic as `_rotary`), once per step for every layer."""
+    inv = 1.0 / (base ** (torch.arange(0, d, 2, device=positions.device, dtype=torch.float32) / d))
     angles = (positions.to(torch.float32)[:, None] * inv[None, :])[:, None, None, :]
-    cos, sin = angles.cos().to(x.dtype), angles.sin().to(x.dtype)
-    x1, x2 = x[..., : d // 2], x[..., d // 2 :]
+    return angles.cos(), angles.sin()
+
+
+def _rotate(x: torch.Tensor, cos: torch.Tensor, sin: torch.Tensor) -> torch.Tensor:
+    cos, sin = cos.to(x.dtype), sin.to(x.dtype)
+    half = x.shape[-1] // 2
+    x1, x2 = x[..., :half], x[..., half:]
     return torch.cat([x1 * cos - x2 * sin, x1 * sin + x2 * cos], dim=-1)
 
 
@@ -108,9 +112,10 @@ def decode_batch(model: TinyByteLM, tokens: torch.Tensor, cache: BatchCache) -> 
     batch = x.shape[0]
     pad = torch.cat([cache.pad, cache.pad.new_zeros((batch, 1))], dim=1)
     layers = []
+    cos, sin = _rotary_angles(cache.positions, config.d_model // config.n_heads, config.rope_base)
     for block, (k_past, v_past) in zip(model.blocks, cache.layers):
         q, k, v = block.qkv(block.norm1(x)).view(batch, 1, 3, config.n_heads, -1).permute(2, 0, 3, 1, 4)
-        q, k = _rotary_rows(q, cache.positions, config.rope_base), _rotary_rows(k, cache.positions, config.rope_base)
+        q, k = _rotate(q, cos, sin), _rotate(k, cos, sin)
         k, v = torch.cat([k_past, k], dim=-2), torch.cat([v_past, v], dim=-2)
         scores = torch.matmul(q, k.transpose(-1, -2)) / math.sqrt(q.shape[-1])
         scores = scores.masked_fill(pad[:, None, None, :], float("-inf"))
