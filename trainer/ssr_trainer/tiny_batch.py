@@ -34,10 +34,12 @@ PREFILL_TOKEN_BUDGET = 8192
 
 
 def token_groups(lengths: Sequence[int], budget: int = PREFILL_TOKEN_BUDGET) -> List[List[int]]:
-    """Consecutive row indices grouped so that rows x longest row stays within `budget` (one row at least)."""
+    """Row indices grouped, longest first (so rows of like length share their padding), such that
+    rows x longest row stays within `budget` (one row at least)."""
     groups: List[List[int]] = []
     longest = 0
-    for index, length in enumerate(lengths):
+    for index in sorted(range(len(lengths)), key=lambda i: -lengths[i]):
+        length = lengths[index]
         if groups and (len(groups[-1]) + 1) * max(longest, length) <= budget:
             groups[-1].append(index)
             longest = max(longest, length)
@@ -50,7 +52,8 @@ def token_groups(lengths: Sequence[int], budget: int = PREFILL_TOKEN_BUDGET) -> 
 def prefill(model: TinyByteLM, prompts: Sequence[Sequence[int]], device: torch.device) -> Tuple[torch.Tensor, List[Cache]]:
     """Right-padded forwards over groups of prompts: causal attention keeps every real position
     from seeing the padding after it. Returns each prompt's next-token logits and its own cache."""
-    logits, caches = [], []
+    logits: List[torch.Tensor] = [None] * len(prompts)  # type: ignore[list-item]
+    caches: List[Cache] = [None] * len(prompts)  # type: ignore[list-item]
     for group in token_groups([len(p) for p in prompts]):
         width = max(len(prompts[i]) for i in group)
         ids = torch.zeros((len(group), width), dtype=torch.long, device=device)
@@ -59,8 +62,8 @@ def prefill(model: TinyByteLM, prompts: Sequence[Sequence[int]], device: torch.d
         hidden, cache = model.hidden(ids)
         for row, i in enumerate(group):
             n = len(prompts[i])
-            logits.append(model.lm_head(hidden[row, n - 1]))
-            caches.append([(k[row : row + 1, :, :n], v[row : row + 1, :, :n]) for k, v in cache])
+            logits[i] = model.lm_head(hidden[row, n - 1])
+            caches[i] = [(k[row : row + 1, :, :n], v[row : row + 1, :, :n]) for k, v in cache]
     return torch.stack(logits), caches
 
 
