@@ -1,8 +1,10 @@
 """Batching of concurrent completion requests: one worker thread, one padded batch at a time.
 
-A request waits in a queue; the worker takes the first one, waits `window_s` for more to arrive
-(or until `max_batch` sequences are queued), and runs them all as one batch. Requests that come
-while a batch runs form the next one. A request is never split across batches (its `n` choices
+A request waits in a queue; the worker takes the first one, waits up to `window_s` for as many
+sequences as the previous batch had (the clients seen in flight; `max_batch` before the first
+batch), and runs what is queued as one batch. So a lone client never waits for the window, and
+concurrent clients whose requests arrive a few ms apart share a batch. Requests that come while
+a batch runs form the next one. A request is never split across batches (its `n` choices
 stay together) and a failing batch fails every request in it with the same error.
 """
 
@@ -18,13 +20,14 @@ Result = TypeVar("Result")
 
 
 class Batcher(Generic[Job, Result]):
-    def __init__(self, run: Callable[[List[Job]], Tuple[List[Result], int]], window_s: float = 0.005, max_batch: int = 32) -> None:
+    def __init__(self, run: Callable[[List[Job]], Tuple[List[Result], int]], window_s: float = 0.05, max_batch: int = 32) -> None:
         """`run(jobs)` returns one result per job and the policy version that produced them."""
         self._run = run
         self.window_s = window_s
         self.max_batch = max(1, max_batch)
         self._queue: List[Tuple[Sequence[Job], "Future[Tuple[List[Result], int]]"]] = []
         self._wake = threading.Condition()
+        self._expected = self.max_batch
         #: batches run, requests served, the largest batch in sequences (for /health and tests)
         self.stats = {"batches": 0, "requests": 0, "sequences": 0, "largest_batch": 0}
         threading.Thread(target=self._work, name="ssr-sampling-batcher", daemon=True).start()
@@ -45,13 +48,14 @@ class Batcher(Generic[Job, Result]):
             while not self._queue:
                 self._wake.wait()
             deadline = time.monotonic() + self.window_s
-            while self._queued() < self.max_batch and (left := deadline - time.monotonic()) > 0:
+            while self._queued() < min(self._expected, self.max_batch) and (left := deadline - time.monotonic()) > 0:
                 self._wake.wait(left)
             taken, size = [], 0
             while self._queue and (not taken or size + len(self._queue[0][0]) <= self.max_batch):
                 entry = self._queue.pop(0)
                 taken.append(entry)
                 size += len(entry[0])
+            self._expected = size
             return taken
 
     def _work(self) -> None:

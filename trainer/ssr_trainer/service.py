@@ -50,7 +50,7 @@ class PolicyService:
     """
 
     def __init__(self, policy: Policy, trainer: Trainer, output_dir: str = "checkpoints", sampling_weights: str = "copy",
-                 batch_window_ms: float = 5.0, max_batch: int = 32) -> None:
+                 batch_window_ms: float = 50.0, max_batch: int = 32) -> None:
         self.policy = policy
         self.trainer = trainer
         self.output_dir = output_dir
@@ -232,7 +232,8 @@ def parse_args(argv: Optional[List[str]] = None) -> argparse.Namespace:
     p.add_argument("--sampling-weights", choices=SAMPLING_WEIGHTS, default="copy",
                    help="copy: sample from a copy of the weights, also while a step trains (one more copy of the parameters in memory); "
                    "shared: sample from the trained weights, waiting for steps (no extra memory)")
-    p.add_argument("--batch-window-ms", type=float, default=5.0, help="how long the first queued completion waits for others to batch with")
+    p.add_argument("--batch-window-ms", type=float, default=50.0,
+                   help="how long a completion waits at most for as many others as the previous batch had (a lone client never waits)")
     p.add_argument("--max-batch", type=int, default=32, help="sequences decoded together at most")
     p.add_argument("--verbose", action="store_true", help="log every request")
     return p.parse_args(argv)

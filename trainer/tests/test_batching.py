@@ -162,3 +162,14 @@ def test_with_a_copy_of_the_weights_sampling_goes_on_during_a_step_and_then_serv
     assert after["choices"][0]["logprobs"] != choice["logprobs"]  # the new weights are served
     for served, trained in zip(service.served.policy.module.parameters(), policy.module.parameters()):
         assert torch.equal(served, trained)
+
+
+def test_the_window_waits_for_as_many_as_the_last_batch_had_so_a_lone_client_never_waits_again():
+    batcher = Batcher(lambda jobs: (jobs, 0), window_s=1.0)
+    started = time.monotonic()
+    batcher.submit(["first"])  # nothing seen yet: waits the window for up to max_batch
+    first = time.monotonic() - started
+    started = time.monotonic()
+    for i in range(3):
+        assert batcher.submit([i]) == ([i], 0)
+    assert first >= 0.9 and time.monotonic() - started < 0.5

@@ -15,6 +15,7 @@ interface Options {
   promptChars: number;
   toolChars: number;
   threads: number;
+  batchWindowMs?: string;
   baseUrl?: string;
   python: string;
   modelConfig: string;
@@ -46,6 +47,7 @@ async function main(argv: string[]): Promise<void> {
     .option('--prompt-chars <n>', 'characters of the first prompt (byte tokens on the tiny model)', positiveInt('--prompt-chars'), 200)
     .option('--tool-chars <n>', 'characters of the tool result added each turn', positiveInt('--tool-chars'), 100)
     .option('--threads <n>', 'torch CPU threads of the service it starts', positiveInt('--threads'), 1)
+    .option('--batch-window-ms <ms>', "the started service's --batch-window-ms (its default: 50)")
     .option('--base-url <url>', 'measure this running server instead of starting the tiny trainer service')
     .option('--python <path>', 'interpreter with torch for the service', '/usr/bin/python3')
     .option('--model-config <json>', 'TinyConfig fields of the service it starts (default: the integration tests\' fast tiny model)', FAST_TINY_CONFIG)
@@ -53,7 +55,7 @@ async function main(argv: string[]): Promise<void> {
     .parse(argv, { from: 'user' })
     .opts<Options>();
   const shape: StreamShape = { turns: options.turns, maxTokens: options.maxTokens, promptChars: options.promptChars, toolChars: options.toolChars };
-  const args = ['--threads', String(options.threads), '--model-config', options.modelConfig];
+  const args = ['--threads', String(options.threads), '--model-config', options.modelConfig, ...(options.batchWindowMs ? ['--batch-window-ms', options.batchWindowMs] : [])];
   const service = options.baseUrl === undefined ? await startSamplingService(options.python, args) : undefined;
   const baseUrl = options.baseUrl ?? service!.url;
   try {
