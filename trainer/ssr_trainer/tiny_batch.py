@@ -33,19 +33,25 @@ class BatchCache:
 PREFILL_TOKEN_BUDGET = 8192
 
 
+#: padded tokens a group may hold per real token: on a compute-bound device a padded pass costs
+#: its padding, so rows of unlike length are passed separately
+MAX_PADDING_RATIO = 1.2
+
+
 def token_groups(lengths: Sequence[int], budget: int = PREFILL_TOKEN_BUDGET) -> List[List[int]]:
-    """Row indices grouped, longest first (so rows of like length share their padding), such that
-    rows x longest row stays within `budget` (one row at least)."""
+    """Row indices grouped, longest first, such that rows x longest row stays within `budget` and
+    within MAX_PADDING_RATIO x the group's real tokens (one row at least)."""
     groups: List[List[int]] = []
-    longest = 0
+    longest = real = 0
     for index in sorted(range(len(lengths)), key=lambda i: -lengths[i]):
         length = lengths[index]
-        if groups and (len(groups[-1]) + 1) * max(longest, length) <= budget:
+        padded = (len(groups[-1]) + 1) * longest if groups else 0
+        if groups and padded <= budget and padded <= MAX_PADDING_RATIO * (real + length):
             groups[-1].append(index)
-            longest = max(longest, length)
+            real += length
         else:
             groups.append([index])
-            longest = length
+            longest = real = length
     return groups
 
 

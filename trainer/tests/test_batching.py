@@ -64,8 +64,9 @@ def test_prompts_are_prefilled_together_in_groups_of_bounded_size(tiny_policy):
     from ssr_trainer.tiny_batch import token_groups
 
     assert token_groups([10, 10, 10], budget=30) == [[0, 1, 2]]
-    assert token_groups([10, 20, 5, 40, 18], budget=40) == [[3], [1, 4], [0, 2]]
-    prompts = [[256] + [65 + i] * (3 * i + 1) for i in range(4)]
+    assert token_groups([10, 20, 9, 40, 18], budget=40) == [[3], [1, 4], [0, 2]]  # the token budget
+    assert token_groups([100, 95, 50, 48, 10], budget=1000) == [[0, 1], [2, 3], [4]]  # the padding bound
+    prompts = [[256] + [65 + i] * (30 + i) for i in range(4)]
     with torch.no_grad():
         logits, caches = tiny_policy.prefill(prompts)
         for prompt, row, cache in zip(prompts, logits, caches):
