@@ -3,10 +3,7 @@ import { Command } from 'commander';
 import { positiveInt } from '../../cli/common-options.js';
 import { TokensPolicy } from '../../policy/tokens-policy.js';
 import { runEpisodeStream, type StreamResult, type StreamShape } from './episode-stream.js';
-import { startSamplingService } from './sampling-service.js';
-
-/** One layer of width 16 (as test/integration uses): per-token work small enough that batching, not raw FLOPs, decides. */
-const FAST_TINY_CONFIG = JSON.stringify({ d_model: 16, n_layers: 1, n_heads: 1, d_ff: 32, attn_chunk: 2048 });
+import { FAST_TINY_CONFIG, startSamplingService } from './sampling-service.js';
 
 interface Options {
   streams: number;
