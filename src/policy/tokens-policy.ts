@@ -90,6 +90,11 @@ export class TokensPolicy implements Policy {
     this.latestVersion = Math.max(this.latestVersion, version);
   }
 
+  /** The sampler serves the new weights under another model name (a vLLM LoRA adapter): request that from now on. */
+  useModel(model: string): void {
+    this.model = model;
+  }
+
   endEpisode(episodeId: string): void {
     this.episodes.delete(episodeId);
   }

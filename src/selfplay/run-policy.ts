@@ -1,9 +1,12 @@
 import type PQueue from 'p-queue';
 import type { Policy, PolicyRequest, PolicyTurn } from '../policy/policy.js';
+import type { SamplerState } from '../training/sampler-state.js';
+import { EngineError } from '../util/engine-error.js';
 
-/** A policy that can be told the trainer moved its weights (TokensPolicy has it). */
+/** A policy that can be told the trainer moved its weights, and the model name to sample them by (TokensPolicy has both). */
 interface VersionAware {
   advanceVersion?(version: number): void;
+  useModel?(model: string): void;
 }
 
 /**
@@ -36,6 +39,23 @@ export class RunPolicy implements Policy {
 
   endEpisode(episodeId: string): void {
     this.inner.endEpisode?.(episodeId);
+  }
+
+  /**
+   * The sampler confirmed serving `state` after a sync: sample as that version, by its model name
+   * when it has one (a vLLM LoRA adapter).
+   *
+   * @throws EngineError `usage` when the sampler needs a model name this policy cannot switch to.
+   */
+  serve(state: SamplerState): void {
+    if (state.model !== undefined) {
+      const inner = this.inner as VersionAware;
+      if (inner.useModel === undefined) {
+        throw new EngineError('usage', `the sampler serves the new weights as model ${state.model}, which the ${this.inner.name} policy cannot switch to: use --policy tokens`);
+      }
+      inner.useModel(state.model);
+    }
+    this.advanceTo(state.version);
   }
 
   /** The trainer produced weights `version`: sample as that version from now on. */

@@ -6,6 +6,7 @@ import { progressDisplay } from '../report/progress-display.js';
 import { SampleWriter } from '../rl/sample-writer.js';
 import { createProvider, prepareTemplate } from '../sandbox/sandbox-factory.js';
 import type { SandboxBackend } from '../sandbox/sandbox.js';
+import { publishWeights } from '../training/publish-weights.js';
 import { BaselineCache } from '../validator/baseline-cache.js';
 import { EngineHealth, type EngineHealthOptions } from './engine-health.js';
 import { jsonSummary, type SelfplayJsonSummary } from './json-summary.js';
@@ -58,7 +59,7 @@ async function prepareRepos(repos: readonly ResolvedRepo[], backend: SandboxBack
 /**
  * A self-play run into a run dir (resumable): steps 1..`steps`, each planned, run, emitted and
  * recorded by runStep; steps finished by an earlier run are skipped. With a trainer the policy
- * starts at the trainer's version. Returns when every step is done or the engine went away.
+ * starts at the trainer's version (a separate sampler is first given its weights). Returns when every step is done or the engine went away.
  */
 export async function runSelfplay(input: SelfplayRunInput): Promise<SelfplayRunResult> {
   const { settings } = input;
@@ -71,7 +72,13 @@ export async function runSelfplay(input: SelfplayRunInput): Promise<SelfplayRunR
   try {
     const lanes = createLanes(settings.lanes);
     const policy = new RunPolicy(input.policy, lanes.policy);
-    if (settings.trainerUrl !== null) policy.advanceTo(await trainerVersion(settings.trainerUrl));
+    if (settings.trainerUrl !== null) {
+      // A separate sampler must serve the trainer's weights before the first sample: a trainer that resumed is ahead of it.
+      const { trainerUrl, samplerUrl, samplerSync } = settings;
+      const start = await trainerVersion(trainerUrl);
+      const served = start === 0 ? { version: 0 } : await publishWeights({ trainerUrl, samplerUrl, samplerSync }, start);
+      if (served !== null) policy.serve(served);
+    }
     const perStep = corpus ? [...corpus.values()].filter((bugs) => bugs.length > 0).length * settings.episodesPerStep : repoIds.length * settings.episodesPerStep;
     const progress = new SelfplayProgress(stderr, { steps: input.steps, perStep, label: input.command });
     const ctx: SelfplayContext = {

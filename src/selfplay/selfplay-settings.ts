@@ -4,6 +4,7 @@ import { DEFAULT_INJECTOR_ALPHA } from '../reward/score-injector.js';
 import { advantageEstimatorSchema, DEFAULT_ADVANTAGE_ESTIMATOR } from '../rl/advantages.js';
 import { DEFAULT_MAX_STALENESS } from '../rl/staleness.js';
 import { STRATEGY_CHOICES } from '../roles/injector-strategy.js';
+import { samplerSyncModeSchema } from '../training/sampler-sync-mode.js';
 
 /** Which role's samples are written and trained (the ablations of SPEC §9). */
 export const TRAIN_ROLES = ['both', 'injector', 'solver'] as const;
@@ -40,14 +41,16 @@ export const selfplaySettingsSchema = z.object({
   testTimeoutMs: positive.optional().describe("test_script.sh limit; default the repo's"),
   lanes: laneSizesSchema.default(laneSizesSchema.parse({})),
   trainerUrl: z.string().nullable().default(null),
+  samplerUrl: z.string().nullable().default(null).describe("the policy's endpoint (--base-url): where the trainer's weights go after each step"),
+  samplerSync: samplerSyncModeSchema.default('auto').describe('how the sampler loads the weights when it is not the trainer'),
   corpusDir: z.string().nullable().default(null).describe('solve-only mode: the run dir whose valid bugs are solved'),
 });
 export type SelfplaySettings = z.infer<typeof selfplaySettingsSchema>;
 export type SelfplaySettingsInput = z.input<typeof selfplaySettingsSchema>;
 
-/** The settings a resume must repeat (run.json); lane sizes and the trainer URL may change. */
+/** The settings a resume must repeat (run.json); lane sizes, the trainer and the sampler may change. */
 export function resumeKey(settings: SelfplaySettings, extra: Record<string, unknown>): Record<string, unknown> {
-  const { lanes: _lanes, trainerUrl, ...rest } = settings;
+  const { lanes: _lanes, trainerUrl, samplerUrl: _samplerUrl, samplerSync: _samplerSync, ...rest } = settings;
   return { ...rest, trainer: trainerUrl !== null, ...extra };
 }
 

@@ -77,22 +77,40 @@ def save_checkpoint(policy: Any, trainer: Any, path: str) -> Dict[str, Any]:
 def load_checkpoint(path: str, policy: Any, trainer: Any) -> Dict[str, Any]:
     """Resumes `trainer` (built on `policy` as the checkpoint's run built it) from `path`: weights,
     optimizer, steps, version and RNG. Returns the manifest."""
-    manifest = read_manifest(path)
-    _verify_files(path, manifest)
-    problems = identity_mismatches(manifest.get("model") or {}, model_identity(policy))
-    if problems:
-        raise CheckpointError(f"{path} was saved from another model configuration: {'; '.join(problems)}")
+    manifest = _checked(path, policy)
     state = _load_training_state(path, manifest)
-    try:
-        policy.load_weights(path)
-    except Exception as error:  # noqa: BLE001 (whatever the loader raises, the checkpoint is unusable)
-        raise CheckpointError(f"the weights in {path} do not load: {error}") from error
+    _load_weights(path, policy)
     try:
         trainer.load_state_dict(state)
     except (KeyError, ValueError, RuntimeError) as error:
         raise CheckpointError(f"{os.path.join(path, TRAINING_STATE_FILE)} does not fit this model: {error}") from error
     _restore_rng(state.get("rng") or {})
     return manifest
+
+
+def load_weights_only(path: str, policy: Any) -> Dict[str, Any]:
+    """Loads the weights of the checkpoint at `path` into `policy` (built as the saving run built
+    it), after the same checks as a resume; the training state is neither read nor hashed (a
+    sampler needs only the weights). Returns the manifest (its `version` is the weights')."""
+    manifest = _checked(path, policy, skip=(TRAINING_STATE_FILE,))
+    _load_weights(path, policy)
+    return manifest
+
+
+def _checked(path: str, policy: Any, skip: tuple = ()) -> Dict[str, Any]:
+    manifest = read_manifest(path)
+    _verify_files(path, manifest, skip)
+    problems = identity_mismatches(manifest.get("model") or {}, model_identity(policy))
+    if problems:
+        raise CheckpointError(f"{path} was saved from another model configuration: {'; '.join(problems)}")
+    return manifest
+
+
+def _load_weights(path: str, policy: Any) -> None:
+    try:
+        policy.load_weights(path)
+    except Exception as error:  # noqa: BLE001 (whatever the loader raises, the checkpoint is unusable)
+        raise CheckpointError(f"the weights in {path} do not load: {error}") from error
 
 
 def read_manifest(path: str) -> Dict[str, Any]:
@@ -199,11 +217,13 @@ def _fsync_dir(path: str) -> None:
         os.close(fd)
 
 
-def _verify_files(path: str, manifest: Dict[str, Any]) -> None:
+def _verify_files(path: str, manifest: Dict[str, Any], skip: tuple = ()) -> None:
     files = manifest["files"]
     if TRAINING_STATE_FILE not in files:
         raise CheckpointError(f"{path} has no {TRAINING_STATE_FILE} in its manifest: it holds no optimizer state to resume from")
     for name, entry in sorted(files.items()):
+        if name in skip:
+            continue
         full = os.path.join(path, name)
         if not os.path.isfile(full):
             raise CheckpointError(f"{path} is incomplete: {name} is missing")

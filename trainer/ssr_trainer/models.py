@@ -16,6 +16,7 @@ from typing import Any, List, Optional, Tuple
 
 import torch
 
+from . import tiny_batch
 from .checkpoint import saved_version
 from .loss import DEFAULT_LOGPROB_CHUNK, target_logprobs
 from .tiny_model import TinyByteLM, TinyConfig
@@ -45,6 +46,26 @@ class Policy:
 
     def decode_step(self, input_ids: torch.Tensor, cache: Any) -> Tuple[torch.Tensor, Any]:
         raise NotImplementedError
+
+    # Batched decoding (the service's batcher). The defaults go row by row with `decode_step`:
+    # correct for any model, no faster; the tiny model overrides them with padded forwards.
+    def prefill(self, prompts: List[List[int]]) -> Tuple[torch.Tensor, List[Any]]:
+        """Next-token logits [B, V] after each prompt, and each prompt's own cache (for `batch_cache`)."""
+        rows = [self.decode_step(torch.tensor([prompt], device=self.device), None) for prompt in prompts]
+        return torch.cat([logits for logits, _ in rows]), [cache for _, cache in rows]
+
+    def batch_cache(self, caches: List[Any]) -> Any:
+        """One batch state from the caches of sequences prefilled alone (`decode_step(prompt, None)`)."""
+        return list(caches)
+
+    def decode_batch(self, tokens: List[int], state: Any) -> Tuple[torch.Tensor, Any]:
+        """Logits [B, V] after appending tokens[b] to row b, and the new batch state."""
+        rows = [self.decode_step(torch.tensor([[token]], device=self.device), cache) for token, cache in zip(tokens, state)]
+        return torch.cat([logits for logits, _ in rows]), [cache for _, cache in rows]
+
+    def select_rows(self, state: Any, rows: List[int]) -> Any:
+        """The batch state of `rows` only (the others finished)."""
+        return [state[i] for i in rows]
 
     def trainable_parameters(self) -> List[torch.nn.Parameter]:
         return [p for p in self.module.parameters() if p.requires_grad]
@@ -100,6 +121,18 @@ class TinyPolicy(Policy):
     def decode_step(self, input_ids, cache):
         hidden, cache = self.module.hidden(input_ids, cache)
         return self.module.lm_head(hidden[:, -1]), cache
+
+    def prefill(self, prompts):
+        return tiny_batch.prefill(self.module, prompts, self.device)
+
+    def batch_cache(self, caches):
+        return tiny_batch.pad_caches(caches)
+
+    def decode_batch(self, tokens, state):
+        return tiny_batch.decode_batch(self.module, torch.tensor(tokens, device=self.device), state)
+
+    def select_rows(self, state, rows):
+        return tiny_batch.select_rows(state, rows)
 
     def save(self, path: str) -> str:
         os.makedirs(path, exist_ok=True)

@@ -14,6 +14,7 @@ from typing import List, Optional, Sequence
 import torch
 
 from .models import Policy, batch_logprobs
+from .tiny_batch import token_groups
 
 
 @dataclass
@@ -38,7 +39,18 @@ def sample_next(logits: torch.Tensor, temperature: float, top_p: float, generato
     return int(torch.multinomial(probs, 1, generator=generator))
 
 
-@torch.no_grad()
+@dataclass
+class SampleJob:
+    """One sequence to sample: what a completion request asks for (one per choice when n > 1)."""
+
+    prompt_ids: List[int]
+    max_tokens: int
+    temperature: float = 1.0
+    top_p: float = 1.0
+    stop_ids: Sequence[int] = ()
+    seed: Optional[int] = None
+
+
 def generate(
     policy: Policy,
     prompt_ids: Sequence[int],
@@ -50,31 +62,88 @@ def generate(
 ) -> Completion:
     """Samples up to `max_tokens` tokens after `prompt_ids`. A stop token ends the completion and is
     part of it (the model must learn to emit it); finish reason "stop", else "length"."""
+    return generate_batch(policy, [SampleJob(list(prompt_ids), max_tokens, temperature, top_p, stop_ids, seed)])[0]
+
+
+@torch.no_grad()
+def generate_batch(policy: Policy, jobs: Sequence[SampleJob]) -> List[Completion]:
+    """Samples every job, decoding all unfinished ones with one batched forward per token.
+
+    Each job draws from its own seeded generator, so a seeded job gives the same tokens in any
+    batch (barring a draw within float rounding of a token boundary: the padded forwards sum over
+    more, zero, terms). Its logprobs come from a teacher-forced pass, batched as the trainer
+    batches: alone they are bit-identical to the trainer's on that sequence; in a batch they
+    agree to float rounding (~1e-6), as the trainer's own padded micro-batches do.
+    """
     was_training = policy.module.training
     policy.module.eval()
     try:
-        device = policy.device
-        generator = None
-        if seed is not None:
-            generator = torch.Generator(device="cpu")
-            generator.manual_seed(int(seed))
-        stops = set(int(s) for s in stop_ids)
-        out: List[int] = []
-        finish = "length"
-        logits, cache = policy.decode_step(torch.tensor([list(prompt_ids)], device=device), None)
-        for _ in range(max_tokens):
-            token = sample_next(logits[0].cpu(), temperature, top_p, generator)
-            out.append(token)
-            if token in stops:
-                finish = "stop"
+        generators = [_generator(job.seed) for job in jobs]
+        stops = [set(int(s) for s in job.stop_ids) for job in jobs]
+        outs: List[List[int]] = [[] for _ in jobs]
+        finish = ["length"] * len(jobs)
+        active = [i for i, job in enumerate(jobs) if job.max_tokens > 0]
+        logits, state = None, None
+        if active:
+            logits, caches = policy.prefill([jobs[i].prompt_ids for i in active])
+            state = policy.batch_cache(caches)
+        while active:
+            rows = logits.float().cpu()
+            keep = []
+            for row, i in enumerate(active):
+                job = jobs[i]
+                token = sample_next(rows[row], job.temperature, job.top_p, generators[i])
+                outs[i].append(token)
+                if token in stops[i]:
+                    finish[i] = "stop"
+                elif len(outs[i]) < job.max_tokens:
+                    keep.append(row)
+            if not keep:
                 break
-            if len(out) == max_tokens:
-                break
-            logits, cache = policy.decode_step(torch.tensor([[token]], device=device), cache)
-        logprobs = completion_logprobs(policy, prompt_ids, out)
-        return Completion(token_ids=out, logprobs=logprobs, finish_reason=finish)
+            if len(keep) < len(active):
+                state = policy.select_rows(state, keep)
+                active = [active[row] for row in keep]
+            logits, state = policy.decode_batch([outs[i][-1] for i in active], state)
+        logprobs = batch_completion_logprobs(policy, [job.prompt_ids for job in jobs], outs)
+        return [Completion(token_ids=out, logprobs=lp, finish_reason=reason) for out, lp, reason in zip(outs, logprobs, finish)]
     finally:
         policy.module.train(was_training)
+
+
+def _generator(seed: Optional[int]) -> Optional[torch.Generator]:
+    if seed is None:
+        return None
+    generator = torch.Generator(device="cpu")
+    generator.manual_seed(int(seed))
+    return generator
+
+
+@torch.no_grad()
+def batch_completion_logprobs(policy: Policy, prompts: Sequence[Sequence[int]], completions: Sequence[Sequence[int]]) -> List[List[float]]:
+    """Teacher-forced logprobs of each completion after its prompt, right-padded in groups through
+    `batch_logprobs` as the trainer batches samples. A group of one is exactly `completion_logprobs`."""
+    results: List[List[float]] = [[] for _ in prompts]
+    rows = [i for i, completion in enumerate(completions) if completion]
+    lengths = [len(prompts[i]) + len(completions[i]) for i in rows]
+    for group in token_groups(lengths):
+        width = max(lengths[g] for g in group)
+        ids = torch.full((len(group), width), policy.tokenizer.pad_id, dtype=torch.long)
+        select = torch.zeros_like(ids, dtype=torch.bool)
+        attention = torch.zeros_like(ids)
+        for row, g in enumerate(group):
+            i = rows[g]
+            ids[row, : lengths[g]] = torch.tensor(list(prompts[i]) + list(completions[i]))
+            select[row, len(prompts[i]) : lengths[g]] = True
+            attention[row, : lengths[g]] = 1
+        device = policy.device
+        flat, _ = batch_logprobs(policy, ids.to(device), select.to(device), attention_mask=attention.to(device))
+        values = [float(x) for x in flat.cpu()]
+        start = 0
+        for g in group:
+            i = rows[g]
+            results[i] = values[start : start + len(completions[i])]
+            start += len(completions[i])
+    return results
 
 
 @torch.no_grad()

@@ -4,15 +4,17 @@ from __future__ import annotations
 
 import json
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
-from typing import Any, Callable, Dict
+from typing import Any, Callable, Dict, Optional
 
 from .samples import SampleError, parse_jsonl
 
 
 class ApiError(Exception):
-    def __init__(self, status: int, message: str, kind: str = "invalid_request_error") -> None:
+    def __init__(self, status: int, message: str, kind: str = "invalid_request_error", extra: Optional[Dict[str, Any]] = None) -> None:
         super().__init__(message)
         self.status, self.message, self.kind = status, message, kind
+        #: top-level fields beside `error` (SGLang-style routes answer `{success: false, message}`)
+        self.extra = extra or {}
 
 
 def bad_request(message: str) -> ApiError:
@@ -23,6 +25,9 @@ class _Handler(BaseHTTPRequestHandler):
     service: Any
     verbose = False
     protocol_version = "HTTP/1.1"
+    # TCP_NODELAY: the headers and the body go out as two writes, and with Nagle's algorithm the
+    # body would wait for the client's delayed ACK of the headers (~40 ms a response).
+    disable_nagle_algorithm = True
 
     def log_message(self, format: str, *args: Any) -> None:  # noqa: A002 (the base class's name)
         if self.verbose:
@@ -67,7 +72,7 @@ class _Handler(BaseHTTPRequestHandler):
             else:
                 self._send(200, route())
         except ApiError as error:
-            self._send(error.status, {"error": {"message": error.message, "type": error.kind, "code": error.status}})
+            self._send(error.status, {**error.extra, "error": {"message": error.message, "type": error.kind, "code": error.status}})
         except SampleError as error:
             self._send(400, {"error": {"message": str(error), "type": "invalid_request_error", "code": 400}})
         except Exception as error:  # the service must answer, not drop the connection
@@ -80,7 +85,7 @@ class _Handler(BaseHTTPRequestHandler):
     def do_POST(self) -> None:  # noqa: N802
         s = self.service
         self._dispatch({"/tokenize": s.tokenize, "/v1/completions": s.completions, "/v1/chat/completions": s.chat_completions,
-                        "/train/step": s.train_step, "/weights/save": s.save}, with_body=True)
+                        "/train/step": s.train_step, "/weights/save": s.save, "/update_weights_from_disk": s.update_weights_from_disk}, with_body=True)
 
 
 def make_server(service: Any, host: str = "127.0.0.1", port: int = 0, verbose: bool = False) -> ThreadingHTTPServer:

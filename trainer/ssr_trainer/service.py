@@ -4,9 +4,11 @@
     /usr/bin/python3 -m ssr_trainer.service --model tiny --port 8000 --resume checkpoints/v12
 
 Endpoints: GET /health, GET /v1/models, POST /tokenize, POST /v1/completions,
-POST /v1/chat/completions (text only), POST /train/step, POST /weights/save.
-Sampling and training share one lock: a completion never sees half-updated weights, and every
-completion reports the `policy_version` of the weights that produced it.
+POST /v1/chat/completions (text only), POST /train/step, POST /weights/save,
+POST /update_weights_from_disk (SGLang's body: serve a checkpoint /weights/save wrote).
+Concurrent completions are decoded in batches (batcher.py) from weights that never change
+mid-batch (served.py), and every completion reports the `policy_version` of the weights that
+produced it.
 """
 
 from __future__ import annotations
@@ -20,53 +22,53 @@ import time
 import uuid
 from typing import Any, Dict, List, Optional, Tuple
 
+from .batcher import Batcher
 from .chat_template import ChatTemplate
-from .checkpoint import CheckpointError, load_checkpoint, save_checkpoint
+from .checkpoint import CheckpointError, load_checkpoint, load_weights_only, save_checkpoint
+from .completion_request import prompt_ids, sampling_jobs
 from .models import Policy, load_policy
 from .samples import parse_samples
-from .sampling import generate
+from .sampling import Completion, SampleJob, generate_batch
+from .served import SAMPLING_WEIGHTS, ServedWeights
 from .server import ApiError, bad_request, make_server
 from .tokenizer import ByteTokenizer
 from .train import TrainConfig, Trainer
 
 __all__ = ["ApiError", "PolicyService", "make_server", "main"]
 
+#: `load_format` values of SGLang's /update_weights_from_disk that mean "what the path holds"
+_LOAD_FORMATS = (None, "auto", "ssr")
+
 
 def _bad(message: str) -> ApiError:
     return bad_request(message)
 
 
-def _number(body: dict, key: str, default: float, low: float, high: float = float("inf")) -> float:
-    value = body.get(key, default)
-    if value is None:
-        return default
-    if not isinstance(value, (int, float)) or isinstance(value, bool) or not (low <= value <= high):
-        raise _bad(f"'{key}' must be a number in [{low}, {high}], got {json.dumps(value)}")
-    return float(value)
-
-
-def _int(body: dict, key: str, default: Optional[int], low: int = 0) -> Optional[int]:
-    value = body.get(key, default)
-    if value is None:
-        return default
-    if not isinstance(value, int) or isinstance(value, bool) or value < low:
-        raise _bad(f"'{key}' must be an integer >= {low}, got {json.dumps(value)}")
-    return value
-
-
 class PolicyService:
-    """The endpoints as plain methods (body dict in, response dict out), independent of HTTP."""
+    """The endpoints as plain methods (body dict in, response dict out), independent of HTTP.
 
-    def __init__(self, policy: Policy, trainer: Trainer, output_dir: str = "checkpoints") -> None:
+    Training, saving and loading hold `lock`. Sampling goes through the batcher and reads the
+    weights `served` holds (a copy by default, so it goes on during a step; see served.py).
+    """
+
+    def __init__(self, policy: Policy, trainer: Trainer, output_dir: str = "checkpoints", sampling_weights: str = "copy",
+                 batch_window_ms: float = 50.0, max_batch: int = 32) -> None:
         self.policy = policy
         self.trainer = trainer
         self.output_dir = output_dir
         self.lock = threading.Lock()
         self.started = int(time.time())
+        self.served = ServedWeights(policy, trainer.version, sampling_weights, self.lock)
+        self.batcher: Batcher[SampleJob, Completion] = Batcher(self._run_batch, batch_window_ms / 1000.0, max_batch)
 
     @property
     def version(self) -> int:
-        return self.trainer.version
+        """The version of the weights completions are sampled from now."""
+        return self.served.version
+
+    def _run_batch(self, jobs: List[SampleJob]) -> Tuple[List[Completion], int]:
+        with self.served.reading() as policy:
+            return generate_batch(policy, jobs), self.served.version
 
     def _check_model(self, body: dict) -> None:
         model = body.get("model")
@@ -75,7 +77,8 @@ class PolicyService:
 
     def health(self) -> dict:
         return {"status": "ok", "model": self.policy.name, "kind": self.policy.kind, "lora": self.policy.lora,
-                "policy_version": self.version, "device": str(self.policy.device)}
+                "policy_version": self.version, "trainer_version": self.trainer.version, "device": str(self.policy.device),
+                "sampling": dict(self.batcher.stats, weights=self.served.mode, window_ms=self.batcher.window_s * 1000, max_batch=self.batcher.max_batch)}
 
     def models(self) -> dict:
         entry = {"id": self.policy.name, "object": "model", "created": self.started, "owned_by": "ssr-trainer",
@@ -101,40 +104,12 @@ class PolicyService:
             raise _bad("expected 'messages' (an array of chat messages) or 'prompt' (a string)")
         return {"tokens": tokens, "count": len(tokens), "max_model_len": self.policy.max_model_len}
 
-    def _prompt_ids(self, prompt: Any) -> List[int]:
-        if isinstance(prompt, str):
-            return self.policy.tokenizer.encode(prompt)
-        if isinstance(prompt, list) and len(prompt) == 1 and isinstance(prompt[0], list):
-            prompt = prompt[0]  # a batch of one
-        vocab = self.policy.tokenizer.vocab_size
-        if not isinstance(prompt, list) or not prompt or not all(isinstance(t, int) and not isinstance(t, bool) and 0 <= t < vocab for t in prompt):
-            raise _bad(f"'prompt' must be a string or a non-empty array of token ids in [0, {vocab})")
-        return prompt
-
-    def _sample(self, body: dict, prompt: List[int]) -> Tuple[List[Any], int]:
-        max_model_len = self.policy.max_model_len
-        max_tokens = _int(body, "max_tokens", 16)
-        if len(prompt) + max_tokens > max_model_len:
-            raise _bad(f"This model's maximum context length is {max_model_len} tokens. However, you requested "
-                       f"{len(prompt) + max_tokens} tokens ({len(prompt)} in the prompt, {max_tokens} for the completion).")
-        temperature = _number(body, "temperature", 1.0, 0.0)
-        top_p = _number(body, "top_p", 1.0, 1e-9, 1.0)
-        seed = _int(body, "seed", None, low=-(2 ** 63))
-        n = _int(body, "n", 1, low=1)
-        if body.get("stop"):
-            raise _bad("'stop' strings are not supported: use 'stop_token_ids'")
-        extra = body.get("stop_token_ids") or []
-        if not isinstance(extra, list) or not all(isinstance(t, int) for t in extra):
-            raise _bad("'stop_token_ids' must be an array of token ids")
-        stops = list(extra) if body.get("ignore_eos") else [*self.policy.tokenizer.stop_ids, *extra]
-        with self.lock:
-            version = self.version
-            results = [generate(self.policy, prompt, max_tokens, temperature, top_p, stops, None if seed is None else seed + i) for i in range(n)]
-        return results, version
+    def _sample(self, body: dict, prompt: List[int]) -> Tuple[List[Completion], int]:
+        return self.batcher.submit(sampling_jobs(self.policy, body, prompt))
 
     def completions(self, body: dict) -> dict:
         self._check_model(body)
-        prompt = self._prompt_ids(body.get("prompt"))
+        prompt = prompt_ids(self.policy, body.get("prompt"))
         results, version = self._sample(body, prompt)
         skip = body.get("skip_special_tokens", True) is not False
         as_ids = bool(body.get("return_tokens_as_token_ids"))
@@ -177,18 +152,19 @@ class PolicyService:
         else:
             raise _bad("expected {\"samples\": [training samples…]}")
         with self.lock:
-            if expected is not None and expected != self.version:
-                raise ApiError(409, f"expected_version {expected}, but the trainer is at version {self.version}", "conflict")
+            if expected is not None and expected != self.trainer.version:
+                raise ApiError(409, f"expected_version {expected}, but the trainer is at version {self.trainer.version}", "conflict")
             try:
                 metrics = self.trainer.step(samples, overrides)
             except ValueError as error:
                 raise ApiError(409 if "newer than the trainer" in str(error) else 400, str(error)) from None
-        return {"version": self.version, "metrics": metrics}
+            self.served.publish(self.policy, self.trainer.version)
+        return {"version": self.trainer.version, "metrics": metrics}
 
     def save(self, body: dict) -> dict:
         """A resumable checkpoint (weights, optimizer, steps, version, RNG), written atomically."""
         with self.lock:
-            path = body.get("path") or os.path.join(self.output_dir, f"v{self.version}")
+            path = body.get("path") or os.path.join(self.output_dir, f"v{self.trainer.version}")
             if not isinstance(path, str):
                 raise _bad("'path' must be a string")
             try:
@@ -196,6 +172,33 @@ class PolicyService:
             except CheckpointError as error:
                 raise _bad(str(error)) from None
         return {"path": os.path.abspath(path), "version": manifest["version"], "steps": manifest["steps"], "kind": manifest["model"]["weights"]}
+
+    def update_weights_from_disk(self, body: dict) -> dict:
+        """SGLang's request (`{model_path, load_format?, abort_all_requests?}`): loads the weights of a
+        checkpoint `/weights/save` wrote (by this service or another built the same way) and serves
+        them at the checkpoint's version. Only the weights: the optimizer state stays this
+        service's own (to continue training from a checkpoint, restart with `--resume`)."""
+        path = body.get("model_path")
+        if not isinstance(path, str) or not path:
+            raise _failed(400, "'model_path' must be the path of a checkpoint directory written by /weights/save")
+        if body.get("load_format") not in _LOAD_FORMATS:
+            raise _failed(400, f"load_format {json.dumps(body.get('load_format'))} is not supported: this service loads /weights/save checkpoints (auto)")
+        started = time.perf_counter()
+        with self.lock:
+            try:
+                manifest = load_weights_only(path, self.policy)
+            except CheckpointError as error:
+                raise _failed(400, f"cannot load {path}: {error}") from None
+            self.trainer.version = manifest["version"]
+            self.served.publish(self.policy, self.trainer.version)
+        kind = manifest["model"]["weights"]
+        return {"success": True, "message": f"loaded {os.path.abspath(path)} ({kind} weights) in {time.perf_counter() - started:.2f} s: serving version {self.version}",
+                "num_paused_requests": 0, "policy_version": self.version}
+
+
+def _failed(status: int, message: str) -> ApiError:
+    """An error that also carries SGLang's `{success: false, message}` fields."""
+    return ApiError(status, message, extra={"success": False, "message": message})
 
 
 def default_train_config(policy: Policy) -> TrainConfig:
@@ -230,6 +233,12 @@ def parse_args(argv: Optional[List[str]] = None) -> argparse.Namespace:
     p.add_argument("--warmup-steps", type=int)
     p.add_argument("--train-config", help="JSON object of TrainConfig / LossConfig fields")
     p.add_argument("--threads", type=int, help="torch CPU threads")
+    p.add_argument("--sampling-weights", choices=SAMPLING_WEIGHTS, default="copy",
+                   help="copy: sample from a copy of the weights, also while a step trains (one more copy of the parameters in memory); "
+                   "shared: sample from the trained weights, waiting for steps (no extra memory)")
+    p.add_argument("--batch-window-ms", type=float, default=50.0,
+                   help="how long a completion waits at most for as many others as the previous batch had (a lone client never waits)")
+    p.add_argument("--max-batch", type=int, default=32, help="sequences decoded together at most")
     p.add_argument("--verbose", action="store_true", help="log every request")
     return p.parse_args(argv)
 
@@ -280,7 +289,7 @@ def main(argv: Optional[List[str]] = None) -> None:
         except CheckpointError as error:
             raise SystemExit(f"ssr-trainer: cannot resume: {error}") from None
         resumed = f", resumed from {os.path.abspath(args.resume)} at step {trainer.steps}"
-    service = PolicyService(policy, trainer, args.output_dir)
+    service = PolicyService(policy, trainer, args.output_dir, args.sampling_weights, args.batch_window_ms, args.max_batch)
     server = make_server(service, args.host, args.port, args.verbose)
     host, port = server.server_address[:2]
     print(f"ssr-trainer: serving {policy.name} ({policy.kind}{', lora' if policy.lora else ''}, {policy.parameter_count():,} parameters, "

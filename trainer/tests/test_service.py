@@ -139,16 +139,17 @@ def test_bad_requests_get_clear_errors(server, path, body, status, message):
     assert got == status and message in payload["error"]["message"], payload
 
 
-def test_sampling_and_training_never_overlap():
+def test_with_shared_weights_sampling_and_training_never_overlap():
     policy = TinyPolicy(TinyConfig(d_model=32, n_layers=1, n_heads=2, d_ff=64))
     trainer = Trainer(policy, TrainConfig(lr=1e-3, warmup_steps=0))
-    service = PolicyService(policy, trainer)
-    active, overlaps = {"n": 0}, []
+    service = PolicyService(policy, trainer, sampling_weights="shared")
+    active, overlaps, calls = {"n": 0}, [], {"n": 0}
     lock = threading.Lock()
 
     def tracked(fn):
         def wrapper(*args, **kwargs):
             with lock:
+                calls["n"] += 1
                 active["n"] += 1
                 if active["n"] > 1:
                     overlaps.append(fn.__name__)
@@ -160,7 +161,8 @@ def test_sampling_and_training_never_overlap():
                     active["n"] -= 1
         return wrapper
 
-    policy.decode_step = tracked(policy.decode_step)
+    policy.prefill = tracked(policy.prefill)
+    policy.decode_batch = tracked(policy.decode_batch)
     trainer.accumulate = tracked(trainer.accumulate)
     server = make_server(service, "127.0.0.1", 0)
     threading.Thread(target=server.serve_forever, daemon=True).start()
@@ -184,6 +186,7 @@ def test_sampling_and_training_never_overlap():
     for thread in threads:
         thread.join()
     server.shutdown()
+    assert calls["n"] > 6  # sampling did go through the tracked functions
     assert overlaps == []
     assert results == sorted(results) and trainer.version == 3
 

@@ -6,6 +6,7 @@ import { createPolicy, resolveDefaultPolicy, type PolicyFlags } from '../../poli
 import { formatTextSummary } from '../../report/text-summary.js';
 import { advantageEstimatorSchema, type AdvantageEstimator } from '../../rl/advantages.js';
 import { STRATEGY_CHOICES, type StrategyChoice } from '../../roles/injector-strategy.js';
+import { samplerSyncModeSchema, type SamplerSyncMode } from '../../training/sampler-sync-mode.js';
 import { selectBackend } from '../../sandbox/select-backend.js';
 import { runSelfplay, type SelfplayRunResult } from '../../selfplay/run-selfplay.js';
 import { selfplaySettingsSchema, TRAIN_ROLES, type SelfplaySettingsInput, type TrainRoles } from '../../selfplay/selfplay-settings.js';
@@ -41,6 +42,7 @@ interface SelfplayFlags extends RunFlags {
   trainRoles: TrainRoles;
   corpus?: string;
   trainer?: string;
+  samplerSync: SamplerSyncMode;
 }
 
 /** Episodes per repo per step when not given: the RL group of an LLM Injector, few for the slow model-free policy. */
@@ -129,6 +131,14 @@ export function reportRun(command: string, result: SelfplayRunResult, json: bool
 
 const collect = (value: string, previous: string[] = []): string[] => [...previous, value];
 
+/** The endpoint an HTTP policy samples from (--base-url, else OPENAI_BASE_URL); null for model-free policies. */
+function samplerUrlOf(flags: PolicyFlags): string | null {
+  const kind = resolveDefaultPolicy(flags);
+  if (kind !== 'openai' && kind !== 'tokens') return null;
+  const url = flags.baseUrl ?? process.env.OPENAI_BASE_URL;
+  return url === undefined || url.trim() === '' ? null : url.trim();
+}
+
 export function registerSelfplay(program: Command): void {
   const command = program
     .command('selfplay')
@@ -147,7 +157,12 @@ export function registerSelfplay(program: Command): void {
     .option('--higher-order-cap <n>', 'order-2 bugs grown from each order-1 bug at most (0: none)', nonNegativeInt('--higher-order-cap'), 1)
     .addOption(new Option('--train-roles <roles>', 'roles whose samples are written and trained (ablations)').choices(TRAIN_ROLES).default('both'))
     .option('--corpus <dir>', 'solve-only mode: solve the valid bugs of an earlier run dir instead of injecting (repair-only ablation)')
-    .option('--trainer <url>', 'trainer service: POST <url>/train/step after every step; the policy then samples as its new version');
+    .option('--trainer <url>', 'trainer service: POST <url>/train/step after every step; the policy then samples as its new version')
+    .addOption(
+      new Option('--sampler-sync <mode>', 'when --base-url is not --trainer: how the sampler loads the weights the trainer saves after each step (auto detects; none: never, its samples age out)')
+        .choices(samplerSyncModeSchema.options)
+        .default('auto'),
+    );
   addRunOptions(command);
   command.action(async (flags: SelfplayFlags) => {
     if (!flags.repo?.length) throw new EngineError('usage', 'ssr selfplay: give at least one --repo <id|path>');
@@ -165,6 +180,8 @@ export function registerSelfplay(program: Command): void {
       higherOrderCap: flags.higherOrderCap,
       trainRoles: flags.trainRoles,
       trainerUrl: flags.trainer ?? null,
+      samplerUrl: samplerUrlOf(flags),
+      samplerSync: flags.samplerSync,
       corpusDir: flags.corpus === undefined ? null : resolve(flags.corpus),
     });
     const policy = await createPolicy(flags);

@@ -2,6 +2,7 @@ import { agentLimitsSchema } from '../../agent/agent-limits.js';
 import { lossNormalization } from '../../rl/advantages.js';
 import { assignAdvantages } from '../../rl/groups.js';
 import { dropStale } from '../../rl/staleness.js';
+import { publishWeights } from '../../training/publish-weights.js';
 import type { SelfplaySettings } from '../selfplay-settings.js';
 import type { SelfplayContext } from '../selfplay-context.js';
 import type { EpisodeEvidence } from '../step-evidence.js';
@@ -21,7 +22,7 @@ const NO_SAMPLES: StepMetrics['samples'] = { written: 0, stale: 0, masked: 0, ze
  * samples (see buildStepSamples), those more than `maxStaleness` versions behind it dropped and counted, group-relative
  * advantages over the rest (masked members out of the baseline), appended idempotently to
  * `samples/v<version>.jsonl`; then, with a trainer, one `/train/step` on them, after which the
- * policy samples as the trainer's new version.
+ * sampler is given the new weights and the policy samples as the version it confirmed.
  */
 export async function emitStage(ctx: SelfplayContext, evidence: readonly EpisodeEvidence[], version: number): Promise<EmitResult> {
   if (!ctx.settings.emitSamples) return { samples: NO_SAMPLES, trainer: null };
@@ -37,7 +38,10 @@ export async function emitStage(ctx: SelfplayContext, evidence: readonly Episode
   };
   if (ctx.settings.trainerUrl === null || samples.length === 0) return { samples: stats, trainer: null };
   const trainer = await postTrainStep(ctx.settings.trainerUrl, samples, version, lossNormalization(ctx.settings.advantage, generationBudget(ctx.settings)));
-  ctx.policy.advanceTo(trainer.version);
+  // The policy samples as the version the SAMPLER confirmed (see publishWeights), never the trainer's when they differ.
+  const { trainerUrl, samplerUrl, samplerSync } = ctx.settings;
+  const served = await publishWeights({ trainerUrl, samplerUrl, samplerSync }, trainer.version);
+  if (served !== null) ctx.policy.serve(served);
   return { samples: stats, trainer };
 }
 

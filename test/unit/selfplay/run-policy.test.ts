@@ -29,6 +29,17 @@ describe('RunPolicy', () => {
     expect(policy.version).toBe(3);
   });
 
+  it('serves what the sampler confirmed: a tokens policy then requests the adapter by name; a policy that cannot switch is refused', () => {
+    const tokens = new TokensPolicy({ baseUrl: 'http://127.0.0.1:1', model: 'base', env: {} });
+    const policy = new RunPolicy(tokens, new PQueue({ concurrency: 1 }));
+    policy.serve({ version: 2, model: 'ssr-v2' });
+    expect([tokens.name, tokens.version, policy.version]).toEqual(['tokens:ssr-v2', 2, 2]);
+    const scripted = new RunPolicy(new ScriptedPolicy([]), new PQueue({ concurrency: 1 }));
+    expect(() => scripted.serve({ version: 2, model: 'ssr-v2' })).toThrow(/serves the new weights as model ssr-v2.*use --policy tokens/);
+    scripted.serve({ version: 2 });
+    expect(scripted.version).toBe(2);
+  });
+
   it('runs at most the lane size of calls at once', async () => {
     let running = 0;
     let peak = 0;

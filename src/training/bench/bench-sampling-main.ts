@@ -1,0 +1,98 @@
+import { existsSync, readFileSync } from 'node:fs';
+import { Command } from 'commander';
+import { positiveInt } from '../../cli/common-options.js';
+import { TokensPolicy } from '../../policy/tokens-policy.js';
+import { runEpisodeStream, type StreamResult, type StreamShape } from './episode-stream.js';
+import { FAST_TINY_CONFIG, startSamplingService } from './sampling-service.js';
+
+interface Options {
+  streams: number;
+  turns: number;
+  maxTokens: number;
+  promptChars: number;
+  toolChars: number;
+  threads: number;
+  batchWindowMs?: string;
+  baseUrl?: string;
+  python: string;
+  modelConfig: string;
+  json?: boolean;
+}
+
+/** CPU seconds a process has used (user + system), from /proc; null where there is none. */
+function cpuSeconds(pid: number | undefined): number | null {
+  if (pid === undefined || !existsSync(`/proc/${pid}/stat`)) return null;
+  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+  return (Number(fields[11]) + Number(fields[12])) / 100; // utime, stime in clock ticks (USER_HZ 100)
+}
+
+/** Wall time and, for a service started here, its CPU time: on a shared machine the wall clock moves with others' load, the CPU time much less. */
+async function timed(pid: number | undefined, run: () => Promise<StreamResult[]>): Promise<{ seconds: number; cpuSeconds: number | null; results: StreamResult[] }> {
+  const cpu = cpuSeconds(pid);
+  const started = performance.now();
+  const results = await run();
+  const after = cpuSeconds(pid);
+  return { seconds: (performance.now() - started) / 1000, cpuSeconds: cpu === null || after === null ? null : after - cpu, results };
+}
+
+/** Entry of scripts/bench-sampling: N episode-shaped request streams one after another vs all at once, in one run. */
+async function main(argv: string[]): Promise<void> {
+  const options = new Command('bench-sampling')
+    .option('--streams <n>', 'episode-shaped request streams', positiveInt('--streams'), 8)
+    .option('--turns <n>', 'turns per stream', positiveInt('--turns'), 4)
+    .option('--max-tokens <n>', 'completion cap per turn', positiveInt('--max-tokens'), 96)
+    .option('--prompt-chars <n>', 'characters of the first prompt (byte tokens on the tiny model)', positiveInt('--prompt-chars'), 200)
+    .option('--tool-chars <n>', 'characters of the tool result added each turn', positiveInt('--tool-chars'), 100)
+    .option('--threads <n>', 'torch CPU threads of the service it starts', positiveInt('--threads'), 1)
+    .option('--batch-window-ms <ms>', "the started service's --batch-window-ms (its default: 50)")
+    .option('--base-url <url>', 'measure this running server instead of starting the tiny trainer service')
+    .option('--python <path>', 'interpreter with torch for the service', '/usr/bin/python3')
+    .option('--model-config <json>', 'TinyConfig fields of the service it starts (default: the integration tests\' fast tiny model)', FAST_TINY_CONFIG)
+    .option('--json', 'print the figures as JSON')
+    .parse(argv, { from: 'user' })
+    .opts<Options>();
+  const shape: StreamShape = { turns: options.turns, maxTokens: options.maxTokens, promptChars: options.promptChars, toolChars: options.toolChars };
+  const args = ['--threads', String(options.threads), '--model-config', options.modelConfig, ...(options.batchWindowMs ? ['--batch-window-ms', options.batchWindowMs] : [])];
+  const service = options.baseUrl === undefined ? await startSamplingService(options.python, args) : undefined;
+  const baseUrl = options.baseUrl ?? service!.url;
+  try {
+    const policy = new TokensPolicy({ baseUrl, env: {}, maxRetries: 0 });
+    await runEpisodeStream(policy, -1, { ...shape, turns: 1 }); // warm-up: first-call costs out of both timings
+    const streams = Array.from({ length: options.streams }, (_, i) => i);
+    const pid = service?.child.pid;
+    const serial = await timed(pid, async () => {
+      const results: StreamResult[] = [];
+      for (const i of streams) results.push(await runEpisodeStream(policy, i, shape));
+      return results;
+    });
+    const concurrent = await timed(pid, () => Promise.all(streams.map((i) => runEpisodeStream(policy, i, shape))));
+    const same = JSON.stringify(serial.results.map((r) => r.completions)) === JSON.stringify(concurrent.results.map((r) => r.completions));
+    const tokens = serial.results.reduce((sum, r) => sum + r.completionTokens, 0);
+    const health = (await (await fetch(`${baseUrl.replace(/\/+$/, '').replace(/\/v1$/, '')}/health`)).json()) as { sampling?: unknown };
+    const figures = {
+      streams: options.streams, shape, completionTokens: tokens, serialSeconds: serial.seconds, concurrentSeconds: concurrent.seconds,
+      speedup: serial.seconds / concurrent.seconds, serialCpuSeconds: serial.cpuSeconds, concurrentCpuSeconds: concurrent.cpuSeconds,
+      cpuRatio: serial.cpuSeconds !== null && concurrent.cpuSeconds ? serial.cpuSeconds / concurrent.cpuSeconds : null,
+      identicalCompletions: same, serverSampling: health.sampling ?? null,
+    };
+    const cpu = (seconds: number | null): string => (seconds === null ? '' : `, service CPU ${seconds.toFixed(2)} s`);
+    process.stdout.write(
+      options.json
+        ? `${JSON.stringify(figures, null, 2)}\n`
+        : `bench-sampling: ${options.streams} streams x ${shape.turns} turns (≤${shape.maxTokens} tokens each, ${tokens} sampled) against ${baseUrl}\n` +
+            `  serial      ${serial.seconds.toFixed(2)} s  (${(tokens / serial.seconds).toFixed(1)} tokens/s${cpu(serial.cpuSeconds)})\n` +
+            `  concurrent  ${concurrent.seconds.toFixed(2)} s  (${(tokens / concurrent.seconds).toFixed(1)} tokens/s${cpu(concurrent.cpuSeconds)})\n` +
+            `  concurrent / serial speed: ${figures.speedup.toFixed(2)}x wall clock` +
+            `${figures.cpuRatio === null ? '' : `, ${figures.cpuRatio.toFixed(2)}x service CPU time`}; same completions both ways: ${same ? 'yes' : 'NO'}\n` +
+            `  server batching: ${JSON.stringify(figures.serverSampling)}\n`,
+    );
+    if (!same) process.exitCode = 1;
+  } finally {
+    service?.child.kill('SIGTERM');
+  }
+}
+
+main(process.argv.slice(2)).catch((error: unknown) => {
+  process.stderr.write(`bench-sampling: ${error instanceof Error ? error.message : String(error)}\n`);
+  process.exitCode = 2;
+});

@@ -1,0 +1,58 @@
+"""The weights sampling reads, and their version.
+
+`copy` (default): sampling reads its own copy of the weights, so it goes on while a train step
+runs (on the previous version, labelled as such). After the step — or a `/update_weights_from_disk`
+— the new weights are copied in under `lock`, which waits for the batch in progress and holds
+the next one back for the copy's duration. Memory: one more copy of the parameters (for a LoRA
+policy the frozen base too), in the model's dtype, e.g. +1 GB for 0.5B parameters in bf16.
+
+`shared`: sampling reads the trained weights themselves and therefore never runs while they
+change: each batch holds the service's training lock (no extra memory; sampling waits for steps).
+"""
+
+from __future__ import annotations
+
+import copy
+import threading
+from contextlib import contextmanager
+from typing import Iterator, Optional
+
+from .models import Policy
+
+SAMPLING_WEIGHTS = ("copy", "shared")
+
+
+class ServedWeights:
+    def __init__(self, policy: Policy, version: int, mode: str = "copy", training_lock: Optional[threading.Lock] = None) -> None:
+        if mode not in SAMPLING_WEIGHTS:
+            raise ValueError(f"sampling weights must be one of {', '.join(SAMPLING_WEIGHTS)}, got {mode!r}")
+        self.mode = mode
+        self.version = version
+        self.lock = threading.Lock()
+        self._training_lock = training_lock or threading.Lock()
+        self.policy = _frozen_copy(policy) if mode == "copy" else policy
+
+    @contextmanager
+    def reading(self) -> Iterator[Policy]:
+        """Holds the weights steady for one batch; yields the policy to sample from."""
+        if self.mode == "shared":
+            with self._training_lock, self.lock:
+                yield self.policy
+        else:
+            with self.lock:
+                yield self.policy
+
+    def publish(self, trained: Policy, version: int) -> None:
+        """The trained weights are now `version`: serve them. The caller holds the training lock."""
+        with self.lock:
+            if self.mode == "copy":
+                self.policy.module.load_state_dict(trained.module.state_dict())
+            self.version = version
+
+
+def _frozen_copy(policy: Policy) -> Policy:
+    served = copy.copy(policy)
+    served.module = copy.deepcopy(policy.module)
+    served.module.requires_grad_(False)
+    served.module.eval()
+    return served
