@@ -11,7 +11,8 @@ import { createPolicy, type PolicyFlags } from '../../policy/create-policy.js';
 import type { Policy } from '../../policy/policy.js';
 import { progressDisplay } from '../../report/progress-display.js';
 import { scoreInjector } from '../../reward/score-injector.js';
-import { gradeSolution, originalPassingTests, type SolverGrade } from '../../roles/grade-solution.js';
+import { gradeSolution, type SolverGrade } from '../../roles/grade-solution.js';
+import { validateForGrading } from '../../roles/grading-oracle.js';
 import { runSolverEpisode } from '../../roles/solver-episode.js';
 import { createProvider, prepareTemplate } from '../../sandbox/sandbox-factory.js';
 import type { SandboxProvider, SandboxTemplate } from '../../sandbox/sandbox.js';
@@ -19,7 +20,6 @@ import { selectBackend } from '../../sandbox/select-backend.js';
 import { EngineError, errorMessage, isEngineError } from '../../util/engine-error.js';
 import { seededRng } from '../../util/seeded-rng.js';
 import { BaselineCache } from '../../validator/baseline-cache.js';
-import { validateArtifact } from '../../validator/validate-artifact.js';
 import { addAgentLimitOptions, agentLimitsFromFlags, type AgentLimitFlags } from '../agent-limit-options.js';
 import { addRepoOptions, addSandboxOption, positiveInt, resolveRepoOptions, type RepoOptions, type SandboxChoice } from '../common-options.js';
 import { addPolicyOptions } from '../policy-options.js';
@@ -123,17 +123,14 @@ export function registerSolve(program: Command): void {
     const bugId = priorPatch === undefined ? baseId : `${baseId}-o2-${createHash('sha256').update(priorPatch).digest('hex').slice(0, 8)}`;
 
     process.stderr.write(`ssr solve: validating ${artifactDir}\n`);
-    const validation = await validateArtifact(artifact, {
+    const oracle = await validateForGrading(artifact, {
       repo, template, provider, testTimeoutMs, queue: new PQueue({ concurrency: DEFAULT_VALIDATE_CONCURRENCY }), baselines: new BaselineCache(),
     });
-    if (validation.infrastructureError) {
-      throw new EngineError('sandbox-failed', `validation could not judge the artifact (${validation.infrastructureError.check}): ${validation.infrastructureError.reason}`);
-    }
-    if (!validation.valid) {
-      const failed = validation.checks.find((check) => check.name === validation.failedCheck);
-      process.stderr.write(`ssr solve: refusing an invalid artifact: rejected by ${validation.failedCheck}: ${failed?.reason ?? ''}\n`);
+    const { validation } = oracle;
+    if (oracle.status === 'invalid') {
+      process.stderr.write(`ssr solve: refusing an invalid artifact: rejected by ${oracle.failedCheck}: ${oracle.reason}\n`);
       if (options.json) {
-        process.stdout.write(`${JSON.stringify({ bugId, valid: false, failedCheck: validation.failedCheck, attempts: [], solveRate: null, injectorReward: -1 })}\n`);
+        process.stdout.write(`${JSON.stringify({ bugId, valid: false, failedCheck: oracle.failedCheck, attempts: [], solveRate: null, injectorReward: -1 })}\n`);
       }
       process.exitCode = 1;
       return;
@@ -141,7 +138,7 @@ export function registerSolve(program: Command): void {
 
     const solveDir = join(resolve(options.out), 'solves', bugId);
     const ctx: AttemptContext = {
-      policy, template, provider, artifact, priorPatch, originalPassing: originalPassingTests(validation), testTimeoutMs, options,
+      policy, template, provider, artifact, priorPatch, originalPassing: oracle.originalPassing, testTimeoutMs, options,
       baseSeed: options.seed ?? randomInt(2 ** 31), solveDir,
     };
     process.stderr.write(`ssr solve: ${options.attempts} attempt(s) on ${bugId} with ${policy.name}\n`);
