@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { agentLimitsSchema } from '../agent/agent-limits.js';
+import { LEAK_POLICIES } from '../agent/leak-flag.js';
 import { DEFAULT_INJECTOR_ALPHA } from '../reward/score-injector.js';
 import { advantageEstimatorSchema, DEFAULT_ADVANTAGE_ESTIMATOR } from '../rl/advantages.js';
 import { DEFAULT_MAX_STALENESS } from '../rl/staleness.js';
@@ -41,14 +42,16 @@ export const selfplaySettingsSchema = z.object({
   lanes: laneSizesSchema.default(laneSizesSchema.parse({})),
   trainerUrl: z.string().nullable().default(null),
   corpusDir: z.string().nullable().default(null).describe('solve-only mode: the run dir whose valid bugs are solved'),
+  leakPolicy: z.enum(LEAK_POLICIES).default('flag').describe('a Solver attempt that reached for a leak (scanLeaks): flag = record it; fail = it also earns −1'),
 });
 export type SelfplaySettings = z.infer<typeof selfplaySettingsSchema>;
 export type SelfplaySettingsInput = z.input<typeof selfplaySettingsSchema>;
 
 /** The settings a resume must repeat (run.json); lane sizes and the trainer URL may change. */
 export function resumeKey(settings: SelfplaySettings, extra: Record<string, unknown>): Record<string, unknown> {
-  const { lanes: _lanes, trainerUrl, ...rest } = settings;
-  return { ...rest, trainer: trainerUrl !== null, ...extra };
+  const { lanes: _lanes, trainerUrl, leakPolicy, ...rest } = settings;
+  // The default is left out so runs started before the setting existed still resume.
+  return { ...rest, ...(leakPolicy === 'flag' ? {} : { leakPolicy }), trainer: trainerUrl !== null, ...extra };
 }
 
 /** Which roles' samples a run writes. */

@@ -13,6 +13,8 @@ import { EngineError } from '../../util/engine-error.js';
 import { addAgentLimitOptions, agentLimitsFromFlags, type AgentLimitFlags } from '../agent-limit-options.js';
 import { addSandboxOption, loadReposOption, positiveInt, type SandboxChoice } from '../common-options.js';
 import { addPolicyOptions } from '../policy-options.js';
+import { addLeakPolicyOption } from '../leak-policy-option.js';
+import type { LeakPolicy } from '../../agent/leak-flag.js';
 
 /** Flags `ssr selfplay` and `ssr corpus` share. */
 export interface RunFlags extends PolicyFlags, AgentLimitFlags {
@@ -41,6 +43,7 @@ interface SelfplayFlags extends RunFlags {
   trainRoles: TrainRoles;
   corpus?: string;
   trainer?: string;
+  leakPolicy: LeakPolicy;
 }
 
 /** Episodes per repo per step when not given: the RL group of an LLM Injector, few for the slow model-free policy. */
@@ -148,6 +151,7 @@ export function registerSelfplay(program: Command): void {
     .addOption(new Option('--train-roles <roles>', 'roles whose samples are written and trained (ablations)').choices(TRAIN_ROLES).default('both'))
     .option('--corpus <dir>', 'solve-only mode: solve the valid bugs of an earlier run dir instead of injecting (repair-only ablation)')
     .option('--trainer <url>', 'trainer service: POST <url>/train/step after every step; the policy then samples as its new version');
+  addLeakPolicyOption(command);
   addRunOptions(command);
   command.action(async (flags: SelfplayFlags) => {
     if (!flags.repo?.length) throw new EngineError('usage', 'ssr selfplay: give at least one --repo <id|path>');
@@ -166,6 +170,7 @@ export function registerSelfplay(program: Command): void {
       trainRoles: flags.trainRoles,
       trainerUrl: flags.trainer ?? null,
       corpusDir: flags.corpus === undefined ? null : resolve(flags.corpus),
+      leakPolicy: flags.leakPolicy,
     });
     const policy = await createPolicy(flags);
     const backend = await selectBackend(flags.sandbox);
