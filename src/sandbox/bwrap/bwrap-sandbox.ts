@@ -6,6 +6,7 @@ import { REPO_DIR, type ExecOptions, type ExecResult, type Sandbox, type Sandbox
 import { bwrapArgs, isValidEnvName } from './bwrap-args.js';
 import { startBwrap, type BwrapHandle } from './bwrap-run.js';
 import type { SandboxCgroup } from './sandbox-cgroup.js';
+import { readOomKills } from '../oom-kills.js';
 import { resolveSandboxPath, type SandboxMounts } from './sandbox-path.js';
 
 /** O_NONBLOCK: opening a FIFO planted by a command must fail or return at once, never hang. */
@@ -98,6 +99,10 @@ export class BwrapSandbox implements Sandbox {
     } finally {
       await handle.close();
     }
+  }
+
+  async oomKills(): Promise<number | null> {
+    return this.parts.cgroup ? readOomKills(this.parts.cgroup.dirs) : null;
   }
 
   /** Kill any running command, remove the cgroup and delete the copy and scratch directory. Idempotent. */
