@@ -42,6 +42,7 @@ export const selfplaySettingsSchema = z.object({
   lanes: laneSizesSchema.default(laneSizesSchema.parse({})),
   trainerUrl: z.string().nullable().default(null),
   corpusDir: z.string().nullable().default(null).describe('solve-only mode: the run dir whose valid bugs are solved'),
+  goldenGate: z.boolean().default(true).describe("run each repo's clean suite twice before any episode: quarantine flaky tests, raise a limit the suite is near (or refuse the repo)"),
   leakPolicy: z.enum(LEAK_POLICIES).default('flag').describe('a Solver attempt that reached for a leak (scanLeaks): flag = record it; fail = it also earns −1'),
 });
 export type SelfplaySettings = z.infer<typeof selfplaySettingsSchema>;
@@ -49,9 +50,9 @@ export type SelfplaySettingsInput = z.input<typeof selfplaySettingsSchema>;
 
 /** The settings a resume must repeat (run.json); lane sizes and the trainer URL may change. */
 export function resumeKey(settings: SelfplaySettings, extra: Record<string, unknown>): Record<string, unknown> {
-  const { lanes: _lanes, trainerUrl, leakPolicy, ...rest } = settings;
-  // The default is left out so runs started before the setting existed still resume.
-  return { ...rest, ...(leakPolicy === 'flag' ? {} : { leakPolicy }), trainer: trainerUrl !== null, ...extra };
+  const { lanes: _lanes, trainerUrl, leakPolicy, goldenGate, ...rest } = settings;
+  // Defaults are left out so runs started before these settings existed still resume.
+  return { ...rest, ...(leakPolicy === 'flag' ? {} : { leakPolicy }), ...(goldenGate ? {} : { goldenGate }), trainer: trainerUrl !== null, ...extra };
 }
 
 /** Which roles' samples a run writes. */

@@ -6,7 +6,7 @@ import { gradeSolution } from '../../roles/grade-solution.js';
 import { runSolverEpisode } from '../../roles/solver-episode.js';
 import { discardFromError, discardFromExit, discardText, engineStopped, type Discard } from '../discard.js';
 import { attemptId, runSeed } from '../episode-ids.js';
-import { runRepo, testTimeoutOf, type SelfplayContext } from '../selfplay-context.js';
+import { quarantineOf, runRepo, testTimeoutOf, type SelfplayContext } from '../selfplay-context.js';
 
 /** One Solver attempt, graded (SPEC §4) or discarded (infrastructure: no reward). */
 export interface AttemptOutcome {
@@ -62,6 +62,9 @@ async function runAttempt(ctx: SelfplayContext, input: SolveInput, n: number): P
   });
   if (ctx.health.stopped) return discarded(engineStopped(ctx.health.stopped), null);
   const { repo, template } = runRepo(ctx, input.repo);
+  // The golden gate's flaky tests judge nothing (see oracleOf's rule, applied to this oracle).
+  const quarantine = quarantineOf(ctx, input.repo);
+  const oracle = input.originalPassing.filter((id) => !quarantine.has(id));
   let exit: AgentExit | null = null;
   let leaks: LeakFlag[] = [];
   try {
@@ -82,7 +85,7 @@ async function runAttempt(ctx: SelfplayContext, input: SolveInput, n: number): P
     if (ctx.settings.leakPolicy === 'fail' && leaks.length > 0) return { id, n, status: 'failed', reward: -1, reason: leakFailureReason(leaks), ...effort };
     const grade = await ctx.lanes.sandbox.add(() =>
       gradeSolution({
-        provider: ctx.provider, template, artifact: input.artifact, patch: episode.patch, originalPassing: input.originalPassing, testTimeoutMs: testTimeoutOf(ctx, repo),
+        provider: ctx.provider, template, artifact: input.artifact, patch: episode.patch, originalPassing: oracle, testTimeoutMs: testTimeoutOf(ctx, repo),
       }),
     );
     ctx.health.reportSuccess();
