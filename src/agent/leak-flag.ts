@@ -24,9 +24,14 @@ export type LeakFlag = z.infer<typeof leakFlagSchema>;
 export const LEAK_POLICIES = ['flag', 'fail'] as const;
 export type LeakPolicy = (typeof LEAK_POLICIES)[number];
 
-/** The reason a flagged attempt earns −1 under `--leak-policy fail`: names the first leak. */
-export function leakFailureReason(flags: readonly LeakFlag[]): string {
-  const first = flags[0]!;
+/**
+ * What an attempt's leak flags cost it under `policy`: null when nothing (no flag, or `flag`),
+ * else the reason it earns −1 instead of being graded, naming the first leak. One rule for
+ * `ssr solve` and self-play.
+ */
+export function leakPenalty(policy: LeakPolicy, flags: readonly LeakFlag[]): string | null {
+  const first = flags[0];
+  if (policy !== 'fail' || first === undefined) return null;
   const more = flags.length > 1 ? ` (+${flags.length - 1} more)` : '';
   return `leak-${first.kind}: the Solver reached for ${first.what} at turn ${first.turn}: ${first.command.split('\n')[0]}${more}`;
 }

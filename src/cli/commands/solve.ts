@@ -4,7 +4,7 @@ import { join, resolve } from 'node:path';
 import type { Command } from 'commander';
 import PQueue from 'p-queue';
 import { exitEarnsReward, type ExitStatus } from '../../agent/agent-exit.js';
-import { leakFailureReason, type LeakFlag, type LeakPolicy } from '../../agent/leak-flag.js';
+import { leakPenalty, type LeakFlag, type LeakPolicy } from '../../agent/leak-flag.js';
 import { artifactId } from '../../artifact/artifact-id.js';
 import { loadArtifactDir } from '../../artifact/load-artifact.js';
 import type { BugArtifact } from '../../artifact/bug-artifact.js';
@@ -83,10 +83,11 @@ async function runAttempt(ctx: AttemptContext, attempt: number, bugId: string): 
     const { exit, patch, leaks } = episode;
     if (patch !== null) await writeFile(join(dir, 'pred_patch.diff'), patch);
     const base = { attempt, exitStatus: exit.exitStatus, turns: exit.turns, leaks };
+    const penalty = leakPenalty(ctx.options.leakPolicy, leaks);
     if (!exitEarnsReward(exit.exitStatus)) {
       line = { ...base, reward: null, reason: `discarded: the episode ended with ${exit.exitStatus}${exit.error ? ` (${exit.error.message})` : ''}` };
-    } else if (ctx.options.leakPolicy === 'fail' && leaks.length > 0) {
-      line = { ...base, reward: -1, reason: leakFailureReason(leaks) };
+    } else if (penalty !== null) {
+      line = { ...base, reward: -1, reason: penalty };
     } else {
       grade = await gradeSolution({ ...ctx, patch });
       line = { ...base, reward: grade.reward, reason: grade.reason };

@@ -1,5 +1,5 @@
 import { exitEarnsReward, type AgentExit, type ExitStatus } from '../../agent/agent-exit.js';
-import { leakFailureReason, type LeakFlag } from '../../agent/leak-flag.js';
+import { leakPenalty, type LeakFlag } from '../../agent/leak-flag.js';
 import type { BugArtifact } from '../../artifact/bug-artifact.js';
 import type { SolveAttempt } from '../../corpus/solves-record.js';
 import { gradeSolution } from '../../roles/grade-solution.js';
@@ -82,7 +82,8 @@ async function runAttempt(ctx: SelfplayContext, input: SolveInput, n: number): P
     }
     const effort = { exitStatus: exit.exitStatus, turns: exit.turns, tokens: tokensOf(exit), leaks };
     // A leak under `fail` is −1 whatever the patch: what it found cannot be un-found.
-    if (ctx.settings.leakPolicy === 'fail' && leaks.length > 0) return { id, n, status: 'failed', reward: -1, reason: leakFailureReason(leaks), ...effort };
+    const penalty = leakPenalty(ctx.settings.leakPolicy, leaks);
+    if (penalty !== null) return { id, n, status: 'failed', reward: -1, reason: penalty, ...effort };
     const grade = await ctx.lanes.sandbox.add(() =>
       gradeSolution({
         provider: ctx.provider, template, artifact: input.artifact, patch: episode.patch, originalPassing: oracle, testTimeoutMs: testTimeoutOf(ctx, repo),

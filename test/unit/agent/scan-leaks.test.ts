@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { leakPenalty, type LeakFlag } from '../../../src/agent/leak-flag.js';
 import { scanLeaks } from '../../../src/agent/scan-leaks.js';
 
 const bash = (command: string, turn = 1) => ({ turn, toolCall: { id: `c${turn}`, name: 'bash', arguments: { command } } });
@@ -98,5 +99,17 @@ describe('scanLeaks flags attempts to reach what a Solver must not', () => {
   it('caps the recorded command', () => {
     const [flag] = scanLeaks([bash(`git log ${'x'.repeat(1000)}`)]);
     expect(flag!.command).toHaveLength(300);
+  });
+});
+
+describe('leakPenalty', () => {
+  const flag = (kind: LeakFlag['kind'], turn: number, command: string): LeakFlag => ({ kind, turn, command, what: kind === 'history' ? 'git log' : 'curl' });
+  it.each([
+    ['flag policy: recorded only', 'flag', [flag('history', 1, 'git log')], null],
+    ['fail policy, nothing flagged', 'fail', [], null],
+    ['fail policy: −1 naming the first leak', 'fail', [flag('history', 2, 'git log -3')], 'leak-history: the Solver reached for git log at turn 2: git log -3'],
+    ['fail policy, several: the first one and a count, first line of its command', 'fail', [flag('network', 3, 'curl x\necho done'), flag('history', 4, 'git log')], 'leak-network: the Solver reached for curl at turn 3: curl x (+1 more)'],
+  ] as const)('%s', (_name, policy, flags, expected) => {
+    expect(leakPenalty(policy, flags)).toBe(expected);
   });
 });
