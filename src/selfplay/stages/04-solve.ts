@@ -93,7 +93,9 @@ async function runAttempt(ctx: SelfplayContext, input: SolveInput, n: number): P
     return { id, n, status: grade.reward === 1 ? 'solved' : 'failed', reward: grade.reward, reason: grade.reason, ...effort };
   } catch (error) {
     const discard = discardFromError(exit ? 'grade' : 'solve', error);
-    await ctx.health.reportFailure(discard.code, discard.detail);
+    // An OOM kill is the patch's appetite, not a sick engine: discarded, but it must not count
+    // towards stopping the run (a Solver that keeps eating memory would stop self-play).
+    if (discard.code !== 'sandbox-oom') await ctx.health.reportFailure(discard.code, discard.detail);
     return discarded(ctx.health.stopped ? engineStopped(ctx.health.stopped) : discard, exit);
   }
 }
