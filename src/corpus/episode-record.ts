@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { leakFlagSchema } from '../agent/leak-flag.js';
 
 const count = z.number().int().nonnegative();
 const ms = z.number().nonnegative();
@@ -33,6 +34,10 @@ export const episodeRecordSchema = z
     durationsMs: z.object({ inject: ms, validate: ms, solve: ms, total: ms }),
     turns: count.describe('policy turns over all trajectories of the episode'),
     tokens: count.describe('prompt + completion tokens over all trajectories of the episode'),
+    leaks: z
+      .array(leakFlagSchema.extend({ attempt: z.string().min(1).describe('the Solver attempt (its trajectory id)') }))
+      .optional()
+      .describe("what the Solver attempts reached for that they must not (scanLeaks), every attempt's; absent from records written before it existed"),
   })
   .superRefine((record, ctx) => {
     const issue = (message: string, path: string) => ctx.addIssue({ code: 'custom', message, path: [path] });

@@ -63,12 +63,14 @@ export async function runPreparedTests(sandbox: Sandbox, steps: readonly Prepare
   const half = Math.floor((options.maxLogBytes ?? DEFAULT_MAX_LOG_BYTES) / 2);
   const args = [seconds(options.timeoutMs), seconds(parserTimeoutMs), MAX_PARSER_STDOUT_BYTES, half, PARSER_STDERR_TAIL_BYTES, options.reparse ? 1 : 0, steps.length].join(' ');
   const stdin = `${Buffer.from(options.testScript).toString('base64')}\n${Buffer.from(options.testParser).toString('base64')}\n${encodePrepareSteps(steps)}`;
+  const oomBefore = (await sandbox.oomKills?.()) ?? null;
   const result = await execWrapped(sandbox, 'running the tests', `bash -c '${TEST_DRIVER.replaceAll("'", "'\\''")}' ssr-driver ${args}`, {
     cwd: REPO_DIR,
     stdin,
     timeoutMs: options.timeoutMs + (options.reparse ? 2 : 1) * parserTimeoutMs + DRIVER_GRACE_MS,
     maxOutputBytes: Math.ceil(((MAX_PARSER_STDOUT_BYTES + 2 * half + PARSER_STDERR_TAIL_BYTES) * 4) / 3) + 4096,
   });
+  await assertNoOomKill(sandbox, oomBefore);
   const failure = result.timedOut ? undefined : readPrepareFailure(result.output);
   if (failure) return { status: 'prepare-failed', failure };
   const out = result.timedOut ? undefined : readDriverOutput(result.output);
@@ -91,6 +93,18 @@ export async function runPreparedTests(sandbox: Sandbox, steps: readonly Prepare
     ...(out.reparse ? { reparse: verdictOf(out.reparse, parserTimeoutMs) } : {}),
   };
   return { status: 'ran', run };
+}
+
+/**
+ * A run during which the engine's memory cgroup killed a process says nothing about the code: it
+ * is infrastructure (discarded, never a reward). Only the kernel's count on the host decides this;
+ * an exit status of 137 alone is data, or a Solver could `kill -9` its own failing run to dodge −1.
+ */
+async function assertNoOomKill(sandbox: Sandbox, before: number | null): Promise<void> {
+  if (before === null) return;
+  const after = await sandbox.oomKills!();
+  if (after === null || after <= before) return;
+  throw new EngineError('sandbox-oom', `running the tests: the engine killed ${after - before} process(es) of sandbox ${sandbox.id} for memory: an infrastructure outcome, not a verdict on the code`);
 }
 
 function verdictOf(run: ParserOutput, timeoutMs: number): ParserVerdict {

@@ -20,6 +20,8 @@ export interface StepAggregate {
   solverAttempts: number;
   solved: number;
   higherOrder: number;
+  /** Leak flags of Solver attempts by kind (empty for a line written before they were counted). */
+  leaks: Record<string, number>;
   rewards: { injector: number[]; solver: number[] };
   meanReward: { injector: number | null; solver: number | null };
   bugSize: { files: number[]; lines: number[] };
@@ -43,7 +45,7 @@ export interface RunAggregate {
   name: string;
   steps: StepAggregate[];
   /** Legend orders: most frequent first over the run. */
-  keys: { checks: string[]; discardReasons: string[]; strategies: string[]; operators: string[] };
+  keys: { checks: string[]; discardReasons: string[]; strategies: string[]; operators: string[]; leaks: string[] };
   /** Trainer metrics seen in at least one step, in display order. */
   trainerMetrics: TrainerMetricKey[];
   /** Per-bug solve rates of completed, validated episodes (from episodes.jsonl). */
@@ -84,6 +86,7 @@ export function aggregateStep(line: StepMetrics): StepAggregate {
     solverAttempts: line.solverAttempts,
     solved: line.solved,
     higherOrder: line.higherOrder,
+    leaks: line.leaks ?? {},
     rewards: line.rewards,
     meanReward: { injector: mean(line.rewards.injector), solver: mean(line.rewards.solver) },
     bugSize: line.bugSize,
@@ -127,6 +130,7 @@ export function aggregateRun(run: { name: string; steps: readonly StepMetrics[];
       discardReasons: keysByTotal(steps.map((step) => step.discardReasons)),
       strategies: keysByTotal(steps.map((step) => step.strategies)),
       operators: keysByTotal(steps.map((step) => step.operators)),
+      leaks: keysByTotal(steps.map((step) => step.leaks)),
     },
     trainerMetrics: TRAINER_METRICS.map((metric) => metric.key).filter((key) => seen.has(key)),
     bugSolveRates: bugSolveRates(run.episodes),

@@ -1,7 +1,9 @@
 import { stat } from 'node:fs/promises';
 import { basename, resolve } from 'node:path';
 import type { EpisodeRecord } from '../corpus/episode-record.js';
+import { z } from 'zod';
 import { episodeRecordSchema } from '../corpus/episode-record.js';
+import { describeGoldenGate, goldenGateSchema } from '../selfplay/golden-gate/judge-golden-gate.js';
 import { readJsonl } from '../corpus/jsonl-file.js';
 import { readJsonFile } from '../corpus/read-json-file.js';
 import { runConfigSchema, type RunConfig } from '../corpus/run-config.js';
@@ -66,6 +68,10 @@ export async function readRun(dir: string, options: ReadRunOptions = {}): Promis
   const latest = new Map<string, EpisodeRecord>();
   for (const record of episodeLines.records) latest.set(record.id, record);
   const episodes = [...latest.values()];
+
+  // The golden gate's verdicts (run dirs written before it existed have none).
+  const gates = (await readJsonFile(paths.goldenGate, z.array(goldenGateSchema), { optional: true })) ?? [];
+  notes.push(...gates.map(describeGoldenGate));
 
   const { rows, total } = await readBugRows(paths, episodes, options.bugLimit ?? 50);
   return { dir: root, name: basename(root), config, steps: metrics.records, episodes, bugs: rows, bugCount: total, notes };

@@ -60,6 +60,12 @@ export function runPlots(run: RunAggregate): PlotSpec[] {
         { name: 'order 2', color: COLORS.order2, values: run.bugSolveRates.order2 },
       ] }),
     },
+    // Only when something was flagged: an empty chart for every clean run would be noise.
+    ...(run.keys.leaks.length === 0 ? [] : [{
+      name: 'solver-leaks', section: 'solving', title: 'Solver leak attempts by kind',
+      caption: 'Tool calls of Solver attempts that reached for the repo history, the artifact files, paths outside the repo, the network or package downloads (flagged by the leak scanner; `--leak-policy fail` makes such an attempt earn −1). Any bar here deserves a look at the trajectories: a rising one is a policy learning to look up the answer.',
+      svg: stackedBars({ ...axis, title: title('leak attempts'), yLabel: 'flags', series: mixSeries(steps, run.keys.leaks, (s) => s.leaks) }),
+    } satisfies PlotSpec]),
     {
       name: 'injector-reward', section: 'rewards', title: 'Injector reward',
       caption: `r = −1 invalid, −0.8 for solve rate 0 or 1, else 1 − 1.8·s. A mean rising while the valid rate falls, or a cluster at one value, hints at reward hacking. ${STRIP_KEY}`,

@@ -89,6 +89,11 @@ export function formatTextSummary(run: TextSummaryInput, options: TextSummaryOpt
     for (const step of shown) lines.push(row(COLUMNS.map((column) => column.cell(step))));
     lines.push('H = entropy of the strategy / operator mix in bits (falling to 0: tunnel vision); eps/h = episodes per hour; stale = samples dropped as too old');
     lines.push(stabilityLine(agg.steps));
+    const leaks = Object.entries(agg.steps.reduce<Record<string, number>>((all, step) => {
+      for (const [kind, n] of Object.entries(step.leaks)) all[kind] = (all[kind] ?? 0) + n;
+      return all;
+    }, {}));
+    if (leaks.length > 0) lines.push(`leak flags (Solver tool calls that reached for what they must not), by kind: ${leaks.map(([kind, n]) => `${kind} ${n}`).join(', ')}`);
   }
   for (const note of run.notes ?? []) lines.push(`note: ${note}`);
   return `${lines.join('\n')}\n`;

@@ -1,6 +1,7 @@
 import type { AgentExit } from '../agent/agent-exit.js';
 import type { AgentLimits } from '../agent/agent-limits.js';
 import { runAgent } from '../agent/run-agent.js';
+import type { TrajectorySink } from '../agent/trajectory.js';
 import type { AgentRole, Policy } from '../policy/policy.js';
 import type { Sandbox } from '../sandbox/sandbox.js';
 import { toolsForRole } from '../tools/registry.js';
@@ -15,6 +16,8 @@ export interface RoleRunOptions {
   /** JSONL file the trajectory is written to, step by step (none when undefined). */
   trajectoryPath?: string;
   signal?: AbortSignal;
+  /** Also receives every record as it is written (e.g. to scan the steps without reading the file back). */
+  observer?: TrajectorySink;
 }
 
 /**
@@ -28,7 +31,14 @@ export async function runRoleEpisode(
   limits: AgentLimits,
   options: RoleRunOptions,
 ): Promise<AgentExit> {
-  return withTrajectory(options.trajectoryPath, async (trajectory) => {
+  return withTrajectory(options.trajectoryPath, async (file) => {
+    const observer = options.observer;
+    const trajectory: TrajectorySink | undefined = observer === undefined ? file : {
+      async write(record) {
+        await file?.write(record);
+        await observer.write(record);
+      },
+    };
     const sandbox = await acquire();
     try {
       return await runAgent({

@@ -1,5 +1,8 @@
 import { agentLimitsSchema, type AgentLimits } from '../agent/agent-limits.js';
 import type { AgentExit } from '../agent/agent-exit.js';
+import type { LeakFlag } from '../agent/leak-flag.js';
+import { scanLeaks } from '../agent/scan-leaks.js';
+import type { TrajectoryRecord, TrajectoryStep } from '../agent/trajectory-record.js';
 import type { BugArtifact } from '../artifact/bug-artifact.js';
 import type { SandboxProvider, SandboxTemplate } from '../sandbox/sandbox.js';
 import { solverPrompts } from './role-prompts.js';
@@ -21,6 +24,8 @@ export interface SolverEpisode {
   exit: AgentExit;
   /** The last submitted diff (pred_patch.diff), or null when nothing was submitted. */
   patch: string | null;
+  /** What the trajectory reached for that a Solver must not (see scanLeaks), in turn order. */
+  leaks: LeakFlag[];
 }
 
 /**
@@ -31,6 +36,9 @@ export interface SolverEpisode {
 export async function runSolverEpisode(options: SolverEpisodeOptions): Promise<SolverEpisode> {
   const limits = agentLimitsSchema.parse(options.limits ?? {});
   const prompts = solverPrompts(options.artifact, limits);
-  const exit = await runRoleEpisode('solver', () => prepareSolverSandbox(options), prompts, limits, options);
-  return { exit, patch: exit.submission?.type === 'solver' ? exit.submission.patch : null };
+  // Only the calls are kept (a tokens-mode step carries its whole prompt's ids).
+  const calls: Array<Pick<TrajectoryStep, 'turn' | 'toolCall'>> = [];
+  const observer = { write: async (record: TrajectoryRecord) => void (record.type === 'step' && calls.push({ turn: record.turn, toolCall: record.toolCall })) };
+  const exit = await runRoleEpisode('solver', () => prepareSolverSandbox(options), prompts, limits, { ...options, observer });
+  return { exit, patch: exit.submission?.type === 'solver' ? exit.submission.patch : null, leaks: scanLeaks(calls) };
 }

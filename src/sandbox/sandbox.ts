@@ -51,6 +51,12 @@ export interface Sandbox {
   readFile(path: string): Promise<Buffer>;
   /** Write a file (absolute, or relative to {@link REPO_DIR}); parents are created. */
   writeFile(path: string, content: string | Buffer, options?: { mode?: number }): Promise<void>;
+  /**
+   * How many processes the engine's memory cgroup has killed for memory in this sandbox so far,
+   * as the kernel counts them on the host; null when the backend cannot tell. The only evidence
+   * of an OOM kill that counts: an exit status of 137 is just as easily a process's own `kill -9`.
+   */
+  oomKills?(): Promise<number | null>;
   /** Destroy the sandbox and everything in it. Idempotent. */
   dispose(): Promise<void>;
 }

@@ -79,6 +79,8 @@ export function aggregateStepMetrics(input: StepMetricsInput): StepMetrics {
     add('injector', item.injector);
     for (const attempt of item.attempts) add('solver', attempt.trajectory);
   }
+  const leaks: Record<string, number> = {};
+  for (const flag of records.flatMap((record) => record.leaks ?? [])) leaks[flag.kind] = (leaks[flag.kind] ?? 0) + 1;
   const sum = (key: 'inject' | 'validate' | 'solve'): number => records.reduce((total, record) => total + record.durationsMs[key], 0);
   return stepMetricsSchema.parse({
     step: input.step,
@@ -86,6 +88,7 @@ export function aggregateStepMetrics(input: StepMetricsInput): StepMetrics {
     startedAt: input.startedAt,
     durationMs: input.durationMs,
     ...counts,
+    leaks,
     bugSize: { files: bugs.map((bug) => bug.files), lines: bugs.map((bug) => bug.lines) },
     strategies,
     operators,

@@ -28,6 +28,7 @@ export async function finishEpisode(ctx: SelfplayContext, input: FinishInput): P
     durationsMs: { ...input.durationsMs, total: Date.now() - input.started },
     turns: input.injector.turns + input.attempts.reduce((sum, attempt) => sum + attempt.turns, 0),
     tokens: input.injector.tokens + input.attempts.reduce((sum, attempt) => sum + attempt.tokens, 0),
+    leaks: input.attempts.flatMap((attempt) => attempt.leaks.map((flag) => ({ attempt: attempt.id, ...flag }))),
   });
   await persistEpisode(ctx.store, record, input.attempts.map(toSolveAttempt));
   ctx.stageMs.score += Date.now() - scoring;

@@ -14,7 +14,8 @@ import { createLanes } from './lanes.js';
 import { loadCorpusBugs } from './load-corpus-bugs.js';
 import { RunPolicy } from './run-policy.js';
 import { runStep } from './run-step.js';
-import type { RunRepo, SelfplayContext } from './selfplay-context.js';
+import { configuredTestTimeout, type RunRepo, type SelfplayContext } from './selfplay-context.js';
+import { gateRepos } from './golden-gate/gate-repos.js';
 import { SelfplayProgress } from './selfplay-progress.js';
 import { resumeKey, type SelfplaySettings } from './selfplay-settings.js';
 import { stepMetricsSchema, type StepMetrics } from './step-metrics.js';
@@ -66,10 +67,16 @@ export async function runSelfplay(input: SelfplayRunInput): Promise<SelfplayRunR
   const stderr = input.stderr ?? process.stderr;
   const repoIds = input.repos.map((repo) => repo.id);
   const corpus = settings.corpusDir === null ? null : await loadCorpusBugs(settings.corpusDir, input.out, input.repos);
-  const repos = await prepareRepos(input.repos, input.backend, stderr);
+  const prepared = await prepareRepos(input.repos, input.backend, stderr);
   const config = resumeKey(settings, { repos: input.repos.map((repo) => ({ id: repo.id, commit: repo.commit })), policy: input.policyKey });
   const store = await RunStore.open(input.out, { command: input.command, config });
   try {
+    const provider = createProvider(input.backend);
+    const repos = !settings.goldenGate
+      ? prepared
+      : await gateRepos({
+          repos: prepared, provider, file: store.paths.goldenGate, limitOf: (run) => configuredTestTimeout(settings, run.repo), log: (line) => stderr.write(`${input.command}: ${line}\n`),
+        });
     const lanes = createLanes(settings.lanes);
     const policy = new RunPolicy(input.policy, lanes.policy);
     if (settings.trainerUrl !== null) {
@@ -82,7 +89,7 @@ export async function runSelfplay(input: SelfplayRunInput): Promise<SelfplayRunR
     const perStep = corpus ? [...corpus.values()].filter((bugs) => bugs.length > 0).length * settings.episodesPerStep : repoIds.length * settings.episodesPerStep;
     const progress = new SelfplayProgress(stderr, { steps: input.steps, perStep, label: input.command });
     const ctx: SelfplayContext = {
-      settings, store, policy, provider: createProvider(input.backend), repos, lanes, baselines: new BaselineCache(),
+      settings, store, policy, provider, repos, lanes, baselines: new BaselineCache(),
       health: new EngineHealth({ backend: input.backend, ...input.health }), progress, sampleWriter: new SampleWriter(input.out), stageMs: { prepare: 0, score: 0, emit: 0 },
     };
     let stopped: string | null = null;

@@ -7,11 +7,14 @@ import type { EngineHealth } from './engine-health.js';
 import type { Lanes } from './lanes.js';
 import type { RunPolicy } from './run-policy.js';
 import type { SelfplaySettings } from './selfplay-settings.js';
+import type { GoldenGate } from './golden-gate/judge-golden-gate.js';
 
 /** A repo of the run with the template its sandboxes start from. */
 export interface RunRepo {
   repo: ResolvedRepo;
   template: SandboxTemplate;
+  /** The golden gate's verdict (quarantined tests, the limit in force); absent when the gate is off. */
+  gate?: Extract<GoldenGate, { status: 'passed' }>;
 }
 
 /** Reports progress as episodes finish (see selfplay-progress.ts). */
@@ -45,7 +48,17 @@ export function runRepo(ctx: SelfplayContext, id: string): RunRepo {
   return found;
 }
 
-/** The test-script time limit of a repo in this run, ms. */
+/** The configured test-script time limit of a repo, ms: --test-timeout, else the repo's. */
+export function configuredTestTimeout(settings: Pick<SelfplaySettings, 'testTimeoutMs'>, repo: ResolvedRepo): number {
+  return settings.testTimeoutMs ?? repo.limits.test_timeout_s * 1000;
+}
+
+/** The test-script time limit of a repo in this run, ms: the configured one, or what the golden gate raised it to. */
 export function testTimeoutOf(ctx: SelfplayContext, repo: ResolvedRepo): number {
-  return ctx.settings.testTimeoutMs ?? repo.limits.test_timeout_s * 1000;
+  return ctx.repos.get(repo.id)?.gate?.testTimeoutMs ?? configuredTestTimeout(ctx.settings, repo);
+}
+
+/** Tests of a repo the golden gate quarantined (flaky on the clean repo): no oracle set holds them. */
+export function quarantineOf(ctx: SelfplayContext, repoId: string): ReadonlySet<string> {
+  return new Set(ctx.repos.get(repoId)?.gate?.quarantined ?? []);
 }

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { agentLimitsSchema } from '../agent/agent-limits.js';
+import { LEAK_POLICIES } from '../agent/leak-flag.js';
 import { DEFAULT_INJECTOR_ALPHA } from '../reward/score-injector.js';
 import { advantageEstimatorSchema, DEFAULT_ADVANTAGE_ESTIMATOR } from '../rl/advantages.js';
 import { DEFAULT_MAX_STALENESS } from '../rl/staleness.js';
@@ -44,14 +45,17 @@ export const selfplaySettingsSchema = z.object({
   samplerUrl: z.string().nullable().default(null).describe("the policy's endpoint (--base-url): where the trainer's weights go after each step"),
   samplerSync: samplerSyncModeSchema.default('auto').describe('how the sampler loads the weights when it is not the trainer'),
   corpusDir: z.string().nullable().default(null).describe('solve-only mode: the run dir whose valid bugs are solved'),
+  goldenGate: z.boolean().default(true).describe("run each repo's clean suite twice before any episode: quarantine flaky tests, raise a limit the suite is near (or refuse the repo)"),
+  leakPolicy: z.enum(LEAK_POLICIES).default('flag').describe('a Solver attempt that reached for a leak (scanLeaks): flag = record it; fail = it also earns −1'),
 });
 export type SelfplaySettings = z.infer<typeof selfplaySettingsSchema>;
 export type SelfplaySettingsInput = z.input<typeof selfplaySettingsSchema>;
 
 /** The settings a resume must repeat (run.json); lane sizes, the trainer and the sampler may change. */
 export function resumeKey(settings: SelfplaySettings, extra: Record<string, unknown>): Record<string, unknown> {
-  const { lanes: _lanes, trainerUrl, samplerUrl: _samplerUrl, samplerSync: _samplerSync, ...rest } = settings;
-  return { ...rest, trainer: trainerUrl !== null, ...extra };
+  const { lanes: _lanes, trainerUrl, samplerUrl: _samplerUrl, samplerSync: _samplerSync, leakPolicy, goldenGate, ...rest } = settings;
+  // Defaults are left out so runs started before these settings existed still resume.
+  return { ...rest, ...(leakPolicy === 'flag' ? {} : { leakPolicy }), ...(goldenGate ? {} : { goldenGate }), trainer: trainerUrl !== null, ...extra };
 }
 
 /** Which roles' samples a run writes. */

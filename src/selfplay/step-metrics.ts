@@ -46,6 +46,7 @@ export const stepMetricsSchema = z.object({
   solved: count.describe('attempts that earned +1'),
   solveRate: z.object({ order1: rate, order2: rate }),
   higherOrder: count.describe('order-2 episodes run in the step'),
+  leaks: counts.optional().describe('leak flags of Solver attempts by kind (scanLeaks: history, artifact, outside-repo, network, package-download); absent from lines written before it existed'),
   rewards: byRole.describe('injector: one per rewarded order-1 episode; solver: one per scored attempt'),
   bugSize: z.object({ files: numbers, lines: numbers }).describe('per valid order-1 bug: changed code files, changed lines of bug_inject.diff'),
   strategies: counts.describe('completed order-1 episodes by injector strategy'),

@@ -1,5 +1,5 @@
 import { posix } from 'node:path';
-import { simpleCommands, type SimpleCommand } from './shell-commands.js';
+import { simpleCommands, stripPrefixes, type SimpleCommand } from './shell-commands.js';
 
 /**
  * Refuse commands that would wait for a human (SWE-agent's guardrail): the shell has no terminal
@@ -23,24 +23,6 @@ const PAGERS = new Set(['less', 'more', 'most']);
 const MONITORS = new Set(['top', 'htop', 'atop', 'btop', 'watch', 'tmux', 'screen']);
 const SHELLS = new Set(['bash', 'sh', 'zsh', 'dash', 'ksh', 'fish']);
 const REPLS = /^(python[\d.]*|ipython[\d.]*|pypy[\d.]*|node|irb|ghci|R)$/;
-/** Words that run the next word as the command (with their own options skipped). */
-const WRAPPERS = new Set(['sudo', 'env', 'nohup', 'time', 'exec', 'command', 'builtin', 'nice', 'stdbuf', 'timeout', 'xargs']);
-const KEYWORDS = new Set(['if', 'then', 'else', 'elif', 'do', 'while', 'until', '!', '{', '}', 'fi', 'done']);
-
-function stripPrefixes(words: string[]): string[] {
-  let i = 0;
-  while (i < words.length) {
-    const w = words[i]!;
-    if (KEYWORDS.has(w) || /^[A-Za-z_][A-Za-z0-9_]*=/.test(w)) i++;
-    else if (WRAPPERS.has(w)) {
-      i++;
-      while (i < words.length && (words[i]!.startsWith('-') || /^[A-Za-z_][A-Za-z0-9_]*=/.test(words[i]!))) i++;
-      if (w === 'timeout' && i < words.length) i++; // its duration
-    } else break;
-  }
-  return words.slice(i);
-}
-
 function judge(program: string, args: string[], command: SimpleCommand): string | null {
   if (EDITORS.has(program) && !args.some((a) => a === '--batch' || a === '-batch' || a === '--script')) {
     return 'it is an interactive editor. Use the `edit` or `create` tool to change files, and `cat -n`, `sed -n` or `grep -n` to read them.';

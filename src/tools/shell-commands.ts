@@ -159,3 +159,25 @@ export function simpleCommands(script: string): SimpleCommand[] {
     }
   }
 }
+
+/** Words that run the next word as the command (with their own options skipped). */
+const WRAPPERS = new Set(['sudo', 'env', 'nohup', 'time', 'exec', 'command', 'builtin', 'nice', 'stdbuf', 'timeout', 'xargs']);
+const KEYWORDS = new Set(['if', 'then', 'else', 'elif', 'do', 'while', 'until', '!', '{', '}', 'fi', 'done']);
+
+/**
+ * The words of a simple command from the program it runs: shell keywords, `VAR=value` assignments
+ * and wrappers that run the next word (`sudo`, `env`, `timeout 5`, `xargs`, … with their options) dropped.
+ */
+export function stripPrefixes(words: string[]): string[] {
+  let i = 0;
+  while (i < words.length) {
+    const w = words[i]!;
+    if (KEYWORDS.has(w) || /^[A-Za-z_][A-Za-z0-9_]*=/.test(w)) i++;
+    else if (WRAPPERS.has(w)) {
+      i++;
+      while (i < words.length && (words[i]!.startsWith('-') || /^[A-Za-z_][A-Za-z0-9_]*=/.test(words[i]!))) i++;
+      if (w === 'timeout' && i < words.length) i++; // its duration
+    } else break;
+  }
+  return words.slice(i);
+}

@@ -9,6 +9,8 @@ export type EngineErrorCode =
   | 'artifact-invalid-input'
   | 'sandbox-unavailable'
   | 'sandbox-failed'
+  /** The engine's memory cgroup killed a process of the sandbox (the kernel's count, never an exit status). */
+  | 'sandbox-oom'
   | 'image-build-failed'
   | 'docker-unavailable'
   | 'bwrap-unavailable'

@@ -26,6 +26,8 @@ interface Call {
   arguments: Record<string, string>;
 }
 const bash = (command: string): Call => ({ name: 'bash', arguments: { command } });
+/** The leak flag of solverCalls' first command: it asks the (wiped) history for its length. */
+const GIT_LOG_LEAK = { kind: 'history', turn: 1, command: 'git log --oneline | wc -l', what: 'git log' };
 
 /** `edit` calls that turn the old side of every hunk of `diff` into its new side, as a model editing by hand would. */
 function editsFromDiff(diff: string): Call[] {
@@ -202,8 +204,8 @@ describe('ssr inject and ssr solve through a real HTTP endpoint (fake model, rea
     expect(summary, stderr).toEqual({
       bugId: artifactId(await loadArtifactDir(artifactDir)),
       attempts: [
-        { attempt: 1, reward: 1, exitStatus: 'submitted', turns: 5, reason: expect.stringMatching(/^all 90 tests/) },
-        { attempt: 2, reward: -1, exitStatus: 'submitted', turns: 5, reason: expect.stringMatching(/^3 of the 90 tests/) },
+        { attempt: 1, reward: 1, exitStatus: 'submitted', turns: 5, reason: expect.stringMatching(/^all 90 tests/), leaks: [GIT_LOG_LEAK] },
+        { attempt: 2, reward: -1, exitStatus: 'submitted', turns: 5, reason: expect.stringMatching(/^3 of the 90 tests/), leaks: [GIT_LOG_LEAK] },
       ],
       solveRate: 0.5,
       injectorReward: expect.closeTo(1 - 1.8 * 0.5, 10),
@@ -212,7 +214,8 @@ describe('ssr inject and ssr solve through a real HTTP endpoint (fake model, rea
     const dir = join(out, 'solves', summary.bugId);
     expect((await readdir(dir)).sort()).toEqual(['attempt-1', 'attempt-2', 'solves.json']);
     for (const [attempt, reward] of [[1, 1], [2, -1]] as const) {
-      expect((await readdir(join(dir, `attempt-${attempt}`))).sort()).toEqual(['grade.json', 'pred_patch.diff', 'trajectory.jsonl']);
+      expect((await readdir(join(dir, `attempt-${attempt}`))).sort()).toEqual(['grade.json', 'leaks.json', 'pred_patch.diff', 'trajectory.jsonl']);
+      expect(JSON.parse(await readFile(join(dir, `attempt-${attempt}`, 'leaks.json'), 'utf8'))).toEqual([GIT_LOG_LEAK]);
       const grade = JSON.parse(await readFile(join(dir, `attempt-${attempt}`, 'grade.json'), 'utf8')) as { reward: number; failingTests: string[] };
       expect(grade.reward).toBe(reward);
       expect(grade.failingTests).toHaveLength(reward === 1 ? 0 : 3);
@@ -221,6 +224,21 @@ describe('ssr inject and ssr solve through a real HTTP endpoint (fake model, rea
     expect(trajectory.header.role).toBe('solver');
     expect(trajectory.steps[0]!.observations[0]!.content).toMatch(/^1\n/); // one commit: no history
     expect(trajectory.header.userPrompt).toMatch(/^I'm improving the test suite/);
+  });
+
+  it('ssr solve --leak-policy fail: the right fix from a Solver that read the git history earns −1, the reason naming the leak', async () => {
+    const out = join(root, 'leak-fail');
+    server.replyChat(...native(solverCalls(ORIGINAL_LINE), 'Fixed the tie-break.'));
+    const args = ['solve', '--policy', 'openai', '--artifact', join(FIXTURES, 'valid-single-file'), '--attempts', '1', '--leak-policy', 'fail', '--out', out];
+    const { code, stdout, stderr } = await cli(args);
+    const summary = JSON.parse(stdout) as { bugId: string };
+    expect(summary, stderr).toMatchObject({
+      attempts: [{ attempt: 1, reward: -1, exitStatus: 'submitted', leaks: [GIT_LOG_LEAK], reason: 'leak-history: the Solver reached for git log at turn 1: git log --oneline | wc -l' }],
+      solveRate: 0,
+    });
+    expect(code).toBe(0);
+    const grade = JSON.parse(await readFile(join(out, 'solves', summary.bugId, 'attempt-1', 'grade.json'), 'utf8')) as unknown;
+    expect(grade).toEqual({ reward: -1, reason: expect.stringMatching(/^leak-history: /) });
   });
 
   it('ssr solve runs an episode in tokens mode; the trajectory keeps the exact token ids and logprobs', async () => {

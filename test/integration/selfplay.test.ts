@@ -92,6 +92,13 @@ describe('ssr selfplay: one step on pyledger with the procedural policy (real Do
     expect(records.every((r) => r.status === 'completed')).toBe(true);
   });
 
+  it("ran the golden gate before the episodes: pyledger's clean suite twice, nothing flaky, the limit kept; the procedural Solver reaches for no leak", () => {
+    const gates = JSON.parse(readFileSync(join(out, 'golden-gate.json'), 'utf8')) as Array<Record<string, unknown>>;
+    expect(gates).toEqual([expect.objectContaining({ status: 'passed', repo: 'pyledger', commit: COMMIT, quarantined: [], raisedFromMs: null })]);
+    expect(gates[0]!.tests as number).toBeGreaterThanOrEqual(60);
+    expect(records.every((record) => Array.isArray(record.leaks) && record.leaks.length === 0)).toBe(true);
+  });
+
   it('produces valid bugs whose rewards follow SPEC §5, recomputed from solves.json', () => {
     const order1 = records.filter((r) => r.order === 1);
     expect(order1.filter((r) => r.valid).length).toBeGreaterThanOrEqual(1);

@@ -5,6 +5,7 @@ import { registerBuildImage } from './build-image.js';
 import { registerValidate } from './validate.js';
 import { registerInject } from './inject.js';
 import { registerSolve } from './solve.js';
+import { registerGrade } from './grade.js';
 import { registerExport } from './export.js';
 import { registerSelfplay } from './selfplay.js';
 import { registerCorpus } from './corpus.js';
@@ -15,6 +16,7 @@ export const commands: Array<(program: Command) => void> = [
   registerSelfplay,
   registerInject,
   registerSolve,
+  registerGrade,
   registerValidate,
   registerCorpus,
   registerExport,

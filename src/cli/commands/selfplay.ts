@@ -14,6 +14,8 @@ import { EngineError } from '../../util/engine-error.js';
 import { addAgentLimitOptions, agentLimitsFromFlags, type AgentLimitFlags } from '../agent-limit-options.js';
 import { addSandboxOption, loadReposOption, positiveInt, type SandboxChoice } from '../common-options.js';
 import { addPolicyOptions } from '../policy-options.js';
+import { addLeakPolicyOption } from '../leak-policy-option.js';
+import type { LeakPolicy } from '../../agent/leak-flag.js';
 
 /** Flags `ssr selfplay` and `ssr corpus` share. */
 export interface RunFlags extends PolicyFlags, AgentLimitFlags {
@@ -28,6 +30,8 @@ export interface RunFlags extends PolicyFlags, AgentLimitFlags {
   sandboxConcurrency?: number;
   policyConcurrency?: number;
   sandbox: SandboxChoice;
+  /** false with --no-golden-gate. */
+  goldenGate: boolean;
 }
 
 interface SelfplayFlags extends RunFlags {
@@ -43,6 +47,7 @@ interface SelfplayFlags extends RunFlags {
   corpus?: string;
   trainer?: string;
   samplerSync: SamplerSyncMode;
+  leakPolicy: LeakPolicy;
 }
 
 /** Episodes per repo per step when not given: the RL group of an LLM Injector, few for the slow model-free policy. */
@@ -80,13 +85,14 @@ export function addRunOptions(command: Command): Command {
     .option('--episode-concurrency <n>', 'order-1 episodes in flight (default 2)', positiveInt('--episode-concurrency'))
     .option('--solver-concurrency <n>', 'Solver attempts running at once (default 2)', positiveInt('--solver-concurrency'))
     .option('--sandbox-concurrency <n>', 'validation and grading sandboxes running at once (default 2)', positiveInt('--sandbox-concurrency'))
-    .option('--policy-concurrency <n>', 'policy calls in flight (default 8)', positiveInt('--policy-concurrency'));
+    .option('--policy-concurrency <n>', 'policy calls in flight (default 8)', positiveInt('--policy-concurrency'))
+    .option('--no-golden-gate', "skip the golden gate: each repo's clean suite run twice before any episode (flaky tests quarantined from the oracle sets, a limit the suite is near raised, or the repo refused; see golden-gate.json)");
   addAgentLimitOptions(command);
   return addSandboxOption(command);
 }
 
 /** The settings fields the shared flags decide. */
-export function sharedSettings(flags: RunFlags): Pick<SelfplaySettingsInput, 'strategy' | 'seed' | 'injectorLimits' | 'solverLimits' | 'testTimeoutMs' | 'lanes'> {
+export function sharedSettings(flags: RunFlags): Pick<SelfplaySettingsInput, 'strategy' | 'seed' | 'injectorLimits' | 'solverLimits' | 'testTimeoutMs' | 'lanes' | 'goldenGate'> {
   const limits: Partial<AgentLimits> = agentLimitsFromFlags(flags);
   const lanes = {
     ...(flags.episodeConcurrency ? { episodes: flags.episodeConcurrency } : {}),
@@ -101,6 +107,7 @@ export function sharedSettings(flags: RunFlags): Pick<SelfplaySettingsInput, 'st
     solverLimits: { ...limits, ...(flags.solverMaxTurns ? { maxTurns: flags.solverMaxTurns } : {}) },
     testTimeoutMs: flags.testTimeout === undefined ? undefined : flags.testTimeout * 1000,
     lanes,
+    goldenGate: flags.goldenGate,
   };
 }
 
@@ -163,6 +170,7 @@ export function registerSelfplay(program: Command): void {
         .choices(samplerSyncModeSchema.options)
         .default('auto'),
     );
+  addLeakPolicyOption(command);
   addRunOptions(command);
   command.action(async (flags: SelfplayFlags) => {
     if (!flags.repo?.length) throw new EngineError('usage', 'ssr selfplay: give at least one --repo <id|path>');
@@ -183,6 +191,7 @@ export function registerSelfplay(program: Command): void {
       samplerUrl: samplerUrlOf(flags),
       samplerSync: flags.samplerSync,
       corpusDir: flags.corpus === undefined ? null : resolve(flags.corpus),
+      leakPolicy: flags.leakPolicy,
     });
     const policy = await createPolicy(flags);
     const backend = await selectBackend(flags.sandbox);

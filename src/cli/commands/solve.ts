@@ -4,6 +4,7 @@ import { join, resolve } from 'node:path';
 import type { Command } from 'commander';
 import PQueue from 'p-queue';
 import { exitEarnsReward, type ExitStatus } from '../../agent/agent-exit.js';
+import { leakPenalty, type LeakFlag, type LeakPolicy } from '../../agent/leak-flag.js';
 import { artifactId } from '../../artifact/artifact-id.js';
 import { loadArtifactDir } from '../../artifact/load-artifact.js';
 import type { BugArtifact } from '../../artifact/bug-artifact.js';
@@ -11,7 +12,8 @@ import { createPolicy, type PolicyFlags } from '../../policy/create-policy.js';
 import type { Policy } from '../../policy/policy.js';
 import { progressDisplay } from '../../report/progress-display.js';
 import { scoreInjector } from '../../reward/score-injector.js';
-import { gradeSolution, originalPassingTests, type SolverGrade } from '../../roles/grade-solution.js';
+import { gradeSolution, type SolverGrade } from '../../roles/grade-solution.js';
+import { validateForGrading } from '../../roles/grading-oracle.js';
 import { runSolverEpisode } from '../../roles/solver-episode.js';
 import { createProvider, prepareTemplate } from '../../sandbox/sandbox-factory.js';
 import type { SandboxProvider, SandboxTemplate } from '../../sandbox/sandbox.js';
@@ -19,10 +21,10 @@ import { selectBackend } from '../../sandbox/select-backend.js';
 import { EngineError, errorMessage, isEngineError } from '../../util/engine-error.js';
 import { seededRng } from '../../util/seeded-rng.js';
 import { BaselineCache } from '../../validator/baseline-cache.js';
-import { validateArtifact } from '../../validator/validate-artifact.js';
 import { addAgentLimitOptions, agentLimitsFromFlags, type AgentLimitFlags } from '../agent-limit-options.js';
 import { addRepoOptions, addSandboxOption, positiveInt, resolveRepoOptions, type RepoOptions, type SandboxChoice } from '../common-options.js';
 import { addPolicyOptions } from '../policy-options.js';
+import { addLeakPolicyOption } from '../leak-policy-option.js';
 import { DEFAULT_VALIDATE_CONCURRENCY } from './validate.js';
 
 interface SolveOptions extends RepoOptions, PolicyFlags, AgentLimitFlags {
@@ -34,6 +36,7 @@ interface SolveOptions extends RepoOptions, PolicyFlags, AgentLimitFlags {
   testTimeout?: number;
   priorPatch?: string;
   sandbox: SandboxChoice;
+  leakPolicy: LeakPolicy;
 }
 
 /** One attempt as `--json` prints it; `reward` is null when the attempt was discarded (infrastructure). */
@@ -43,6 +46,8 @@ interface AttemptLine {
   exitStatus: ExitStatus;
   turns: number;
   reason: string;
+  /** What the attempt reached for that it must not (see scanLeaks). */
+  leaks: LeakFlag[];
 }
 
 interface AttemptContext {
@@ -75,20 +80,25 @@ async function runAttempt(ctx: AttemptContext, attempt: number, bugId: string): 
       policy: ctx.policy, template: ctx.template, provider: ctx.provider, artifact: ctx.artifact, priorPatch: ctx.priorPatch,
       limits: agentLimitsFromFlags(ctx.options), episodeId, seed, trajectoryPath: join(dir, 'trajectory.jsonl'),
     });
-    const { exit, patch } = episode;
+    const { exit, patch, leaks } = episode;
     if (patch !== null) await writeFile(join(dir, 'pred_patch.diff'), patch);
-    const base = { attempt, exitStatus: exit.exitStatus, turns: exit.turns };
+    const base = { attempt, exitStatus: exit.exitStatus, turns: exit.turns, leaks };
+    const penalty = leakPenalty(ctx.options.leakPolicy, leaks);
     if (!exitEarnsReward(exit.exitStatus)) {
       line = { ...base, reward: null, reason: `discarded: the episode ended with ${exit.exitStatus}${exit.error ? ` (${exit.error.message})` : ''}` };
+    } else if (penalty !== null) {
+      line = { ...base, reward: -1, reason: penalty };
     } else {
       grade = await gradeSolution({ ...ctx, patch });
       line = { ...base, reward: grade.reward, reason: grade.reason };
     }
   } catch (error) {
     if (!isEngineError(error)) throw error;
-    line = { attempt, reward: null, exitStatus: 'infrastructure-error', turns: 0, reason: `discarded: ${error.message} [${error.code}]` };
+    line = { attempt, reward: null, exitStatus: 'infrastructure-error', turns: 0, reason: `discarded: ${error.message} [${error.code}]`, leaks: [] };
   }
-  await writeFile(join(dir, 'grade.json'), `${JSON.stringify(grade ?? { discarded: true, reason: line.reason }, null, 2)}\n`);
+  const verdict = grade ?? (line.reward === null ? { discarded: true, reason: line.reason } : { reward: line.reward, reason: line.reason });
+  await writeFile(join(dir, 'grade.json'), `${JSON.stringify(verdict, null, 2)}\n`);
+  await writeFile(join(dir, 'leaks.json'), `${JSON.stringify(line.leaks, null, 2)}\n`);
   return line;
 }
 
@@ -101,12 +111,13 @@ export function registerSolve(program: Command): void {
   command
     .requiredOption('--artifact <dir>', 'artifact directory with the five files')
     .option('--attempts <n>', 'Solver attempts (the RL group size)', positiveInt('--attempts'), DEFAULT_ATTEMPTS)
-    .requiredOption('--out <dir>', 'output folder: attempts go to <out>/solves/<bug-id>/attempt-<i>/')
+    .requiredOption('--out <dir>', 'output folder: attempts go to <out>/solves/<bug-id>/attempt-<i>/ (trajectory, pred_patch.diff, grade.json, leaks.json)')
     .option('--json', 'print one JSON line {bugId, attempts, solveRate, injectorReward} instead of a report')
     .option('--concurrency <n>', 'attempts running at once (default: all of them)', positiveInt('--concurrency'))
     .option('--test-timeout <seconds>', "time limit of one test_script.sh run (default: the repo's test_timeout_s)", positiveInt('--test-timeout'))
     .option('--prior-patch <file>', "a failed attempt's pred_patch.diff: solve the higher-order bug it makes (SPEC §6; no injector reward)");
   addAgentLimitOptions(command);
+  addLeakPolicyOption(command);
   addSandboxOption(command);
   command.action(async (options: SolveOptions) => {
     const artifactDir = resolve(options.artifact);
@@ -123,17 +134,14 @@ export function registerSolve(program: Command): void {
     const bugId = priorPatch === undefined ? baseId : `${baseId}-o2-${createHash('sha256').update(priorPatch).digest('hex').slice(0, 8)}`;
 
     process.stderr.write(`ssr solve: validating ${artifactDir}\n`);
-    const validation = await validateArtifact(artifact, {
+    const oracle = await validateForGrading(artifact, {
       repo, template, provider, testTimeoutMs, queue: new PQueue({ concurrency: DEFAULT_VALIDATE_CONCURRENCY }), baselines: new BaselineCache(),
     });
-    if (validation.infrastructureError) {
-      throw new EngineError('sandbox-failed', `validation could not judge the artifact (${validation.infrastructureError.check}): ${validation.infrastructureError.reason}`);
-    }
-    if (!validation.valid) {
-      const failed = validation.checks.find((check) => check.name === validation.failedCheck);
-      process.stderr.write(`ssr solve: refusing an invalid artifact: rejected by ${validation.failedCheck}: ${failed?.reason ?? ''}\n`);
+    const { validation } = oracle;
+    if (oracle.status === 'invalid') {
+      process.stderr.write(`ssr solve: refusing an invalid artifact: rejected by ${oracle.failedCheck}: ${oracle.reason}\n`);
       if (options.json) {
-        process.stdout.write(`${JSON.stringify({ bugId, valid: false, failedCheck: validation.failedCheck, attempts: [], solveRate: null, injectorReward: -1 })}\n`);
+        process.stdout.write(`${JSON.stringify({ bugId, valid: false, failedCheck: oracle.failedCheck, attempts: [], solveRate: null, injectorReward: -1 })}\n`);
       }
       process.exitCode = 1;
       return;
@@ -141,7 +149,7 @@ export function registerSolve(program: Command): void {
 
     const solveDir = join(resolve(options.out), 'solves', bugId);
     const ctx: AttemptContext = {
-      policy, template, provider, artifact, priorPatch, originalPassing: originalPassingTests(validation), testTimeoutMs, options,
+      policy, template, provider, artifact, priorPatch, originalPassing: oracle.originalPassing, testTimeoutMs, options,
       baseSeed: options.seed ?? randomInt(2 ** 31), solveDir,
     };
     process.stderr.write(`ssr solve: ${options.attempts} attempt(s) on ${bugId} with ${policy.name}\n`);
@@ -176,7 +184,8 @@ function formatSolveReport(summary: { bugId: string; attempts: AttemptLine[]; so
   const lines = [summary.bugId];
   for (const a of summary.attempts) {
     const reward = a.reward === null ? 'n/a' : a.reward > 0 ? '+1' : '-1';
-    lines.push(`  attempt ${String(a.attempt).padStart(2)}  ${reward.padStart(3)}  ${a.exitStatus.padEnd(20)} ${String(a.turns).padStart(3)} turns  ${a.reason}`);
+    const leaks = a.leaks.length === 0 ? '' : `  [leaks: ${a.leaks.map((flag) => `${flag.kind}@turn ${flag.turn}`).join(', ')}]`;
+    lines.push(`  attempt ${String(a.attempt).padStart(2)}  ${reward.padStart(3)}  ${a.exitStatus.padEnd(20)} ${String(a.turns).padStart(3)} turns  ${a.reason}${leaks}`);
   }
   const discarded = summary.attempts.length - scored;
   lines.push(`  solve rate ${summary.solveRate === null ? 'n/a' : `${solves}/${scored} = ${summary.solveRate.toFixed(3)}`}${discarded > 0 ? ` (${discarded} attempt(s) discarded)` : ''}`);

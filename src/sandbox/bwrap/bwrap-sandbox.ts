@@ -7,6 +7,7 @@ import { checkExecOptions } from '../check-exec-options.js';
 import { bwrapArgs } from './bwrap-args.js';
 import { startBwrap, type BwrapHandle } from './bwrap-run.js';
 import type { SandboxCgroup } from './sandbox-cgroup.js';
+import { readOomKills } from '../oom-kills.js';
 import { resolveSandboxPath, type SandboxMounts } from './sandbox-path.js';
 
 /** O_NONBLOCK: opening a FIFO planted by a command must fail or return at once, never hang. */
@@ -100,6 +101,10 @@ export class BwrapSandbox implements Sandbox {
     } finally {
       await handle.close();
     }
+  }
+
+  async oomKills(): Promise<number | null> {
+    return this.parts.cgroup ? readOomKills(this.parts.cgroup.dirs) : null;
   }
 
   /** Kill any running command, remove the cgroup and delete the sandbox's directory (repo, scratch, /tmp, home). Idempotent. */

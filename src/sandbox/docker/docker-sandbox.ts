@@ -8,6 +8,7 @@ import { REPO_DIR, SCRATCH_DIR, type ExecOptions, type ExecResult, type Sandbox 
 import { dockerError, dockerStatus } from './docker-client.js';
 import { runDockerExec } from './exec-stream.js';
 import { packFile, readSingleFile } from './tar.js';
+import { dockerMemoryCgroupDirs, readOomKills } from '../oom-kills.js';
 
 const DEFAULT_TIMEOUT_MS = 120_000;
 
@@ -85,6 +86,14 @@ export class DockerSandbox implements Sandbox {
       if (mkdir.exitCode !== 0) throw new EngineError('sandbox-failed', `writeFile ${target}: cannot create parent: ${mkdir.output.trim()}`);
       await put().catch((retryError: unknown) => Promise.reject(dockerError(`writeFile ${target}`, retryError)));
     }
+  }
+
+  async oomKills(): Promise<number | null> {
+    const counted = await readOomKills(dockerMemoryCgroupDirs(this.container.id));
+    if (counted !== null) return counted;
+    // A remote engine: its own flag, which only covers the container's main process.
+    const state = await this.container.inspect().then((info) => info.State, () => null);
+    return state === null ? null : state.OOMKilled ? 1 : 0;
   }
 
   /** Remove the container. Idempotent, and tolerant of a container that is already gone. */

@@ -1,11 +1,12 @@
 import { exitEarnsReward, type AgentExit, type ExitStatus } from '../../agent/agent-exit.js';
+import { leakPenalty, type LeakFlag } from '../../agent/leak-flag.js';
 import type { BugArtifact } from '../../artifact/bug-artifact.js';
 import type { SolveAttempt } from '../../corpus/solves-record.js';
 import { gradeSolution } from '../../roles/grade-solution.js';
 import { runSolverEpisode } from '../../roles/solver-episode.js';
 import { discardFromError, discardFromExit, discardText, engineStopped, type Discard } from '../discard.js';
 import { attemptId, runSeed } from '../episode-ids.js';
-import { runRepo, testTimeoutOf, type SelfplayContext } from '../selfplay-context.js';
+import { quarantineOf, runRepo, testTimeoutOf, type SelfplayContext } from '../selfplay-context.js';
 
 /** One Solver attempt, graded (SPEC §4) or discarded (infrastructure: no reward). */
 export interface AttemptOutcome {
@@ -19,6 +20,8 @@ export interface AttemptOutcome {
   reason: string;
   turns: number;
   tokens: number;
+  /** What the attempt's trajectory reached for that it must not (see scanLeaks); empty when it never ran. */
+  leaks: LeakFlag[];
 }
 
 export interface SolveInput {
@@ -55,35 +58,44 @@ export async function solveStage(ctx: SelfplayContext, input: SolveInput): Promi
 async function runAttempt(ctx: SelfplayContext, input: SolveInput, n: number): Promise<AttemptOutcome> {
   const id = attemptId(input.episodeId, n);
   const discarded = (discard: Discard, exit: AgentExit | null): AttemptOutcome => ({
-    id, n, status: 'discarded', reward: null, exitStatus: exit?.exitStatus ?? null, reason: discardText(discard), turns: exit?.turns ?? 0, tokens: exit ? tokensOf(exit) : 0,
+    id, n, status: 'discarded', reward: null, exitStatus: exit?.exitStatus ?? null, reason: discardText(discard), turns: exit?.turns ?? 0, tokens: exit ? tokensOf(exit) : 0, leaks,
   });
   if (ctx.health.stopped) return discarded(engineStopped(ctx.health.stopped), null);
   const { repo, template } = runRepo(ctx, input.repo);
+  // The golden gate's flaky tests judge nothing (see oracleOf's rule, applied to this oracle).
+  const quarantine = quarantineOf(ctx, input.repo);
+  const oracle = input.originalPassing.filter((id) => !quarantine.has(id));
   let exit: AgentExit | null = null;
+  let leaks: LeakFlag[] = [];
   try {
     const episode = await runSolverEpisode({
       policy: ctx.policy, template, provider: ctx.provider, artifact: input.artifact, limits: ctx.settings.solverLimits,
       episodeId: id, seed: runSeed(input.seed, id), trajectoryPath: ctx.store.trajectoryPath(id), signal: ctx.health.signal,
     });
     exit = episode.exit;
+    leaks = episode.leaks;
     if (!exitEarnsReward(exit.exitStatus)) {
       if (ctx.health.stopped) return discarded(engineStopped(ctx.health.stopped), exit);
       const discard = discardFromExit('solve', exit);
       await ctx.health.reportFailure(discard.code, discard.detail);
       return discarded(discard, exit);
     }
+    const effort = { exitStatus: exit.exitStatus, turns: exit.turns, tokens: tokensOf(exit), leaks };
+    // A leak under `fail` is −1 whatever the patch: what it found cannot be un-found.
+    const penalty = leakPenalty(ctx.settings.leakPolicy, leaks);
+    if (penalty !== null) return { id, n, status: 'failed', reward: -1, reason: penalty, ...effort };
     const grade = await ctx.lanes.sandbox.add(() =>
       gradeSolution({
-        provider: ctx.provider, template, artifact: input.artifact, patch: episode.patch, originalPassing: input.originalPassing, testTimeoutMs: testTimeoutOf(ctx, repo),
+        provider: ctx.provider, template, artifact: input.artifact, patch: episode.patch, originalPassing: oracle, testTimeoutMs: testTimeoutOf(ctx, repo),
       }),
     );
     ctx.health.reportSuccess();
-    return {
-      id, n, status: grade.reward === 1 ? 'solved' : 'failed', reward: grade.reward, exitStatus: exit.exitStatus, reason: grade.reason, turns: exit.turns, tokens: tokensOf(exit),
-    };
+    return { id, n, status: grade.reward === 1 ? 'solved' : 'failed', reward: grade.reward, reason: grade.reason, ...effort };
   } catch (error) {
     const discard = discardFromError(exit ? 'grade' : 'solve', error);
-    await ctx.health.reportFailure(discard.code, discard.detail);
+    // An OOM kill is the patch's appetite, not a sick engine: discarded, but it must not count
+    // towards stopping the run (a Solver that keeps eating memory would stop self-play).
+    if (discard.code !== 'sandbox-oom') await ctx.health.reportFailure(discard.code, discard.detail);
     return discarded(ctx.health.stopped ? engineStopped(ctx.health.stopped) : discard, exit);
   }
 }

@@ -65,6 +65,8 @@ export interface RecordInput {
   durationsMs: EpisodeRecord['durationsMs'];
   turns: number;
   tokens: number;
+  /** Leak flags of the episode's Solver attempts (see scanLeaks). */
+  leaks?: EpisodeRecord['leaks'];
 }
 
 /** The episodes.jsonl line of an episode; a discarded one carries its reason and no reward. */
@@ -84,5 +86,6 @@ export function buildEpisodeRecord(input: RecordInput): EpisodeRecord {
     durationsMs: input.durationsMs,
     turns: input.turns,
     tokens: input.tokens,
+    leaks: input.leaks ?? [],
   };
 }

@@ -93,6 +93,15 @@ describe('renderRunReport', () => {
     expect(plots(html).get('output-tokens')).toBe(24);
   });
 
+  it('leak flags in the metrics: one solver-leaks plot after the solve-rate histogram, a bar per flag', async () => {
+    const run = await readRun(fixtureRun('selfplay-trainer'));
+    const steps = run.steps.map((step, index) => (index === 1 ? { ...step, leaks: { history: 2, network: 1 } } : index === 3 ? { ...step, leaks: { history: 1 } } : step));
+    const found = plots(renderRunReport({ ...run, steps }, { linkBase: '' }));
+    const names = [...found.keys()];
+    expect(names.slice(names.indexOf('solve-rate-histogram'), names.indexOf('solve-rate-histogram') + 2)).toEqual(['solve-rate-histogram', 'solver-leaks']);
+    expect(found.get('solver-leaks')).toBe(3); // history and network in step 1, history in step 3
+  });
+
   it('a run written before the stability signals: no stability plots, one note saying so', async () => {
     const run = await readRun(fixtureRun('selfplay-trainer'));
     const old = { ...run, steps: run.steps.map(({ stability: _dropped, ...line }) => line) };

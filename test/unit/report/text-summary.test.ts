@@ -67,6 +67,13 @@ describe('formatTextSummary', () => {
     );
   });
 
+  it('one line of leak flags by kind over the run, only when something was flagged', async () => {
+    const run = await readRun(fixtureRun('selfplay-trainer'));
+    expect(formatTextSummary(run)).not.toContain('leak flags');
+    const steps = run.steps.map((step, index) => (index < 2 ? { ...step, leaks: { history: 1 + index, 'package-download': 1 } } : step));
+    expect(formatTextSummary({ ...run, steps })).toContain('\nleak flags (Solver tool calls that reached for what they must not), by kind: history 3, package-download 2\n');
+  });
+
   it('long rejection lists are cut to the column', () => {
     const invalidByCheck = { existence: 3, parser: 2, 'test-script': 2, 'inverse-redundancy': 1 };
     const step = { ...baseStep(), invalidByCheck };

@@ -70,6 +70,17 @@ describe('aggregateStepMetrics', () => {
     expect(metrics).toMatchObject({ episodes: 2, discarded: 1, discardReasons: { 'docker-unavailable': 1 }, trainer: { version: 3, metrics: { loss: 0.5 } } });
   });
 
+  it('counts the leak flags of every episode record by kind (records written before leaks existed count none)', () => {
+    const flag = (kind: 'history' | 'network', turn: number) => ({ attempt: 'x-a1', kind, turn, command: 'git log', what: 'git log' });
+    const leaky = [
+      { ...evidence[0]!, record: { ...makeEpisode({ id: 'x' }), leaks: [flag('history', 1), flag('network', 2), flag('history', 4)] } },
+      { ...evidence[0]!, record: makeEpisode({ id: 'y' }) },
+    ];
+    const line = aggregateStepMetrics({ ...{ step: 0, policyVersion: 0, startedAt: '', durationMs: 1, stageMs: { prepare: 0, score: 0, emit: 0 } }, evidence: leaky, samples: metrics.samples, trainer: null });
+    expect(line.leaks).toEqual({ history: 2, network: 1 });
+    expect(metrics.leaks).toEqual({});
+  });
+
   it('stability per trajectory: completion tokens and format errors per turn from the exit record, NLL from the samples', () => {
     // The factory's steps sampled logprobs [-0.1, -0.2] and [-0.2, -0.2]: mean NLL (0.1 + 0.2 + 0.2 + 0.2) / 4.
     expect(metrics.stability).toEqual({

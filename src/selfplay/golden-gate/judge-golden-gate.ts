@@ -1,0 +1,75 @@
+import { z } from 'zod';
+import type { StatusMap } from '../../harness/test-report.js';
+
+/** A clean suite slower than this share of the test time limit is too near it to judge patches. */
+export const NEAR_LIMIT_SHARE = 0.5;
+/** The raised limit is this many times the slower clean run, so it sits at a third of it. */
+export const RAISE_FACTOR = 3;
+/** A repo whose raised limit would pass this is refused: a run that long is not a usable oracle. */
+export const MAX_RAISED_LIMIT_MS = 30 * 60 * 1000;
+
+/** One run of the clean suite on O, as the gate needs it. */
+export interface CleanRun {
+  statuses: StatusMap;
+  durationMs: number;
+  timedOut: boolean;
+  /** Set when the parser could not read the log. */
+  parserFailure?: string;
+}
+
+/** What the golden gate decided for one repo; `golden-gate.json` of a run dir holds one per repo. */
+export const goldenGateSchema = z.discriminatedUnion('status', [
+  z.object({
+    status: z.literal('passed'),
+    repo: z.string(),
+    commit: z.string(),
+    image: z.string(),
+    cleanMs: z.tuple([z.number(), z.number()]).describe('wall time of the two clean runs'),
+    tests: z.number().int().nonnegative().describe('tests seen in either run'),
+    quarantined: z.array(z.string()).describe('tests whose outcome differed between the runs: left out of every oracle set'),
+    testTimeoutMs: z.number().int().positive().describe('the limit every test run of the repo uses'),
+    raisedFromMs: z.number().int().positive().nullable().describe('the configured limit when the gate raised it, else null'),
+  }),
+  z.object({ status: z.literal('refused'), repo: z.string(), commit: z.string(), image: z.string(), reason: z.string() }),
+]);
+export type GoldenGate = z.infer<typeof goldenGateSchema>;
+
+const seconds = (ms: number): string => `${(ms / 1000).toFixed(1)} s`;
+
+/**
+ * Judge the two clean runs of a repo (SPEC §3's determinism, once per image, before any episode):
+ * tests whose outcome differs between them (missing in one counts) are quarantined; a suite that
+ * timed out or gave no statuses refuses the repo; one slower than {@link NEAR_LIMIT_SHARE} of the
+ * limit gets {@link RAISE_FACTOR}× its time as the new limit — or is refused when that passes
+ * {@link MAX_RAISED_LIMIT_MS}. Pure.
+ */
+export function judgeGoldenGate(runs: readonly [CleanRun, CleanRun], limitMs: number, id: Pick<GoldenGate, 'repo' | 'commit' | 'image'>): GoldenGate {
+  const refuse = (reason: string): GoldenGate => ({ status: 'refused', ...id, reason: `repo ${id.repo}: ${reason}` });
+  if (runs.some((run) => run.timedOut)) {
+    return refuse(`the clean test suite timed out at its ${seconds(limitMs)} limit: raise limits.test_timeout_s in repos.yaml (or pass --test-timeout)`);
+  }
+  const broken = runs.find((run) => run.parserFailure !== undefined || Object.keys(run.statuses).length === 0);
+  if (broken) return refuse(`the clean test suite gave no test statuses (${broken.parserFailure ?? 'the parser printed an empty map'}): fix the repo's test set-up before self-play`);
+  const [a, b] = runs;
+  const ids = [...new Set([...Object.keys(a.statuses), ...Object.keys(b.statuses)])].sort();
+  const quarantined = ids.filter((test) => a.statuses[test] !== b.statuses[test]);
+  const slowest = Math.max(a.durationMs, b.durationMs);
+  let testTimeoutMs = limitMs;
+  let raisedFromMs: number | null = null;
+  if (slowest > NEAR_LIMIT_SHARE * limitMs) {
+    testTimeoutMs = Math.ceil((RAISE_FACTOR * slowest) / 1000) * 1000;
+    raisedFromMs = limitMs;
+    if (testTimeoutMs > MAX_RAISED_LIMIT_MS) {
+      return refuse(`the clean test suite takes ${seconds(slowest)}, more than half its ${seconds(limitMs)} limit, and the ${seconds(testTimeoutMs)} it would need passes the ${seconds(MAX_RAISED_LIMIT_MS)} cap: select fewer tests for this repo`);
+    }
+  }
+  return { status: 'passed', ...id, cleanMs: [a.durationMs, b.durationMs], tests: ids.length, quarantined, testTimeoutMs, raisedFromMs };
+}
+
+/** One line about a gate's verdict, for progress output and the run report. */
+export function describeGoldenGate(gate: GoldenGate): string {
+  if (gate.status === 'refused') return `golden gate refused ${gate.reason}`;
+  const raised = gate.raisedFromMs === null ? '' : `; the clean suite is near the ${seconds(gate.raisedFromMs)} limit, so it is raised to ${seconds(gate.testTimeoutMs)}`;
+  const flaky = gate.quarantined.length === 0 ? 'no flaky test' : `${gate.quarantined.length} flaky test(s) quarantined from the oracle sets: ${gate.quarantined.slice(0, 10).join(', ')}${gate.quarantined.length > 10 ? ', …' : ''}`;
+  return `golden gate ${gate.repo}: clean suite ${seconds(gate.cleanMs[0])} / ${seconds(gate.cleanMs[1])}, ${gate.tests} tests, ${flaky}${raised}`;
+}

@@ -1,0 +1,74 @@
+import { execFileSync } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { mkdir, rm, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { resolveRepo, type ResolvedRepo } from '../../src/config/resolve-repo.js';
+import { createProvider } from '../../src/sandbox/sandbox-factory.js';
+import type { SandboxTemplate } from '../../src/sandbox/sandbox.js';
+import { runGoldenGate } from '../../src/selfplay/golden-gate/run-golden-gate.js';
+import { ssrPath } from '../../src/util/ssr-home.js';
+import { dockerTemplate } from '../helpers/sandboxes.js';
+
+const COINS = 16;
+const FLAKY_TESTS = `import os, time
+
+
+def test_stable():
+    assert 1 + 1 == 2
+
+
+def test_slow_enough_to_measure():
+    time.sleep(5)
+
+${Array.from({ length: COINS }, (_, i) => `\ndef test_coin_${i}():\n    assert os.urandom(1)[0] % 2 == 0\n`).join('')}`;
+
+/**
+ * A git repo whose suite has 16 coin-flip tests (the chance that two runs agree on all of them is
+ * 2^-16), one stable test and one that sleeps 5 s; fixed path and dates keep its image tag.
+ */
+async function flakyRepo(): Promise<ResolvedRepo> {
+  const dir = ssrPath('test-repos', 'flaky-v2');
+  if (!existsSync(join(dir, '.git'))) {
+    await rm(dir, { recursive: true, force: true });
+    await mkdir(join(dir, 'tests'), { recursive: true });
+    await writeFile(join(dir, 'tests', 'test_flaky.py'), FLAKY_TESTS);
+    const date = '2024-01-01T00:00:00Z';
+    const env = { ...process.env, GIT_AUTHOR_DATE: date, GIT_COMMITTER_DATE: date, GIT_AUTHOR_NAME: 't', GIT_AUTHOR_EMAIL: 't@t', GIT_COMMITTER_NAME: 't', GIT_COMMITTER_EMAIL: 't@t' };
+    for (const args of [['init', '-q', '-b', 'main'], ['add', '-A'], ['commit', '-q', '-m', 'flaky suite']]) execFileSync('git', ['-C', dir, ...args], { env, stdio: 'ignore' });
+  }
+  return resolveRepo(dir, undefined);
+}
+
+describe('the golden gate on a real repo (real Docker, real pytest)', () => {
+  let repo: ResolvedRepo;
+  let template: SandboxTemplate;
+  beforeAll(async () => {
+    repo = await flakyRepo();
+    template = await dockerTemplate(repo);
+  }, 600_000);
+  const gate = (testTimeoutMs: number) => runGoldenGate({ repo, template, provider: createProvider('docker'), testTimeoutMs });
+
+  it('quarantines exactly the tests whose outcome differs between the two clean runs', async () => {
+    const verdict = await gate(60_000);
+    expect(verdict).toMatchObject({ status: 'passed', repo: repo.id, tests: COINS + 2, testTimeoutMs: 60_000, raisedFromMs: null });
+    const quarantined = verdict.status === 'passed' ? verdict.quarantined : [];
+    expect(quarantined.length).toBeGreaterThan(0);
+    expect(quarantined.every((id) => /::test_coin_\d+$/.test(id))).toBe(true);
+  });
+
+  it('raises a limit the clean suite is near (over half of it) to 3× the slower run', async () => {
+    // 5 s of sleep is over half of 9 s; the whole suite stays under 9 s even on a loaded machine.
+    const verdict = await gate(9_000);
+    expect(verdict.status, JSON.stringify(verdict)).toBe('passed');
+    if (verdict.status !== 'passed') return;
+    expect(verdict.raisedFromMs).toBe(9_000);
+    expect(verdict.testTimeoutMs).toBe(Math.ceil((3 * Math.max(...verdict.cleanMs)) / 1000) * 1000);
+    expect(Math.max(...verdict.cleanMs)).toBeGreaterThan(4_500);
+  });
+
+  it('refuses the repo, saying what to change, when the clean suite times out', async () => {
+    const verdict = await gate(2_000);
+    expect(verdict).toMatchObject({ status: 'refused', reason: expect.stringMatching(/^repo flaky-v2-\w+: the clean test suite timed out at its 2\.0 s limit: raise limits\.test_timeout_s/) });
+  });
+});

@@ -1,0 +1,40 @@
+import { describe, expect, it } from 'vitest';
+import { describeGoldenGate, judgeGoldenGate, MAX_RAISED_LIMIT_MS, type CleanRun } from '../../../src/selfplay/golden-gate/judge-golden-gate.js';
+
+const ID = { repo: 'pyledger', commit: 'c0', image: 'img:1' };
+const run = (statuses: Record<string, 'passed' | 'failed'>, overrides: Partial<CleanRun> = {}): CleanRun => ({ statuses, durationMs: 2_000, timedOut: false, ...overrides });
+const stable = { 't::a': 'passed', 't::b': 'passed', 't::c': 'failed' } as const;
+
+describe('judgeGoldenGate', () => {
+  it.each([
+    ['two identical runs: nothing quarantined, the limit kept', [run(stable), run(stable)], { status: 'passed', tests: 3, quarantined: [], testTimeoutMs: 90_000, raisedFromMs: null }],
+    [
+      'a test that flips, one missing from a run: both quarantined',
+      [run({ ...stable, 't::d': 'passed' }), run({ ...stable, 't::b': 'failed' })],
+      { status: 'passed', tests: 4, quarantined: ['t::b', 't::d'] },
+    ],
+    ['a suite at exactly half the limit: kept', [run(stable, { durationMs: 45_000 }), run(stable)], { status: 'passed', testTimeoutMs: 90_000, raisedFromMs: null }],
+    ['a suite over half the limit: raised to 3× the slower run', [run(stable, { durationMs: 30_000 }), run(stable, { durationMs: 50_200 })], { status: 'passed', testTimeoutMs: 151_000, raisedFromMs: 90_000 }],
+  ])('%s', (_name, runs, expected) => {
+    expect(judgeGoldenGate(runs as [CleanRun, CleanRun], 90_000, ID)).toMatchObject({ ...ID, ...expected });
+  });
+
+  it.each([
+    ['a run that timed out', [run(stable), run({}, { timedOut: true, durationMs: 90_000 })], /^repo pyledger: the clean test suite timed out at its 90\.0 s limit: raise limits\.test_timeout_s/],
+    ['a parser that failed', [run({}, { parserFailure: 'parser-crashed: boom' }), run(stable)], /gave no test statuses \(parser-crashed: boom\)/],
+    ['an empty status map', [run(stable), run({})], /gave no test statuses \(the parser printed an empty map\)/],
+    ['a suite whose raised limit passes the cap', [run(stable, { durationMs: MAX_RAISED_LIMIT_MS / 2 }), run(stable)], /takes 900\.0 s, more than half its 1000\.0 s limit, and the 2700\.0 s it would need passes the 1800\.0 s cap/],
+  ])('refuses the repo: %s', (_name, runs, reason) => {
+    const limit = _name.includes('cap') ? 1_000_000 : 90_000;
+    const gate = judgeGoldenGate(runs as [CleanRun, CleanRun], limit, ID);
+    expect(gate.status).toBe('refused');
+    expect(gate.status === 'refused' && gate.reason).toMatch(reason);
+  });
+
+  it('describes a verdict in one line: flaky tests listed, a raised limit said', () => {
+    const gate = judgeGoldenGate([run({ ...stable, 't::d': 'passed' }, { durationMs: 60_000 }), run(stable)], 90_000, ID);
+    expect(describeGoldenGate(gate)).toBe(
+      'golden gate pyledger: clean suite 60.0 s / 2.0 s, 4 tests, 1 flaky test(s) quarantined from the oracle sets: t::d; the clean suite is near the 90.0 s limit, so it is raised to 180.0 s',
+    );
+  });
+});
