@@ -9,6 +9,7 @@ import type { Policy, PolicyRequest, PolicyTurn } from './policy.js';
 import { parseTextToolCall } from './text-protocol/parse-text-tool-call.js';
 import { toTextProtocolMessages } from './text-protocol/to-text-protocol-messages.js';
 import { DEFAULT_TEXT_TOOL_FORMAT, type TextToolFormat } from './text-protocol/text-tool-format.js';
+import type { ToolParserName } from './text-protocol/tool-parsers/tool-parsers.js';
 import { tokenDelta } from './token-delta.js';
 import { turnCap } from './turn-cap.js';
 
@@ -26,6 +27,10 @@ export interface TokensPolicyOptions extends EndpointOptions, HttpClientOptions,
   /** Version before the server reports one. Default 0. */
   version?: number;
   env?: Env;
+  /** The model's context from the preflight or `--max-context`, for when `/tokenize` reports none. */
+  contextLength?: number;
+  /** How sampled text is read as a tool call (`--tool-parser`). Default `cwm` (which also reads Hermes blocks). */
+  toolParser?: ToolParserName;
 }
 
 /** The exact token sequence of an episode so far (the last turn's prompt and what it sampled). */
@@ -60,6 +65,11 @@ export class TokensPolicy implements Policy {
     return `tokens:${this.model ?? '(served model)'}`;
   }
 
+  /** The model's context when known: the agent loop ends an episode that fills it (context-limit). */
+  get contextLength(): number | undefined {
+    return this.options.contextLength;
+  }
+
   /** The newest `policy_version` the server reported. */
   get version(): number {
     return this.latestVersion;
@@ -90,7 +100,7 @@ export class TokensPolicy implements Policy {
     const body = {
       model: this.model,
       prompt: prompt.ids,
-      max_tokens: completionBudget(prompt.ids.length, prompt.maxModelLen, turnCap(request.maxTokens, this.options.maxTokens)),
+      max_tokens: completionBudget(prompt.ids.length, prompt.maxModelLen ?? this.options.contextLength, turnCap(request.maxTokens, this.options.maxTokens)),
       ...defined({ temperature: this.options.temperature, top_p: this.options.topP, seed: request.seed ?? this.options.seed }),
       logprobs: 1,
       return_tokens_as_token_ids: true,
@@ -109,7 +119,7 @@ export class TokensPolicy implements Policy {
       retokenizationWarnings: prompt.warnings,
     };
     const usage = { promptTokens: prompt.ids.length, completionTokens: sampled.tokenIds.length };
-    const parsed = parseTextToolCall(sampled.text, { id: `call_${turns}`, format });
+    const parsed = parseTextToolCall(sampled.text, { id: `call_${turns}`, format, parser: this.options.toolParser, tools: request.tools });
     if (parsed.status === 'error') {
       return { message: { role: 'assistant', content: sampled.text }, toolCalls: [], usage, finishReason: sampled.finishReason, sample, formatError: parsed.formatError };
     }

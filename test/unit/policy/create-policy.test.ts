@@ -28,7 +28,7 @@ describe('createPolicy', () => {
     ['openai', OpenAIPolicy, 'openai:m'],
     ['tokens', TokensPolicy, 'tokens:m'],
   ] as const)('builds the %s policy', async (policy, type, name) => {
-    const created = await createPolicy({ policy, baseUrl: 'http://127.0.0.1:1/v1', model: 'm', env: {} });
+    const created = await createPolicy({ policy, baseUrl: 'http://127.0.0.1:1/v1', model: 'm', env: {}, preflight: false });
     expect(created).toBeInstanceOf(type);
     expect(created.name).toBe(name);
   });
@@ -83,7 +83,11 @@ describe('addPolicyOptions', () => {
 
   it('parses every flag into PolicyFlags', () => {
     const argv = ['--policy', 'tokens', '--base-url', 'http://h/v1', '--model', 'm', '--api-key', 'k', '--temperature', '0.7', '--top-p', '0.95', '--max-tokens', '2048', '--seed', '-3'];
-    expect(parse(argv)).toEqual({ policy: 'tokens', baseUrl: 'http://h/v1', model: 'm', apiKey: 'k', temperature: 0.7, topP: 0.95, maxTokens: 2048, seed: -3 });
+    const more = ['--tool-protocol', 'text', '--tool-parser', 'qwen3_coder', '--max-context', '32768'];
+    expect(parse([...argv, ...more])).toEqual({
+      policy: 'tokens', baseUrl: 'http://h/v1', model: 'm', apiKey: 'k', temperature: 0.7, topP: 0.95, maxTokens: 2048, seed: -3,
+      toolProtocol: 'text', toolParser: 'qwen3_coder', maxContext: 32768,
+    });
   });
 
   it('leaves unset flags undefined (defaults are resolved later)', () => {
@@ -96,6 +100,9 @@ describe('addPolicyOptions', () => {
     [['--top-p', '1.5'], '--top-p: expected a number in (0, 1]'],
     [['--max-tokens', '0'], '--max-tokens: expected a positive integer'],
     [['--seed', '1.5'], '--seed: expected an integer, got "1.5"'],
+    [['--max-context', '0'], '--max-context: expected a positive integer'],
+    [['--tool-protocol', 'xml'], 'Allowed choices are native, text, auto'],
+    [['--tool-parser', 'gpt'], 'Allowed choices are cwm, hermes, qwen3_coder, llama3_json, mistral'],
   ])('rejects %j', (argv, message) => {
     expect(() => parse(argv)).toThrow(message);
   });
@@ -106,9 +113,10 @@ describe('addPolicyOptions', () => {
 
   it('documents the flags in --help', () => {
     const help = addPolicyOptions(new Command('x')).helpInformation();
-    for (const flag of ['--policy <kind>', '--base-url <url>', '--model <name>', '--api-key <key>', '--temperature <t>', '--top-p <p>', '--max-tokens <n>', '--seed <n>']) {
+    const flags = ['--policy <kind>', '--base-url <url>', '--model <name>', '--api-key <key>', '--temperature <t>', '--top-p <p>', '--max-tokens <n>', '--seed <n>'];
+    for (const flag of [...flags, '--tool-protocol <mode>', '--tool-parser <format>', '--max-context <n>']) {
       expect(help).toContain(flag);
     }
-    expect(help).not.toMatch(/^\s+--policy-script/m);
+    expect(help).not.toMatch(/^\s+--policy-script <file>/m);
   });
 });
