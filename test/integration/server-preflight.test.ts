@@ -8,6 +8,7 @@ import { runPreflight, type PreflightOptions } from '../../src/policy/preflight/
 import { startFakeOpenAIServer, type FakeOpenAIServer, type FakeOpenAIServerOptions } from '../../src/testing/fake-openai-server.js';
 import { VLLM_NO_TOOL_PARSER } from '../../src/testing/fake-server-flavor.js';
 import { isEngineError, type EngineError } from '../../src/util/engine-error.js';
+import { runCli } from '../helpers/cli.js';
 
 const servers: FakeOpenAIServer[] = [];
 afterEach(async () => {
@@ -242,3 +243,26 @@ async function closedPort(): Promise<number> {
   await new Promise<void>((resolve) => probe.close(() => resolve()));
   return port;
 }
+
+describe('ssr doctor --base-url', () => {
+  afterEach(() => {
+    process.exitCode = undefined;
+  });
+
+  it('shows what the server serves and the fallback, as doctor lines', async () => {
+    const server = await serve({ flavor: 'vllm', maxModelLen: 32_768, toolParser: false });
+    const { stdout } = await runCli(['doctor', '--base-url', `${server.baseUrl}/v1`, '--json']);
+    const { checks } = JSON.parse(stdout) as { checks: Array<{ name: string; status: string; detail: string }> };
+    expect(checks.filter((check) => check.name === 'model server')).toEqual([
+      { name: 'model server', status: 'ok', detail: `Qwen/Qwen3-8B at ${server.baseUrl}: context 32768 tokens (vllm /v1/models max_model_len), ssr's text protocol` },
+      { name: 'model server', status: 'ok', detail: expect.stringContaining('refuses native tool calls') },
+    ]);
+  });
+
+  it('a server that is down is a failed line and exit 2', async () => {
+    const root = `http://127.0.0.1:${await closedPort()}`;
+    const { code, stdout } = await runCli(['doctor', '--base-url', root]);
+    expect(stdout).toMatch(new RegExp(`^FAILED +model server +cannot reach ${root}/v1/models: ECONNREFUSED after 2 attempts: .*point --base-url at it$`, 'm'));
+    expect(code).toBe(2);
+  });
+});
