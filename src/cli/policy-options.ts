@@ -33,7 +33,7 @@ export function addPolicyOptions(command: Command): Command {
       ),
     )
     .addOption(
-      new Option('--tool-parser <format>', 'how tool calls written as text are read (tokens mode; text replies): cwm (ours, also reads hermes; default), hermes (Qwen), qwen3_coder, llama3_json, mistral').choices(
+      new Option('--tool-parser <format>', 'the format the model writes tool calls in, when they come back as text (tokens mode; openai replies without native calls): cwm (ours, also reads hermes; default), hermes (Qwen), qwen3_coder, llama3_json, mistral').choices(
         TOOL_PARSER_NAMES,
       ),
     )

@@ -36,7 +36,10 @@ export interface OpenAIPolicyOptions extends EndpointOptions, HttpClientOptions,
    * turn's `max_tokens` is clamped to what is left of it. Unset: no clamp beyond the request's.
    */
   contextLength?: number;
-  /** How tool calls written as text are read (`--tool-parser`). Default `cwm` (which also reads Hermes blocks). */
+  /**
+   * How a native-mode reply that carries its call as text is read (`--tool-parser`: the model's
+   * trained format, e.g. a server without a tool parser). Default `cwm` (which also reads Hermes blocks).
+   */
   toolParser?: ToolParserName;
   /** false: never send `seed` (the preflight found the server refuses it). Default true. */
   sendSeed?: boolean;
@@ -95,7 +98,9 @@ export class OpenAIPolicy implements Policy {
     const url = `${this.endpoint.root}/v1/chat/completions`;
     const response = await this.client.postJson(url, body, request.signal);
     const callId = `call_${request.messages.filter((message) => message.role === 'assistant').length}`;
-    const turn = readChatCompletion(response, url, { callId, format, parser: this.options.toolParser });
+    // In text mode ssr taught its own format, so it reads that; in native mode a reply that came
+    // back as text is in the model's trained format, which --tool-parser names.
+    const turn = readChatCompletion(response, url, { callId, format, parser: textMode ? undefined : this.options.toolParser });
     this.room?.record(request.episodeId, messages.length, turn.usage);
     return turn;
   }

@@ -80,6 +80,15 @@ describe('preflight: what a model server serves and how it takes tool calls', ()
     expect(facts.toolProtocol).toBe('native');
   });
 
+  it('SGLang without a tool parser returns the call as text: --tool-parser reads it in the model\'s format', async () => {
+    const server = await serve({ flavor: 'sglang', toolParser: false });
+    const policy = await createPolicy({ policy: 'openai', baseUrl: server.baseUrl, env: {}, toolParser: 'qwen3_coder', log: () => {} });
+    server.replyChat({ type: 'text', content: 'Run it.\n<tool_call>\n<function=bash>\n<parameter=command>\npytest -q tests/\n</parameter>\n</function>\n</tool_call>' });
+    const turn = await policy.complete({ episodeId: 'e', role: 'solver', messages: [{ role: 'user', content: 'go' }], tools: [] });
+    expect(turn.toolCalls).toEqual([{ id: 'call_0', name: 'bash', arguments: { command: 'pytest -q tests/' } }]);
+    expect(turn.message.content).toBe('Run it.');
+  });
+
   it.each<[string, number | undefined, PreflightOptions['maxContext'], { tokens: number; source: string } | null, number]>([
     ['a server that reports nothing, no flag: unknown, said once', undefined, undefined, null, 1],
     ['a server that reports nothing, --max-context', undefined, 16_000, { tokens: 16_000, source: '--max-context' }, 0],
