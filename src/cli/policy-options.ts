@@ -40,7 +40,16 @@ export function addPolicyOptions(command: Command): Command {
     .option('--max-context <n>', "the model's context in tokens, when the server does not report it (the smaller wins when it does)", positiveInt('--max-context'))
     .addOption(new Option('--policy-script <file>', 'JSON array of scripted turns for --policy scripted').hideHelp())
     // The preflight refuses a model whose context cannot hold one prompt: tell it how long one is.
-    .hook('preAction', (_command, action) => void action.setOptionValue('promptTokens', firstPromptTokens()));
+    .hook('preAction', (_command, action) => void action.setOptionValue('promptTokens', promptTokensOrUndefined()));
+}
+
+/** Without readable prompt templates the episode itself will say so; the preflight just skips that check. */
+function promptTokensOrUndefined(): number | undefined {
+  try {
+    return firstPromptTokens();
+  } catch {
+    return undefined;
+  }
 }
 
 function boundedNumber(flag: string, min: number, max: number): (value: string) => number {

@@ -90,6 +90,15 @@ describe('addPolicyOptions', () => {
     });
   });
 
+  it("tells the preflight how long a role's first prompt is, when a command runs", async () => {
+    let seen: PolicyFlags = {};
+    const command = addPolicyOptions(new Command('x').exitOverride()).action((flags: PolicyFlags) => void (seen = flags));
+    await command.parseAsync([], { from: 'user' });
+    // The shortest first prompt (system + Solver template + tool schemas) is over a thousand tokens.
+    expect(seen.promptTokens).toBeGreaterThan(1_000);
+    expect(seen.promptTokens).toBeLessThan(10_000);
+  });
+
   it('leaves unset flags undefined (defaults are resolved later)', () => {
     expect(parse([])).toEqual({});
   });
