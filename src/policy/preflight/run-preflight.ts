@@ -101,19 +101,21 @@ async function chatProtocol(
     }
     return answer;
   };
-  const first = await probe(wanted !== 'text');
-  if (first.status === 'no-native-tools') {
-    const why = `${root} refuses native tool calls (${first.reason})`;
+  let answer = await probe(wanted !== 'text');
+  let toolProtocol: 'native' | 'text' = wanted === 'text' ? 'text' : 'native';
+  if (answer.status === 'no-native-tools') {
+    const why = `${root} refuses native tool calls (${answer.reason})`;
     if (wanted === 'native') throw new EngineError('usage', `${why}: start the server with a tool-call parser (vLLM: --enable-auto-tool-choice --tool-call-parser NAME) or pass --tool-protocol text`);
     notes.push(`${why}: using ssr's text protocol instead (--tool-protocol text skips this probe)`);
+    toolProtocol = 'text';
     // A server that refused tools still answers plain chat: ask again without them.
-    const plain = await probe(false);
-    return { toolProtocol: 'text', reportsUsage: plain.status === 'accepted' && plain.reportsUsage, sendsSeed };
+    answer = await probe(false);
   }
-  if (!first.reportsUsage) {
+  const reportsUsage = answer.status === 'accepted' && answer.reportsUsage;
+  if (!reportsUsage) {
     notes.push(`${root}/v1/chat/completions returns no "usage": prompt tokens are estimated (~3 characters a token); pass --max-context N if turns still overflow`);
   }
-  return { toolProtocol: wanted === 'text' ? 'text' : 'native', reportsUsage: first.reportsUsage, sendsSeed };
+  return { toolProtocol, reportsUsage, sendsSeed };
 }
 
 /** Every preflight failure ends with what to do; transport errors get the server-side fix. */
