@@ -46,7 +46,8 @@ export async function runAgent(options: RunAgentOptions): Promise<AgentExit> {
     { role: 'system', content: options.systemPrompt },
     { role: 'user', content: options.userPrompt },
   ];
-  const budget = new ContextBudget(limits.maxContextTokens);
+  // A model served with a smaller context than --max-context-tokens ends the episode at its own size.
+  const budget = new ContextBudget(Math.min(limits.maxContextTokens, policy.contextLength ?? Infinity));
   budget.add(messages);
   const usage: TokenUsage = { promptTokens: 0, completionTokens: 0 };
   let turns = 0;

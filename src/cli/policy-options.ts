@@ -1,12 +1,16 @@
 import { Option, type Command } from 'commander';
 import { POLICY_KINDS } from '../policy/create-policy.js';
+import { TOOL_PROTOCOL_CHOICES } from '../policy/preflight/server-facts.js';
 import { samplerLogprobsSchema } from '../policy/sampling-settings.js';
+import { TOOL_PARSER_NAMES } from '../policy/text-protocol/tool-parsers/tool-parsers.js';
+import { firstPromptTokens } from '../roles/first-prompt-tokens.js';
 import { EngineError } from '../util/engine-error.js';
 import { positiveInt } from './common-options.js';
 
 /**
  * Adds the policy flags (`--policy`, `--base-url`, `--model`, `--api-key`, `--temperature`,
- * `--top-p`, `--top-k`, `--sampler-logprobs`, `--max-tokens`, `--seed`) to a command. Commander's parsed options are a
+ * `--top-p`, `--top-k`, `--sampler-logprobs`, `--max-tokens`, `--seed`, `--tool-protocol`, `--tool-parser`, `--max-context`)
+ * to a command. Commander's parsed options are a
  * `PolicyFlags` object as they are: pass them to `createPolicy`.
  */
 export function addPolicyOptions(command: Command): Command {
@@ -33,7 +37,29 @@ export function addPolicyOptions(command: Command): Command {
     )
     .option('--max-tokens <n>', 'completion tokens per assistant turn', positiveInt('--max-tokens'))
     .option('--seed <n>', 'sampling seed (also seeds the procedural policy)', integer('--seed'))
-    .addOption(new Option('--policy-script <file>', 'JSON array of scripted turns for --policy scripted').hideHelp());
+    .addOption(
+      new Option('--tool-protocol <mode>', "how tool calls travel with --policy openai: native tool calls, ssr's text protocol, or auto (native when the server takes them; default)").choices(
+        TOOL_PROTOCOL_CHOICES,
+      ),
+    )
+    .addOption(
+      new Option('--tool-parser <format>', 'the format the model writes tool calls in, when they come back as text (tokens mode; openai replies without native calls): cwm (ours, also reads hermes; default), hermes (Qwen), qwen3_coder, llama3_json, mistral').choices(
+        TOOL_PARSER_NAMES,
+      ),
+    )
+    .option('--max-context <n>', "the model's context in tokens, when the server does not report it (the smaller wins when it does)", positiveInt('--max-context'))
+    .addOption(new Option('--policy-script <file>', 'JSON array of scripted turns for --policy scripted').hideHelp())
+    // The preflight refuses a model whose context cannot hold one prompt: tell it how long one is.
+    .hook('preAction', (_command, action) => void action.setOptionValue('promptTokens', promptTokensOrUndefined()));
+}
+
+/** Without readable prompt templates the episode itself will say so; the preflight just skips that check. */
+function promptTokensOrUndefined(): number | undefined {
+  try {
+    return firstPromptTokens();
+  } catch {
+    return undefined;
+  }
 }
 
 function boundedNumber(flag: string, min: number, max: number): (value: string) => number {

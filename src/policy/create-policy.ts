@@ -2,10 +2,14 @@ import { readFile } from 'node:fs/promises';
 import { z } from 'zod';
 import type { ScriptedStep } from '../testing/scripted-policy.js';
 import { EngineError, errorMessage } from '../util/engine-error.js';
-import type { Env } from './endpoint.js';
-import { OpenAIPolicy } from './openai-policy.js';
+import { resolveEndpoint, type Env } from './endpoint.js';
+import { OpenAIPolicy, type OpenAIPolicyOptions } from './openai-policy.js';
+import { describeServerFacts } from './preflight/describe-server-facts.js';
+import { runPreflight } from './preflight/run-preflight.js';
+import type { ToolProtocolChoice } from './preflight/server-facts.js';
+import type { ToolParserName } from './text-protocol/tool-parsers/tool-parsers.js';
 import type { Policy } from './policy.js';
-import type { SamplerLogprobs } from './sampling-settings.js';
+import { resolveSamplingSettings, type SamplerLogprobs } from './sampling-settings.js';
 import { TokensPolicy } from './tokens-policy.js';
 
 export const POLICY_KINDS = ['openai', 'tokens', 'procedural', 'scripted'] as const;
@@ -27,12 +31,24 @@ export interface PolicyFlags {
   seed?: number;
   /** `scripted` from the CLI: a JSON file holding an array of ScriptedTurn objects. */
   policyScript?: string;
+  /** How tool calls travel (openai): `auto` (default) probes the server and falls back to text. */
+  toolProtocol?: ToolProtocolChoice;
+  /** How tool calls written as text are read (tokens mode, and text replies in openai mode). */
+  toolParser?: ToolParserName;
+  /** The model's context when the server does not report it (the smaller wins when both do). */
+  maxContext?: number;
+  /** Estimated tokens of a role's first prompt (set by the CLI): a smaller context fails the preflight. */
+  promptTokens?: number;
 }
 
 export interface CreatePolicyOptions extends PolicyFlags {
   env?: Env;
   /** `scripted` from code: the script itself (wins over `policyScript`). */
   scriptedSteps?: ScriptedStep[];
+  /** Ask the server what it serves before building an HTTP policy (default true; see runPreflight). */
+  preflight?: boolean;
+  /** Where the preflight's one-line summary and notes go. Default: stderr. */
+  log?: (line: string) => void;
 }
 
 /** `--policy` when given; otherwise `openai` if an endpoint is configured, else the model-free `procedural`. */
@@ -58,14 +74,44 @@ export async function createPolicy(options: CreatePolicyOptions): Promise<Policy
   };
   switch (kind) {
     case 'openai':
-      return new OpenAIPolicy(http);
     case 'tokens':
-      return new TokensPolicy({ ...http, topK: options.topK, samplerLogprobs: options.samplerLogprobs });
+      return createHttpPolicy(kind, http, options);
     case 'procedural':
       return createProceduralPolicy(options.seed);
     case 'scripted':
       return createScriptedPolicy(options);
   }
+}
+
+type HttpSettings = Omit<OpenAIPolicyOptions, 'toolProtocol' | 'contextLength' | 'toolParser' | 'sendSeed'>;
+
+/** An HTTP policy, built from what the preflight read from its server (unless told to skip it). */
+async function createHttpPolicy(kind: 'openai' | 'tokens', http: HttpSettings, options: CreatePolicyOptions): Promise<Policy> {
+  const mode = kind === 'openai' ? 'chat' : 'tokens';
+  // Sampling settings the tokens policy must refuse are a usage error: say so before asking the server anything.
+  if (kind === 'tokens') resolveSamplingSettings({ ...http, topK: options.topK, samplerLogprobs: options.samplerLogprobs });
+  const settings = { ...http, toolParser: options.toolParser, contextLength: options.maxContext };
+  let toolProtocol: 'native' | 'text' = options.toolProtocol === 'text' ? 'text' : 'native';
+  let sendSeed = true;
+  if (options.preflight !== false) {
+    const facts = await runPreflight({
+      endpoint: resolveEndpoint(http, http.env),
+      mode,
+      model: http.model,
+      toolProtocol: options.toolProtocol,
+      maxContext: options.maxContext,
+      sampling: { temperature: http.temperature, top_p: http.topP, seed: http.seed },
+      promptTokens: options.promptTokens,
+    });
+    const log = options.log ?? ((line: string) => void process.stderr.write(`${line}\n`));
+    log(`model server: ${describeServerFacts(facts, mode)}`);
+    for (const note of facts.notes) log(`model server: ${note}`);
+    Object.assign(settings, { model: facts.model, contextLength: facts.context?.tokens });
+    toolProtocol = facts.toolProtocol;
+    sendSeed = facts.sendsSeed;
+  }
+  if (kind === 'openai') return new OpenAIPolicy({ ...settings, toolProtocol, sendSeed });
+  return new TokensPolicy({ ...settings, toolProtocol: toolProtocol === 'text' ? 'text' : 'template', topK: options.topK, samplerLogprobs: options.samplerLogprobs });
 }
 
 // A variable specifier: the procedural policy is optional in a build, and tsc must not require it.

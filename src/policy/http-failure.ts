@@ -33,15 +33,20 @@ export function classifyFailure(evidence: FailureEvidence): AttemptFailure {
     case 'timeout':
       return retryable((n) => `request to ${evidence.url} timed out after ${evidence.timeoutMs / 1000} s (${attemptsText(n)})`);
     case 'bad-json':
+      if (/^\s*<(?:!doctype|html|head|body)/i.test(evidence.body)) {
+        // A web UI, a proxy's login page or the wrong port: say so rather than quote a JSON parse error.
+        const title = /<title>([^<]*)<\/title>/i.exec(evidence.body)?.[1]?.trim();
+        return final('policy-unavailable', `HTML instead of JSON from ${evidence.url}${title ? ` (page "${title}")` : ''}: expected an OpenAI-compatible API (check --base-url)`);
+      }
       return final('policy-unavailable', `invalid JSON from ${evidence.url}: ${head(evidence.body)}`);
     case 'http': {
       const { status, url, body } = evidence;
       const what = `HTTP ${status} from ${url}: ${head(body)}`;
-      if (status >= 400 && status < 500 && CONTEXT_OVERFLOW.test(body)) return final('policy-context-overflow', `prompt does not fit the model's context: ${what}`);
+      if (status >= 400 && status < 500 && CONTEXT_OVERFLOW.test(body)) return final('policy-context-overflow', `prompt does not fit the model's context: ${what}`, evidence);
       if (status === 429 || status >= 500) {
         return { ...retryable((n) => `${what} (after ${attemptsText(n)})`), retryAfterMs: parseRetryAfter(evidence.retryAfter) };
       }
-      return final('policy-unavailable', `${what}${HINTS[status] ?? ''}`);
+      return final('policy-unavailable', `${what}${HINTS[status] ?? ''}`, evidence);
     }
   }
 }
@@ -50,8 +55,15 @@ function retryable(message: (attempts: number) => string): AttemptFailure {
   return { status: 'failed', retryable: true, toError: (n) => new EngineError('policy-unavailable', message(n), { retryable: true }) };
 }
 
-function final(code: 'policy-unavailable' | 'policy-context-overflow', message: string): AttemptFailure {
-  return { status: 'failed', retryable: false, toError: () => new EngineError(code, message, { retryable: false }) };
+/** `evidence` rides along as the error's cause, so a caller (the preflight) can read the status and body. */
+function final(code: 'policy-unavailable' | 'policy-context-overflow', message: string, evidence?: FailureEvidence): AttemptFailure {
+  return { status: 'failed', retryable: false, toError: () => new EngineError(code, message, { retryable: false, cause: evidence }) };
+}
+
+/** The HTTP status and body behind an error the client threw for a 4xx answer, if that is what it was. */
+export function httpRejection(error: unknown): { status: number; body: string } | undefined {
+  const cause = (error as { cause?: FailureEvidence })?.cause;
+  return cause?.type === 'http' ? { status: cause.status, body: cause.body } : undefined;
 }
 
 function attemptsText(n: number): string {

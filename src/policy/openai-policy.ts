@@ -1,3 +1,4 @@
+import { ContextRoom } from './context-room.js';
 import { defined } from './defined.js';
 import { fetchDefaultModel, resolveEndpoint, type Endpoint, type EndpointOptions, type Env } from './endpoint.js';
 import { JsonHttpClient, type HttpClientOptions } from './http-client.js';
@@ -6,6 +7,7 @@ import type { Policy, PolicyRequest, PolicyTurn } from './policy.js';
 import { readChatCompletion } from './read-chat-completion.js';
 import { toTextProtocolMessages } from './text-protocol/to-text-protocol-messages.js';
 import { DEFAULT_TEXT_TOOL_FORMAT, type TextToolFormat } from './text-protocol/text-tool-format.js';
+import type { ToolParserName } from './text-protocol/tool-parsers/tool-parsers.js';
 import { turnCap } from './turn-cap.js';
 
 /** Sampling settings shared by the HTTP policies; unset ones are left to the server. */
@@ -29,6 +31,18 @@ export interface OpenAIPolicyOptions extends EndpointOptions, HttpClientOptions,
   toolProtocol?: 'native' | 'text';
   /** Text format taught in `text` mode. Default `cwm`. */
   textFormat?: TextToolFormat;
+  /**
+   * The model's context (prompt + completion tokens), from the preflight or `--max-context`: each
+   * turn's `max_tokens` is clamped to what is left of it. Unset: no clamp beyond the request's.
+   */
+  contextLength?: number;
+  /**
+   * How a native-mode reply that carries its call as text is read (`--tool-parser`: the model's
+   * trained format, e.g. a server without a tool parser). Default `cwm` (which also reads Hermes blocks).
+   */
+  toolParser?: ToolParserName;
+  /** false: never send `seed` (the preflight found the server refuses it). Default true. */
+  sendSeed?: boolean;
   /** Weights version reported to the trainer. Default 0. */
   version?: number;
   env?: Env;
@@ -39,6 +53,7 @@ export class OpenAIPolicy implements Policy {
   readonly version: number;
   private readonly endpoint: Endpoint;
   private readonly client: JsonHttpClient;
+  private readonly room: ContextRoom | undefined;
   private model: string | undefined;
 
   constructor(private readonly options: OpenAIPolicyOptions = {}) {
@@ -46,6 +61,16 @@ export class OpenAIPolicy implements Policy {
     this.client = new JsonHttpClient({ ...options, apiKey: this.endpoint.apiKey });
     this.model = options.model;
     this.version = options.version ?? 0;
+    this.room = options.contextLength === undefined ? undefined : new ContextRoom(options.contextLength);
+  }
+
+  /** The model's context when known: the agent loop ends an episode that fills it (context-limit). */
+  get contextLength(): number | undefined {
+    return this.options.contextLength;
+  }
+
+  endEpisode(episodeId: string): void {
+    this.room?.forget(episodeId);
   }
 
   get name(): string {
@@ -56,21 +81,27 @@ export class OpenAIPolicy implements Policy {
     this.model ??= await fetchDefaultModel(this.client, this.endpoint.root, request.signal);
     const format = this.options.textFormat ?? DEFAULT_TEXT_TOOL_FORMAT;
     const textMode = this.options.toolProtocol === 'text';
-    const messages = textMode ? toTextProtocolMessages(request.messages, request.tools, format) : request.messages;
+    const messages = toOpenAIMessages(textMode ? toTextProtocolMessages(request.messages, request.tools, format) : request.messages);
+    const tools = textMode || request.tools.length === 0 ? undefined : toOpenAITools(request.tools);
+    const room = this.room?.room(request.episodeId, messages, tools);
     const body: Record<string, unknown> = {
       model: this.model,
-      messages: toOpenAIMessages(messages),
-      ...(textMode || request.tools.length === 0 ? {} : { tools: toOpenAITools(request.tools), tool_choice: 'auto' }),
+      messages,
+      ...(tools ? { tools, tool_choice: 'auto' } : {}),
       ...defined({
         temperature: this.options.temperature,
         top_p: this.options.topP,
-        max_tokens: turnCap(request.maxTokens, this.options.maxTokens),
-        seed: request.seed ?? this.options.seed,
+        max_tokens: turnCap(turnCap(request.maxTokens, this.options.maxTokens), room),
+        seed: this.options.sendSeed === false ? undefined : (request.seed ?? this.options.seed),
       }),
     };
     const url = `${this.endpoint.root}/v1/chat/completions`;
     const response = await this.client.postJson(url, body, request.signal);
     const callId = `call_${request.messages.filter((message) => message.role === 'assistant').length}`;
-    return readChatCompletion(response, url, { callId, format });
+    // In text mode ssr taught its own format, so it reads that; in native mode a reply that came
+    // back as text is in the model's trained format, which --tool-parser names.
+    const turn = readChatCompletion(response, url, { callId, format, parser: textMode ? undefined : this.options.toolParser });
+    this.room?.record(request.episodeId, messages.length, turn.usage);
+    return turn;
   }
 }

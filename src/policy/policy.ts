@@ -91,6 +91,11 @@ export interface Policy {
   readonly name: string;
   /** Weights version; bumps after each trainer step. */
   readonly version: number;
+  /**
+   * The served model's context (prompt + completion tokens) when known (the preflight read it):
+   * the agent loop's context budget never exceeds it.
+   */
+  readonly contextLength?: number;
   complete(request: PolicyRequest): Promise<PolicyTurn>;
   /** Free per-episode state (optional). */
   endEpisode?(episodeId: string): void;

@@ -4,6 +4,7 @@ import { isPlainObject } from './text-protocol/parse-json-body.js';
 import { parseTextToolCall } from './text-protocol/parse-text-tool-call.js';
 import { renderToolCallAsText } from './text-protocol/render-tool-call-text.js';
 import type { TextToolFormat } from './text-protocol/text-tool-format.js';
+import type { ToolParserName } from './text-protocol/tool-parsers/tool-parsers.js';
 
 interface WireToolCall {
   id?: unknown;
@@ -14,6 +15,8 @@ export interface ReadChatOptions {
   /** Id for a call read from text, or a native call the server sent without one. */
   callId: string;
   format: TextToolFormat;
+  /** How a reply without native calls is read (`--tool-parser`). Default `cwm` (which also reads Hermes blocks). */
+  parser?: ToolParserName;
 }
 
 /**
@@ -31,7 +34,7 @@ export function readChatCompletion(response: unknown, url: string, options: Read
   const wireCalls = Array.isArray(message.tool_calls) ? (message.tool_calls as WireToolCall[]) : [];
 
   if (wireCalls.length === 0) {
-    const parsed = parseTextToolCall(content, { id: options.callId, format: options.format });
+    const parsed = parseTextToolCall(content, { id: options.callId, format: options.format, parser: options.parser });
     if (parsed.status === 'error') return failed(content, parsed.formatError, usage, truncated);
     const turnMessage = { role: 'assistant' as const, content: parsed.content, toolCalls: [parsed.call] };
     return { message: turnMessage, toolCalls: [parsed.call], usage, finishReason: 'tool_calls' };

@@ -9,6 +9,7 @@ import type { Policy, PolicyRequest, PolicyTurn } from './policy.js';
 import { parseTextToolCall } from './text-protocol/parse-text-tool-call.js';
 import { toTextProtocolMessages } from './text-protocol/to-text-protocol-messages.js';
 import { DEFAULT_TEXT_TOOL_FORMAT, type TextToolFormat } from './text-protocol/text-tool-format.js';
+import type { ToolParserName } from './text-protocol/tool-parsers/tool-parsers.js';
 import { newMessageTokens, type PreviousCompletion } from './new-message-tokens.js';
 import { resolveSamplingSettings, type SamplerLogprobs, type SamplingSettings } from './sampling-settings.js';
 import { turnCap } from './turn-cap.js';
@@ -36,6 +37,10 @@ export interface TokensPolicyOptions extends EndpointOptions, HttpClientOptions,
    */
   samplerLogprobs?: SamplerLogprobs;
   env?: Env;
+  /** The model's context from the preflight or `--max-context`, for when `/tokenize` reports none. */
+  contextLength?: number;
+  /** How sampled text is read as a tool call (`--tool-parser`). Default `cwm` (which also reads Hermes blocks). */
+  toolParser?: ToolParserName;
 }
 
 /** The exact token sequence of an episode so far (the last turn's prompt and what it sampled). */
@@ -77,6 +82,11 @@ export class TokensPolicy implements Policy {
     return `tokens:${this.model ?? '(served model)'}`;
   }
 
+  /** The model's context when known: the agent loop ends an episode that fills it (context-limit). */
+  get contextLength(): number | undefined {
+    return this.options.contextLength;
+  }
+
   /** The newest `policy_version` the server reported. */
   get version(): number {
     return this.latestVersion;
@@ -112,7 +122,7 @@ export class TokensPolicy implements Policy {
     const body = {
       model: this.model,
       prompt: prompt.ids,
-      max_tokens: completionBudget(prompt.ids.length, prompt.maxModelLen, turnCap(request.maxTokens, this.options.maxTokens)),
+      max_tokens: completionBudget(prompt.ids.length, prompt.maxModelLen ?? this.options.contextLength, turnCap(request.maxTokens, this.options.maxTokens)),
       temperature: this.sampling.temperature,
       top_p: this.sampling.topP,
       top_k: this.sampling.topK,
@@ -135,7 +145,7 @@ export class TokensPolicy implements Policy {
       ...(prompt.unproven ? { unproven: prompt.unproven } : {}),
     };
     const usage = { promptTokens: prompt.ids.length, completionTokens: sampled.tokenIds.length };
-    const parsed = parseTextToolCall(sampled.text, { id: `call_${turns}`, format });
+    const parsed = parseTextToolCall(sampled.text, { id: `call_${turns}`, format, parser: this.options.toolParser, tools: request.tools });
     if (parsed.status === 'error') {
       return { message: { role: 'assistant', content: sampled.text }, toolCalls: [], usage, finishReason: sampled.finishReason, sample, formatError: parsed.formatError };
     }

@@ -1,5 +1,6 @@
 import { createServer, type IncomingHttpHeaders, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { chatPromptTokens, flavorChatRejection, flavorRoutes, modelEntry, overflowBody, type FakeServerFlavor } from './fake-server-flavor.js';
 import { TOY_END_OF_TURN, toyDecode, toyEncode, toyTokenizeChat, type ToyChatMessage } from './toy-tokenizer.js';
 
 /** A scripted `/v1/chat/completions` answer. String `arguments` are sent verbatim (to test undecodable JSON). */
@@ -26,7 +27,9 @@ export type FakeFailure =
   /** Answer normally after `ms`, unless the client has given up by then. */
   | { type: 'delay'; ms: number }
   /** HTTP 400 worded the way vLLM words a prompt longer than the context. */
-  | { type: 'context-overflow' };
+  | { type: 'context-overflow' }
+  /** HTTP 200 with an HTML page (a web UI or a proxy's login page where the API was expected). */
+  | { type: 'html' };
 
 export interface FakeRequest {
   method: string;
@@ -52,6 +55,18 @@ export interface FakeOpenAIServerOptions {
    * the toy template's {@link TOY_END_OF_TURN}, or none with `tokenizeUrl`.
    */
   stopTokenId?: number;
+  /**
+   * Plays a real server's behaviours (see fake-server-flavor.ts): where it reports its context,
+   * chat requests whose prompt + max_tokens exceed it answered 400, usage counted. Unset: a lax
+   * OpenAI-compatible server (no context reported, fixed usage).
+   */
+  flavor?: FakeServerFlavor;
+  /** false: started without a tool-call parser (vLLM answers `tool_choice: auto` with 400). Default true. */
+  toolParser?: boolean;
+  /** Leave `usage` out of chat responses, as some proxies do. */
+  omitUsage?: boolean;
+  /** Request fields the server rejects with HTTP 400 when present (as strict hosted APIs do). */
+  rejectParams?: string[];
 }
 
 export interface FakeOpenAIServer {
@@ -84,10 +99,16 @@ export async function startFakeOpenAIServer(options: FakeOpenAIServerOptions = {
   const requests: FakeRequest[] = [];
 
   const routes: Record<string, (body: Record<string, unknown>) => [number, unknown] | Promise<[number, unknown]>> = {
-    'GET /v1/models': () => [200, { object: 'list', data: [{ id: model, object: 'model' }] }],
-    'POST /v1/chat/completions': () => {
+    'GET /v1/models': () => [200, { object: 'list', data: [modelEntry(model, maxModelLen, options.flavor)] }],
+    ...flavorRoutes(maxModelLen, options.flavor),
+    'POST /v1/chat/completions': (body) => {
+      const rejection = flavorChatRejection(body, { maxModelLen, ...options });
+      if (rejection) return rejection;
+      const usage = options.omitUsage ? undefined : options.flavor ? chatPromptTokens(body) : 100;
+      // A one-token request (what a preflight probe asks) gets one token and consumes no scripted reply.
+      if (body.max_tokens === 1) return [200, chatResponse(model, { type: 'text', content: '', finishReason: 'length' }, usage)];
       const reply = chats.shift();
-      return reply ? [200, chatResponse(model, reply)] : [400, { error: { message: 'fake-openai-server: no scripted chat reply left' } }];
+      return reply ? [200, chatResponse(model, reply, usage)] : [400, { error: { message: 'fake-openai-server: no scripted chat reply left' } }];
     },
     'POST /tokenize': (body) => {
       if (options.tokenizeUrl !== undefined) return forwardTokenize(options.tokenizeUrl, body, maxModelLen);
@@ -132,6 +153,7 @@ export async function startFakeOpenAIServer(options: FakeOpenAIServerOptions = {
       return send(res, failure.status, failure.body ?? `{"error":{"message":"fake failure ${failure.status}"}}`, headers);
     }
     if (failure?.type === 'context-overflow') return send(res, 400, JSON.stringify(overflowBody(maxModelLen, maxModelLen + 1)));
+    if (failure?.type === 'html') return send(res, 200, '<!doctype html><html><head><title>Sign in</title></head><body>Please sign in</body></html>', { 'content-type': 'text/html' });
     if (failure?.type === 'delay') {
       await new Promise((resolve) => setTimeout(resolve, failure.ms));
       // A client that timed out must not consume a scripted reply meant for its retry.
@@ -167,7 +189,7 @@ export async function startFakeOpenAIServer(options: FakeOpenAIServerOptions = {
   };
 }
 
-function chatResponse(model: string, reply: FakeChatReply): unknown {
+function chatResponse(model: string, reply: FakeChatReply, promptTokens: number | undefined): unknown {
   const toolCalls =
     reply.type === 'tool-calls'
       ? reply.calls.map((call, i) => ({
@@ -185,7 +207,7 @@ function chatResponse(model: string, reply: FakeChatReply): unknown {
     created: 0,
     model,
     choices: [{ index: 0, message: { role: 'assistant', content, ...(toolCalls ? { tool_calls: toolCalls } : {}) }, finish_reason: finishReason }],
-    usage: { prompt_tokens: 100, completion_tokens: completionTokens, total_tokens: 100 + completionTokens },
+    ...(promptTokens === undefined ? {} : { usage: { prompt_tokens: promptTokens, completion_tokens: completionTokens, total_tokens: promptTokens + completionTokens } }),
   };
 }
 
@@ -213,15 +235,6 @@ function completionResponse(model: string, completion: FakeCompletion, maxTokens
     choices: [{ ...choice, finish_reason: ids.length < all.length ? 'length' : 'stop' }],
     usage: { prompt_tokens: 0, completion_tokens: ids.length },
     ...(completion.policyVersion === undefined ? {} : { policy_version: completion.policyVersion }),
-  };
-}
-
-function overflowBody(maxModelLen: number, requested: number): unknown {
-  return {
-    object: 'error',
-    message: `This model's maximum context length is ${maxModelLen} tokens. However, you requested ${requested} tokens. Please reduce the length of the messages or completion.`,
-    type: 'BadRequestError',
-    code: 400,
   };
 }
 

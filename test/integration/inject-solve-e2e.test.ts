@@ -96,8 +96,9 @@ describe('ssr inject and ssr solve through a real HTTP endpoint (fake model, rea
     return runCli([...args, ...['--repos', ROOT_REPOS_YAML, '--repo', 'pyledger', '--sandbox', 'docker', '--base-url', server.baseUrl, '--json']]);
   }
 
+  /** The turns' chat requests: the preflight's one-token probes left out. */
   function chatRequests(): Array<{ messages: Array<{ role: string; content: string | null }>; tools?: Array<{ function: { name: string } }> }> {
-    return server.requests.filter((r) => r.path === '/v1/chat/completions').map((r) => r.body as never);
+    return server.requests.filter((r) => r.path === '/v1/chat/completions' && (r.body as { max_tokens?: number }).max_tokens !== 1).map((r) => r.body as never);
   }
 
   it('a native tool-calling Injector edits pyledger, diffs with git, submits, and the artifact is valid', async () => {
@@ -269,10 +270,34 @@ describe('ssr inject and ssr solve through a real HTTP endpoint (fake model, rea
   });
 
   it('ssr solve refuses an invalid artifact with its failed check, before any Solver runs', async () => {
-    const before = server.requests.length;
+    const before = chatRequests().length;
     const { code, stdout } = await cli(['solve', '--policy', 'openai', '--artifact', join(FIXTURES, 'bug-edits-test-file'), '--attempts', '2', '--out', join(root, 'refused')]);
     expect(JSON.parse(stdout)).toMatchObject({ valid: false, failedCheck: 'existence', attempts: [], solveRate: null, injectorReward: -1 });
     expect(code).toBe(1);
-    expect(server.requests.length).toBe(before);
+    expect(chatRequests().length).toBe(before);
+  });
+
+  it('ssr inject against vLLM serving a 32k model without a tool parser: preflight picks the text protocol, turns fit, the bug is valid', async () => {
+    const vllm = await startFakeOpenAIServer({ model: 'Qwen/Qwen3-8B', flavor: 'vllm', maxModelLen: 32_768, toolParser: false });
+    try {
+      vllm.replyChat(
+        ...createFixtureCalls('valid-two-files').map((call): FakeChatReply => ({ type: 'text', content: asText(call) })),
+        { type: 'text', content: 'Done: two files broken, seven tests removed.' },
+      );
+      const out = join(root, 'vllm-32k');
+      const args = ['inject', '--policy', 'openai', '--strategy', 'removal', '--seed', '5', '--out', out];
+      const { code, stdout, stderr } = await runCli([...args, '--repos', ROOT_REPOS_YAML, '--repo', 'pyledger', '--sandbox', 'docker', '--base-url', vllm.baseUrl, '--json']);
+      expect(JSON.parse(stdout), stderr).toMatchObject({ valid: true, failedCheck: null, turns: 8, exitStatus: 'submitted' });
+      expect(code).toBe(0);
+      expect(stderr).toContain(`model server: Qwen/Qwen3-8B at ${vllm.baseUrl}: context 32768 tokens (vllm /v1/models max_model_len), ssr's text protocol`);
+      expect(stderr.match(/refuses native tool calls/g)).toHaveLength(1);
+      const turns = vllm.requests.filter((r) => r.path === '/v1/chat/completions').map((r) => r.body as { max_tokens: number; tools?: unknown });
+      const episode = turns.filter((body) => body.max_tokens !== 1);
+      expect(episode).toHaveLength(8);
+      // Every turn was sent without tools and asked for no more than the 32k context leaves.
+      expect(episode.every((body) => body.tools === undefined && body.max_tokens < 32_768 - 1_000)).toBe(true);
+    } finally {
+      await vllm.close();
+    }
   });
 });

@@ -1,5 +1,5 @@
 import { existsSync } from 'node:fs';
-import type { Command } from 'commander';
+import { Option, type Command } from 'commander';
 import { imageRecipeSchema } from '../../config/repos-schema.js';
 import { resolveRepo } from '../../config/resolve-repo.js';
 import { baseImageTag } from '../../sandbox/docker/base-image.js';
@@ -11,8 +11,10 @@ import { repoImageTag } from '../../sandbox/docker/repo-image.js';
 import { baseRootfsDir, baseRootfsHash } from '../../sandbox/images/base-rootfs.js';
 import { runProcess } from '../../sandbox/images/run-process.js';
 import { BWRAP_HINT, DOCKER_HINT, probeBwrapBackend, probeDockerBackend } from '../../sandbox/select-backend.js';
+import { TOOL_PROTOCOL_CHOICES } from '../../policy/preflight/server-facts.js';
 import { errorMessage } from '../../util/engine-error.js';
-import { loadReposOption } from '../common-options.js';
+import { loadReposOption, positiveInt } from '../common-options.js';
+import { serverChecks, type DoctorServerFlags } from './doctor-server.js';
 
 /** One line of the doctor's report; `fix` says what to do about anything not ok. */
 export interface DoctorCheck {
@@ -111,13 +113,21 @@ function render(checks: DoctorCheck[], usable: string[]): string {
 export function registerDoctor(program: Command): void {
   program
     .command('doctor')
-    .description('check the Docker engine, bubblewrap (and its cgroup limits), debootstrap and the built images; say how to fix what is missing')
+    .description('check the Docker engine, bubblewrap (and its cgroup limits), debootstrap, the built images and (--base-url) a model server; say how to fix what is missing')
     .option('--repos <file>', 'repo set whose images to check (default: ./repos.yaml when present)')
+    .option('--base-url <url>', 'also check this model server: served model, context length, native tool calls (the preflight of every run)')
+    .option('--model <name>', 'with --base-url: the model to check (default: the first listed)')
+    .option('--api-key <key>', 'with --base-url: bearer token (default: $OPENAI_API_KEY)')
+    .addOption(new Option('--policy <kind>', 'with --base-url: check it for openai (chat) or tokens (RL) use').choices(['openai', 'tokens']).default('openai'))
+    .addOption(new Option('--tool-protocol <mode>', 'with --base-url: native, text or auto (default)').choices(TOOL_PROTOCOL_CHOICES))
+    .option('--max-context <n>', "with --base-url: the model's context when the server does not report it", positiveInt('--max-context'))
     .option('--json', 'print the checks as JSON')
-    .action(async (options: { repos?: string; json?: boolean }) => {
+    .action(async (options: DoctorServerFlags & { repos?: string; json?: boolean }) => {
       const { checks, usable } = await runDoctor(options.repos);
+      const server = options.baseUrl === undefined ? [] : await serverChecks(options);
+      checks.push(...server);
       process.stdout.write(options.json ? `${JSON.stringify({ checks, usable }, null, 2)}\n` : render(checks, usable));
       // 2 = EXIT_USAGE_OR_INFRA of main.ts (not imported: main imports every command).
-      process.exitCode = usable.length > 0 ? 0 : 2;
+      process.exitCode = usable.length > 0 && server.every((check) => check.status === 'ok') ? 0 : 2;
     });
 }

@@ -160,6 +160,13 @@ describe('runAgent', () => {
     expectConsistent(played);
   });
 
+  it("context limit at the model's own context when it is smaller than maxContextTokens (a 32k server)", async () => {
+    const steps = [bash('echo 1'), { toolCall: { name: 'bash', arguments: { command: 'echo 2' } }, usage: { promptTokens: 9_900, completionTokens: 50 } }, bash('echo 3')];
+    const policy = Object.assign(new ScriptedPolicy(steps), { contextLength: 10_000 });
+    const played = await play([], { policy, limits: { maxContextTokens: 128_000 } });
+    expect(played.exit).toMatchObject({ exitStatus: 'context-limit', turns: 2 });
+  });
+
   it('tells the model what went wrong on malformed turns', async () => {
     const twoCalls: ScriptedStep = (): PolicyTurn => {
       const calls = [

@@ -28,7 +28,7 @@ describe('createPolicy', () => {
     ['openai', OpenAIPolicy, 'openai:m'],
     ['tokens', TokensPolicy, 'tokens:m'],
   ] as const)('builds the %s policy', async (policy, type, name) => {
-    const created = await createPolicy({ policy, baseUrl: 'http://127.0.0.1:1/v1', model: 'm', env: {} });
+    const created = await createPolicy({ policy, baseUrl: 'http://127.0.0.1:1/v1', model: 'm', env: {}, preflight: false });
     expect(created).toBeInstanceOf(type);
     expect(created.name).toBe(name);
   });
@@ -36,7 +36,7 @@ describe('createPolicy', () => {
   it('passes top-k and the sampler log-probs mode to the tokens policy, which refuses top-k with raw log-probs', async () => {
     const base = { policy: 'tokens', baseUrl: 'http://127.0.0.1:1/v1', model: 'm', env: {} } as const;
     await expect(createPolicy({ ...base, topK: 20 })).rejects.toThrow(/samples at temperature 1, top-p 1 and no top-k \(got temperature 1, top-p 1, top-k 20\)/);
-    await expect(createPolicy({ ...base, topK: 20, samplerLogprobs: 'processed' })).resolves.toBeInstanceOf(TokensPolicy);
+    await expect(createPolicy({ ...base, topK: 20, samplerLogprobs: 'processed', preflight: false })).resolves.toBeInstanceOf(TokensPolicy);
   });
 
   it('rejects an HTTP policy without an endpoint as a usage error', async () => {
@@ -90,9 +90,20 @@ describe('addPolicyOptions', () => {
   it('parses every flag into PolicyFlags', () => {
     const argv = ['--policy', 'tokens', '--base-url', 'http://h/v1', '--model', 'm', '--api-key', 'k', '--temperature', '0.7', '--top-p', '0.95', '--top-k', '20'];
     argv.push('--sampler-logprobs', 'processed', '--max-tokens', '2048', '--seed', '-3');
-    expect(parse(argv)).toEqual({
+    const more = ['--tool-protocol', 'text', '--tool-parser', 'qwen3_coder', '--max-context', '32768'];
+    expect(parse([...argv, ...more])).toEqual({
       policy: 'tokens', baseUrl: 'http://h/v1', model: 'm', apiKey: 'k', temperature: 0.7, topP: 0.95, topK: 20, samplerLogprobs: 'processed', maxTokens: 2048, seed: -3,
+      toolProtocol: 'text', toolParser: 'qwen3_coder', maxContext: 32768,
     });
+  });
+
+  it("tells the preflight how long a role's first prompt is, when a command runs", async () => {
+    let seen: PolicyFlags = {};
+    const command = addPolicyOptions(new Command('x').exitOverride()).action((flags: PolicyFlags) => void (seen = flags));
+    await command.parseAsync([], { from: 'user' });
+    // The shortest first prompt (system + Solver template + tool schemas) is over a thousand tokens.
+    expect(seen.promptTokens).toBeGreaterThan(1_000);
+    expect(seen.promptTokens).toBeLessThan(10_000);
   });
 
   it('leaves unset flags undefined (defaults are resolved later)', () => {
@@ -107,6 +118,9 @@ describe('addPolicyOptions', () => {
     [['--seed', '1.5'], '--seed: expected an integer, got "1.5"'],
     [['--top-k', '0'], '--top-k: expected a positive integer'],
     [['--sampler-logprobs', 'logits'], 'Allowed choices are raw, processed'],
+    [['--max-context', '0'], '--max-context: expected a positive integer'],
+    [['--tool-protocol', 'xml'], 'Allowed choices are native, text, auto'],
+    [['--tool-parser', 'gpt'], 'Allowed choices are cwm, hermes, qwen3_coder, llama3_json, mistral'],
   ])('rejects %j', (argv, message) => {
     expect(() => parse(argv)).toThrow(message);
   });
@@ -117,10 +131,10 @@ describe('addPolicyOptions', () => {
 
   it('documents the flags in --help', () => {
     const help = addPolicyOptions(new Command('x')).helpInformation();
-    for (const flag of ['--policy <kind>', '--base-url <url>', '--model <name>', '--api-key <key>', '--temperature <t>', '--top-p <p>', '--top-k <k>', '--sampler-logprobs <mode>', '--max-tokens <n>', '--seed <n>']) {
+    const flags = ['--policy <kind>', '--base-url <url>', '--model <name>', '--api-key <key>', '--temperature <t>', '--top-p <p>', '--top-k <k>', '--sampler-logprobs <mode>', '--max-tokens <n>', '--seed <n>'];
+    for (const flag of [...flags, '--tool-protocol <mode>', '--tool-parser <format>', '--max-context <n>']) {
       expect(help).toContain(flag);
     }
-    // Hidden: no option line of its own (descriptions may mention it, wrapped anywhere).
-    expect(help).not.toContain('--policy-script <file>');
+    expect(help).not.toMatch(/^\s+--policy-script <file>/m);
   });
 });

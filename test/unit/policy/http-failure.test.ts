@@ -19,7 +19,9 @@ describe('classifyFailure', () => {
     ['404', http(404), false, 'policy-unavailable', '(check --base-url and --model)'],
     ['vLLM context overflow', http(400, "This model's maximum context length is 4096 tokens. However, you requested 5000 tokens."), false, 'policy-context-overflow', "prompt does not fit the model's context: HTTP 400"],
     ['OpenAI context overflow', http(400, '{"error":{"code":"context_length_exceeded","message":"too many tokens"}}'), false, 'policy-context-overflow', 'HTTP 400'],
-    ['non-JSON success', { type: 'bad-json', url, body: '<html>proxy</html>' }, false, 'policy-unavailable', `invalid JSON from ${url}: <html>proxy</html>`],
+    ['non-JSON success', { type: 'bad-json', url, body: 'OK proxy' }, false, 'policy-unavailable', `invalid JSON from ${url}: OK proxy`],
+    ['an HTML page', { type: 'bad-json', url, body: '<html>proxy</html>' }, false, 'policy-unavailable', `HTML instead of JSON from ${url}: expected an OpenAI-compatible API (check --base-url)`],
+    ['an HTML login page', { type: 'bad-json', url, body: '<!DOCTYPE html><html><head><title> Sign in </title>' }, false, 'policy-unavailable', `HTML instead of JSON from ${url} (page "Sign in")`],
   ])('%s', (_case, evidence, retried, code, message) => {
     const failure = classifyFailure(evidence);
     expect(failure.retryable).toBe(retried);

@@ -1,0 +1,24 @@
+import { EngineError } from '../../util/engine-error.js';
+import type { JsonHttpClient } from '../http-client.js';
+
+/** One entry of `GET /v1/models`; vLLM (and trainer/'s service) add `max_model_len`. */
+export interface ServedModel {
+  id: string;
+  maxModelLen?: number;
+}
+
+/** The models a server lists, or a specific error saying what was expected instead. */
+export async function readServedModels(client: JsonHttpClient, root: string, signal?: AbortSignal): Promise<ServedModel[]> {
+  const url = `${root}/v1/models`;
+  const listing = (await client.getJson(url, signal)) as { data?: unknown };
+  const data = Array.isArray(listing?.data) ? (listing.data as Array<{ id?: unknown; max_model_len?: unknown }>) : undefined;
+  const models = (data ?? []).filter((entry) => typeof entry?.id === 'string' && entry.id !== '');
+  if (models.length === 0) {
+    const got = JSON.stringify(listing).slice(0, 120);
+    throw new EngineError('policy-unavailable', `${url}: expected {"data": [{"id": "<model>"}, …]} listing at least one model, got ${got}: check --base-url`);
+  }
+  return models.map((entry) => {
+    const maxModelLen = entry.max_model_len;
+    return typeof maxModelLen === 'number' && maxModelLen > 0 ? { id: entry.id as string, maxModelLen } : { id: entry.id as string };
+  });
+}
