@@ -3,7 +3,7 @@ import type { TrajectoryStep } from '../agent/trajectory-record.js';
 import { countEpisodes } from './episode-counts.js';
 import type { EpisodeEvidence } from './step-evidence.js';
 import { stepMetricsSchema, type Stability, type StepMetrics } from './step-metrics.js';
-import type { TrainerStep } from './trainer-client.js';
+import type { TrainerStep } from '../training/trainer-client.js';
 
 export interface StepMetricsInput {
   step: number;

@@ -17,7 +17,7 @@ import type { RunRepo, SelfplayContext } from './selfplay-context.js';
 import { SelfplayProgress } from './selfplay-progress.js';
 import { resumeKey, type SelfplaySettings } from './selfplay-settings.js';
 import { stepMetricsSchema, type StepMetrics } from './step-metrics.js';
-import { trainerVersion } from './trainer-client.js';
+import { trainerVersion } from '../training/trainer-client.js';
 
 export interface SelfplayRunInput {
   /** The run.json command: `selfplay` or `corpus`. */

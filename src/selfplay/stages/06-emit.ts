@@ -4,7 +4,7 @@ import type { SelfplayContext } from '../selfplay-context.js';
 import type { EpisodeEvidence } from '../step-evidence.js';
 import type { StepMetrics } from '../step-metrics.js';
 import { buildStepSamples } from '../step-samples.js';
-import { postTrainStep, type TrainerStep } from '../trainer-client.js';
+import { postTrainStep, type TrainerStep } from '../../training/trainer-client.js';
 
 export interface EmitResult {
   samples: StepMetrics['samples'];
