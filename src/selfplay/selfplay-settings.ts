@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { agentLimitsSchema } from '../agent/agent-limits.js';
 import { DEFAULT_INJECTOR_ALPHA } from '../reward/score-injector.js';
 import { advantageEstimatorSchema, DEFAULT_ADVANTAGE_ESTIMATOR } from '../rl/advantages.js';
+import { LIMIT_HIT_MODES } from '../rl/build-sample.js';
 import { DEFAULT_MAX_STALENESS } from '../rl/staleness.js';
 import { STRATEGY_CHOICES } from '../roles/injector-strategy.js';
 
@@ -34,6 +35,7 @@ export const selfplaySettingsSchema = z.object({
   maxStaleness: z.number().int().nonnegative().default(DEFAULT_MAX_STALENESS),
   higherOrderCap: z.number().int().nonnegative().default(1).describe('order-2 bugs per order-1 bug at most'),
   trainRoles: z.enum(TRAIN_ROLES).default('both'),
+  limitHits: z.enum(LIMIT_HIT_MODES).default('fail').describe('fail: a Solver attempt that hits a limit earns -1 and stays in its group (SPEC §9); mask: graded, kept out of the loss'),
   emitSamples: z.boolean().default(true).describe('write RL samples (ssr corpus does not)'),
   injectorLimits: agentLimitsSchema.partial().default({}),
   solverLimits: agentLimitsSchema.partial().default({}),

@@ -5,6 +5,7 @@ import { resolveRepo, type ResolvedRepo } from '../../config/resolve-repo.js';
 import { createPolicy, resolveDefaultPolicy, type PolicyFlags } from '../../policy/create-policy.js';
 import { formatTextSummary } from '../../report/text-summary.js';
 import { advantageEstimatorSchema, type AdvantageEstimator } from '../../rl/advantages.js';
+import { LIMIT_HIT_MODES, type LimitHitMode } from '../../rl/build-sample.js';
 import { STRATEGY_CHOICES, type StrategyChoice } from '../../roles/injector-strategy.js';
 import { selectBackend } from '../../sandbox/select-backend.js';
 import { runSelfplay, type SelfplayRunResult } from '../../selfplay/run-selfplay.js';
@@ -39,6 +40,7 @@ interface SelfplayFlags extends RunFlags {
   maxStaleness: number;
   higherOrderCap: number;
   trainRoles: TrainRoles;
+  limitHits: LimitHitMode;
   corpus?: string;
   trainer?: string;
 }
@@ -146,6 +148,11 @@ export function registerSelfplay(program: Command): void {
     .option('--max-staleness <n>', 'drop samples more than this many policy versions old', nonNegativeInt('--max-staleness'), 8)
     .option('--higher-order-cap <n>', 'order-2 bugs grown from each order-1 bug at most (0: none)', nonNegativeInt('--higher-order-cap'), 1)
     .addOption(new Option('--train-roles <roles>', 'roles whose samples are written and trained (ablations)').choices(TRAIN_ROLES).default('both'))
+    .addOption(
+      new Option('--limit-hits <mode>', 'a Solver attempt that hits a turn/context/time limit: fail = -1, stays in its group (SPEC §9); mask = graded, out of the loss')
+        .choices(LIMIT_HIT_MODES)
+        .default('fail'),
+    )
     .option('--corpus <dir>', 'solve-only mode: solve the valid bugs of an earlier run dir instead of injecting (repair-only ablation)')
     .option('--trainer <url>', 'trainer service: POST <url>/train/step after every step; the policy then samples as its new version');
   addRunOptions(command);
@@ -164,6 +171,7 @@ export function registerSelfplay(program: Command): void {
       maxStaleness: flags.maxStaleness,
       higherOrderCap: flags.higherOrderCap,
       trainRoles: flags.trainRoles,
+      limitHits: flags.limitHits,
       trainerUrl: flags.trainer ?? null,
       corpusDir: flags.corpus === undefined ? null : resolve(flags.corpus),
     });
