@@ -12,6 +12,8 @@ import { EngineError } from '../util/engine-error.js';
  *                                   it: format 2 stores each turn's added prompt token ids only)
  *     samples/v<N>.jsonl            RL training samples of policy version N
  *     metrics.jsonl                 one line per step
+ *     training.jsonl                the trainer's history as the run saw it: each train call
+ *                                   (before it is sent), each checkpoint written, each resume
  *
  * Names starting with a dot are in-progress writes (and `.lock`, the writer's pid): readers skip them. A JSONL line counts once
  * its newline is written (a torn last line is ignored). In episodes.jsonl the last line of an id
@@ -24,6 +26,7 @@ export const RUN_LAYOUT = {
   trajectories: 'trajectories',
   samples: 'samples',
   metrics: 'metrics.jsonl',
+  training: 'training.jsonl',
   /** Inside a bug dir. */
   validation: 'validation.json',
   /** Inside a bug dir. */
@@ -56,6 +59,7 @@ export function runPaths(root: string) {
     samples: join(root, RUN_LAYOUT.samples),
     samplesFile: (version: number) => join(root, RUN_LAYOUT.samples, `v${checkVersion(version)}.jsonl`),
     metrics: join(root, RUN_LAYOUT.metrics),
+    training: join(root, RUN_LAYOUT.training),
   };
 }
 export type RunPaths = ReturnType<typeof runPaths>;

@@ -12,12 +12,13 @@ import { jsonSummary, type SelfplayJsonSummary } from './json-summary.js';
 import { createLanes } from './lanes.js';
 import { loadCorpusBugs } from './load-corpus-bugs.js';
 import { RunPolicy } from './run-policy.js';
-import { runStep } from './run-step.js';
+import { connectTrainer } from './connect-trainer.js';
 import type { RunRepo, SelfplayContext } from './selfplay-context.js';
 import { SelfplayProgress } from './selfplay-progress.js';
 import { resumeKey, type SelfplaySettings } from './selfplay-settings.js';
 import { stepMetricsSchema, type StepMetrics } from './step-metrics.js';
-import { trainerVersion } from '../training/trainer-client.js';
+import type { Checkpoint } from '../training/training-journal.js';
+import { runSteps } from './step-loop.js';
 
 export interface SelfplayRunInput {
   /** The run.json command: `selfplay` or `corpus`. */
@@ -33,6 +34,14 @@ export interface SelfplayRunInput {
   stderr?: NodeJS.WriteStream;
   /** Overrides of the engine health check (tests). */
   health?: Partial<EngineHealthOptions>;
+  /** `ssr selfplay --resume`: the trainer was restarted from the run's last checkpoint; continue from it. */
+  resume?: boolean;
+  /**
+   * Called on `resume` once the trainer is checked to be at the checkpoint, before anything is
+   * sampled: the seam where a sampler separate from the trainer is made to load the checkpoint's
+   * weights (it still holds the newer, lost ones). Throwing stops the run.
+   */
+  onResume?: (checkpoint: Checkpoint) => Promise<void>;
 }
 
 export interface SelfplayRunResult {
@@ -56,9 +65,10 @@ async function prepareRepos(repos: readonly ResolvedRepo[], backend: SandboxBack
 }
 
 /**
- * A self-play run into a run dir (resumable): steps 1..`steps`, each planned, run, emitted and
- * recorded by runStep; steps finished by an earlier run are skipped. With a trainer the policy
- * starts at the trainer's version. Returns when every step is done or the engine went away.
+ * A self-play run into a run dir (resumable): steps 1..`steps` (see runSteps: sampling overlaps
+ * the previous steps' training); steps finished by an earlier run are skipped. With a trainer the
+ * policy starts at the trainer's version, once checked against the run's history (connectTrainer).
+ * Returns when every step is done or the engine went away.
  */
 export async function runSelfplay(input: SelfplayRunInput): Promise<SelfplayRunResult> {
   const { settings } = input;
@@ -71,19 +81,22 @@ export async function runSelfplay(input: SelfplayRunInput): Promise<SelfplayRunR
   try {
     const lanes = createLanes(settings.lanes);
     const policy = new RunPolicy(input.policy, lanes.policy);
-    if (settings.trainerUrl !== null) policy.advanceTo(await trainerVersion(settings.trainerUrl));
+    let firstUndoneStep = 1;
+    while (store.hasMetrics(firstUndoneStep)) firstUndoneStep++;
+    const trainer = settings.trainerUrl === null
+      ? null
+      : await connectTrainer({ url: settings.trainerUrl, store, resume: input.resume ?? false, firstUndoneStep, ...(input.onResume ? { onResume: input.onResume } : {}) });
+    if (trainer !== null) policy.advanceTo(trainer.version);
     const perStep = corpus ? [...corpus.values()].filter((bugs) => bugs.length > 0).length * settings.episodesPerStep : repoIds.length * settings.episodesPerStep;
     const progress = new SelfplayProgress(stderr, { steps: input.steps, perStep, label: input.command });
     const ctx: SelfplayContext = {
       settings, store, policy, provider: createProvider(input.backend), repos, lanes, baselines: new BaselineCache(),
-      health: new EngineHealth({ backend: input.backend, ...input.health }), progress, sampleWriter: new SampleWriter(input.out), stageMs: { prepare: 0, score: 0, emit: 0 },
+      health: new EngineHealth({ backend: input.backend, ...input.health }), progress, sampleWriter: new SampleWriter(input.out),
+      stageMs: new Map(), trainer, sampling: [],
     };
-    let stopped: string | null = null;
+    let stopped: string | null;
     try {
-      for (let step = 1; step <= input.steps && stopped === null; step++) {
-        const outcome = await runStep(ctx, { step, repos: repoIds, corpus, onPlanned: (count) => progress.startStep(step, count) });
-        if (outcome.status === 'stopped') stopped = outcome.reason;
-      }
+      stopped = await runSteps(ctx, { steps: input.steps, repos: repoIds, corpus, progress });
     } finally {
       progress.stop();
     }

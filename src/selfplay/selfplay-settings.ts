@@ -3,7 +3,6 @@ import { agentLimitsSchema } from '../agent/agent-limits.js';
 import { DEFAULT_INJECTOR_ALPHA } from '../reward/score-injector.js';
 import { advantageEstimatorSchema, DEFAULT_ADVANTAGE_ESTIMATOR } from '../rl/advantages.js';
 import { LIMIT_HIT_MODES } from '../rl/build-sample.js';
-import { DEFAULT_MAX_STALENESS } from '../rl/staleness.js';
 import { STRATEGY_CHOICES } from '../roles/injector-strategy.js';
 
 /** Which role's samples are written and trained (the ablations of SPEC §9). */
@@ -32,7 +31,13 @@ export const selfplaySettingsSchema = z.object({
   seed: z.number().int().default(0).describe('derives every episode id, strategy and sampling seed'),
   alpha: z.number().min(0).max(1).default(DEFAULT_INJECTOR_ALPHA),
   advantage: advantageEstimatorSchema.default(DEFAULT_ADVANTAGE_ESTIMATOR),
-  maxStaleness: z.number().int().nonnegative().default(DEFAULT_MAX_STALENESS),
+  // SPEC §9 allows up to 8 (the paper's, rl/staleness.ts); 1 already overlaps sampling and training.
+  maxStaleness: z
+    .number()
+    .int()
+    .nonnegative()
+    .default(1)
+    .describe('train calls that may be in flight behind the sampling, and the oldest sample kept (versions); 0 = synchronous steps'),
   higherOrderCap: z.number().int().nonnegative().default(1).describe('order-2 bugs per order-1 bug at most'),
   trainRoles: z.enum(TRAIN_ROLES).default('both'),
   limitHits: z.enum(LIMIT_HIT_MODES).default('fail').describe('fail: a Solver attempt that hits a limit earns -1 and stays in its group (SPEC §9); mask: graded, kept out of the loss'),
@@ -42,14 +47,15 @@ export const selfplaySettingsSchema = z.object({
   testTimeoutMs: positive.optional().describe("test_script.sh limit; default the repo's"),
   lanes: laneSizesSchema.default(laneSizesSchema.parse({})),
   trainerUrl: z.string().nullable().default(null),
+  saveEvery: z.number().int().nonnegative().default(0).describe('a trainer checkpoint (POST /weights/save) every N steps; 0 = none'),
   corpusDir: z.string().nullable().default(null).describe('solve-only mode: the run dir whose valid bugs are solved'),
 });
 export type SelfplaySettings = z.infer<typeof selfplaySettingsSchema>;
 export type SelfplaySettingsInput = z.input<typeof selfplaySettingsSchema>;
 
-/** The settings a resume must repeat (run.json); lane sizes and the trainer URL may change. */
+/** The settings a resume must repeat (run.json); lane sizes, the trainer URL and the checkpoint period may change. */
 export function resumeKey(settings: SelfplaySettings, extra: Record<string, unknown>): Record<string, unknown> {
-  const { lanes: _lanes, trainerUrl, ...rest } = settings;
+  const { lanes: _lanes, trainerUrl, saveEvery: _saveEvery, ...rest } = settings;
   return { ...rest, trainer: trainerUrl !== null, ...extra };
 }
 

@@ -43,6 +43,8 @@ interface SelfplayFlags extends RunFlags {
   limitHits: LimitHitMode;
   corpus?: string;
   trainer?: string;
+  saveEvery?: number;
+  resume?: boolean;
 }
 
 /** Episodes per repo per step when not given: the RL group of an LLM Injector, few for the slow model-free policy. */
@@ -145,7 +147,12 @@ export function registerSelfplay(program: Command): void {
     .option('--attempts <n>', 'Solver attempts per bug: the Solver RL group size', positiveInt('--attempts'), 8)
     .option('--alpha <a>', 'injector reward α of SPEC §5, in [0, 1] (default 0.8)', unitInterval('--alpha'))
     .addOption(new Option('--advantage <estimator>', 'group-relative advantage').choices(advantageEstimatorSchema.options).default('rloo'))
-    .option('--max-staleness <n>', 'drop samples more than this many policy versions old', nonNegativeInt('--max-staleness'), 8)
+    .option(
+      '--max-staleness <n>',
+      'asynchronous steps: the next steps sample while at most this many train calls are pending; samples more than this many versions old are dropped (0: synchronous)',
+      nonNegativeInt('--max-staleness'),
+      1,
+    )
     .option('--higher-order-cap <n>', 'order-2 bugs grown from each order-1 bug at most (0: none)', nonNegativeInt('--higher-order-cap'), 1)
     .addOption(new Option('--train-roles <roles>', 'roles whose samples are written and trained (ablations)').choices(TRAIN_ROLES).default('both'))
     .addOption(
@@ -154,7 +161,9 @@ export function registerSelfplay(program: Command): void {
         .default('fail'),
     )
     .option('--corpus <dir>', 'solve-only mode: solve the valid bugs of an earlier run dir instead of injecting (repair-only ablation)')
-    .option('--trainer <url>', 'trainer service: POST <url>/train/step after every step; the policy then samples as its new version');
+    .option('--trainer <url>', 'trainer service: POST <url>/train/step after every step; the policy then samples as its new version')
+    .option('--save-every <n>', 'with --trainer: a trainer checkpoint (POST <url>/weights/save) every n steps, recorded in <out>/training.jsonl', positiveInt('--save-every'))
+    .option('--resume', 'with --trainer: the trainer service was restarted from the run\'s last checkpoint (--resume <its path>); continue the run from it');
   addRunOptions(command);
   command.action(async (flags: SelfplayFlags) => {
     if (!flags.repo?.length) throw new EngineError('usage', 'ssr selfplay: give at least one --repo <id|path>');
@@ -162,6 +171,7 @@ export function registerSelfplay(program: Command): void {
     const repos: ResolvedRepo[] = [];
     for (const ref of flags.repo) repos.push(await resolveRepo(ref, loaded));
     if (new Set(repos.map((repo) => repo.id)).size !== repos.length) throw new EngineError('usage', 'ssr selfplay: a --repo is given twice');
+    if ((flags.resume || flags.saveEvery) && !flags.trainer) throw new EngineError('usage', `ssr selfplay: ${flags.resume ? '--resume' : '--save-every'} needs --trainer <url>`);
     const settings = selfplaySettingsSchema.parse({
       ...sharedSettings(flags),
       episodesPerStep: flags.episodesPerStep ?? defaultEpisodesPerStep(flags),
@@ -173,12 +183,13 @@ export function registerSelfplay(program: Command): void {
       trainRoles: flags.trainRoles,
       limitHits: flags.limitHits,
       trainerUrl: flags.trainer ?? null,
+      saveEvery: flags.saveEvery ?? 0,
       corpusDir: flags.corpus === undefined ? null : resolve(flags.corpus),
     });
     const policy = await createPolicy(flags);
     const backend = await selectBackend(flags.sandbox);
     const result = await runSelfplay({
-      command: 'selfplay', repos, policy, policyKey: policyKey(flags), backend, settings, steps: flags.steps, out: resolve(flags.out),
+      command: 'selfplay', repos, policy, policyKey: policyKey(flags), backend, settings, steps: flags.steps, out: resolve(flags.out), resume: flags.resume ?? false,
     });
     reportRun('selfplay', result, flags.json);
   });

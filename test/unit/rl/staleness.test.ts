@@ -28,6 +28,11 @@ describe('dropStale', () => {
     expect(dropped).toEqual({ injector: 1, solver: 2 });
   });
 
+  it('counts every sample, kept or dropped, by version lag', () => {
+    const samples = [sample('solver', 5), sample('injector', 4), sample('solver', 4), sample('solver', 0)];
+    expect(dropStale(samples, 5, 1).lags).toEqual({ 0: 1, 1: 2, 5: 1 });
+  });
+
   it('with 0 keeps only the current version', () => {
     expect(dropStale([sample('solver', 3), sample('solver', 2)], 3, 0).kept.map((s) => s.id)).toEqual(['solver-3']);
   });
