@@ -18,7 +18,10 @@ export class StepPipeline {
 
   /** Resolves when `step` may sample. @throws what a finish threw. */
   async gate(step: number): Promise<void> {
-    await this.finishes.get(step - 1 - this.maxStaleness);
+    // Finishes run in order, so the latest one at or before the bound is the one to wait for.
+    const bound = step - 1 - this.maxStaleness;
+    const before = [...this.finishes.keys()].filter((enqueued) => enqueued <= bound);
+    if (before.length > 0) await this.finishes.get(Math.max(...before));
     this.rethrow();
   }
 
