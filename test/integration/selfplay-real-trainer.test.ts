@@ -85,7 +85,7 @@ describe('ssr selfplay against the real trainer service (tiny model, CPU): the c
     const run = spawnCli([
       'selfplay', '--repo', repo.location, '--policy', 'tokens', '--base-url', trainer.url, '--trainer', trainer.url, '--steps', '2',
       '--episodes-per-step', '1', '--attempts', '2', '--max-tokens', String(MAX_TOKENS), '--max-turns', '2', '--strategy', 'direct',
-      '--higher-order-cap', '0', '--seed', '1', '--sandbox', 'docker', '--out', out,
+      '--higher-order-cap', '0', '--seed', '1', '--sandbox', 'docker', '--max-staleness', '0', '--out', out,
     ]);
     ({ code, stderr } = await run.done);
   }, 600_000);

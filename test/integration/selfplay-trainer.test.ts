@@ -52,7 +52,7 @@ describe('ssr selfplay --trainer: a train step after every step moves the policy
     trainer = await fakeTrainer();
     const run = spawnCli([
       'selfplay', '--repo', repo.location, '--steps', '2', '--policy', 'procedural', '--seed', '1', '--episodes-per-step', '1', '--attempts', '2',
-      '--strategy', 'direct', '--solver-max-turns', '24', '--higher-order-cap', '0', '--sandbox', 'docker', '--trainer', trainer.url, '--out', out,
+      '--strategy', 'direct', '--solver-max-turns', '24', '--higher-order-cap', '0', '--sandbox', 'docker', '--trainer', trainer.url, '--max-staleness', '0', '--out', out,
     ]);
     ({ code, stderr } = await run.done);
   }, 600_000);
