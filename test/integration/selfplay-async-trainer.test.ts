@@ -99,7 +99,7 @@ describe('ssr selfplay --max-staleness 1 --save-every 1: asynchronous steps, sta
       [1, 2, '/checkpoints/v2'],
       [3, 4, '/checkpoints/v4'],
     ]);
-    expect(journal().filter((line) => line.type === 'train').map((line) => [line.step, line.type === 'train' && line.expectedVersion])).toEqual([[1, 0], [3, 2], [4, 4]]);
+    expect(journal().filter((line) => line.type === 'train').map((line) => [line.step, line.type === 'train' && line.expectedVersion])).toEqual([[1, 0], [3, 2], [4, 4], [5, 4]]);
   });
 
   it('stops with a clear error and trains nothing when the trainer is behind the run', () => {
