@@ -7,7 +7,7 @@ import { silentProgress } from '../../src/report/progress.js';
 import { prepareTemplate } from '../../src/sandbox/sandbox-factory.js';
 import { stepMetricsSchema, type StepMetrics } from '../../src/selfplay/step-metrics.js';
 import { trainingLineSchema, type TrainingLine } from '../../src/training/training-journal.js';
-import { episodeLines, miniRepo, spawnCli, waitFor } from './selfplay-helpers.js';
+import { episodeLines, killGroup, miniRepo, spawnCli, waitFor } from './selfplay-helpers.js';
 import { scriptedTrainer, type ScriptedTrainer } from './scripted-trainer.js';
 
 type Result = Awaited<ReturnType<typeof spawnCli>['done']>;
@@ -117,5 +117,51 @@ describe('ssr selfplay --max-staleness 1 --save-every 1: asynchronous steps, sta
     const last = metrics().at(-1)!;
     expect([last.step, last.policyVersion, last.pipeline?.trainVersion, last.trainer?.version]).toEqual([5, 4, 4, 6]);
     expect(journal().find((line) => line.type === 'resume')).toMatchObject({ step: 5, version: 4, path: '/checkpoints/v4', pending: [] });
+  });
+});
+
+describe('ssr selfplay killed while a step trains: the re-run trains nothing twice', () => {
+  let root: string;
+  let trainer: ScriptedTrainer;
+  let killed = false;
+  let signal: NodeJS.Signals | null = null;
+  let rerun: Result;
+  let out: string;
+
+  beforeAll(async () => {
+    root = await mkdtemp(join(tmpdir(), 'ssr-selfplay-async-kill-'));
+    out = join(root, 'run');
+    const repo = await miniRepo();
+    await prepareTemplate(repo, 'docker', silentProgress);
+    // Step 1's call is held until the run is dead; the trainer then applies it anyway (the request arrived).
+    trainer = await scriptedTrainer({ hold: (call) => (call.expected_version === 0 ? waitFor('the run killed', () => killed, 300_000) : Promise.resolve()) });
+    const args = [
+      'selfplay', '--repo', repo.location, '--policy', 'procedural', '--seed', '2', '--episodes-per-step', '1', '--attempts', '2', '--strategy', 'direct',
+      '--solver-max-turns', '24', '--higher-order-cap', '0', '--sandbox', 'docker', '--trainer', trainer.url, '--steps', '2', '--out', out,
+    ];
+    const first = spawnCli(args);
+    await waitFor('step 1\'s train call', () => trainer.calls.length > 0, 300_000);
+    killGroup(first);
+    signal = (await first.done).signal;
+    killed = true;
+    await waitFor('the held call applied', () => trainer.version === 1, 10_000);
+    rerun = await spawnCli(args).done;
+  }, 900_000);
+
+  afterAll(async () => {
+    await trainer?.close();
+    if (root) await rm(root, { recursive: true, force: true });
+  });
+
+  it('finds step 1 applied (409 at its journalled version) and trains step 2 once', () => {
+    expect(signal).toBe('SIGKILL');
+    expect(rerun.code, rerun.stderr.slice(-2000)).toBe(0);
+    expect(trainer.calls.map((call) => call.expected_version)).toEqual([0, 0, 1]);
+    expect(trainer.version).toBe(2);
+    const lines = readFileSync(join(out, 'metrics.jsonl'), 'utf8').trim().split('\n').map((line) => stepMetricsSchema.parse(JSON.parse(line)));
+    expect(lines.map((line) => [line.step, line.pipeline?.trainVersion, line.trainer?.version])).toEqual([[1, 0, 1], [2, 1, 2]]);
+    expect(lines[0]!.trainer).toMatchObject({ metrics: { alreadyApplied: true } });
+    // The re-sent call carried the same samples as the applied one.
+    expect(trainer.calls[1]!.samples.map((sample) => sample.id)).toEqual(trainer.calls[0]!.samples.map((sample) => sample.id));
   });
 });
