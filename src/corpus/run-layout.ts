@@ -10,7 +10,9 @@ import { EngineError } from '../util/engine-error.js';
  *     episodes.jsonl                one {@link EpisodeRecord} per line
  *     trajectories/<id>.jsonl       one agent trajectory (header, steps, exit; `readTrajectory` reads
  *                                   it: format 2 stores each turn's added prompt token ids only)
- *     samples/v<N>.jsonl            RL training samples of policy version N
+ *     samples/v<N>.jsonl            RL training samples trained at policy version N (the train
+ *                                   call's expected_version; a sample's own version may be up to
+ *                                   --max-staleness older)
  *     metrics.jsonl                 one line per step
  *     training.jsonl                the trainer's history as the run saw it: each train call
  *                                   (before it is sent), each checkpoint written, each resume

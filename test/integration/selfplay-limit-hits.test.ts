@@ -2,6 +2,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { readStoredBug } from '../../src/corpus/read-stored-bug.js';
 import { silentProgress } from '../../src/report/progress.js';
 import { readSamples } from '../../src/rl/sample-writer.js';
 import type { TrainingSample } from '../../src/rl/training-sample.js';
@@ -40,12 +41,20 @@ describe('ssr selfplay --limit-hits: a Solver attempt that hits the turn limit',
     expect(runs.fail.code, runs.fail.stderr.slice(-2000)).toBe(0);
     const [record] = [...(await episodesById(runs.fail.out)).values()];
     expect(record).toMatchObject({ valid: true, solverAttempts: 2, solved: 0, rewards: { solver: [-1, -1] } });
+    const bug = await readStoredBug(join(runs.fail.out, 'bugs', record!.bugId!));
+    expect(bug!.solves!.attempts.map((attempt) => [attempt.status, attempt.reason])).toEqual([
+      ['failed', 'limit hit: turn-limit (--limit-hits fail)'],
+      ['failed', 'limit hit: turn-limit (--limit-hits fail)'],
+    ]);
     const samples = await solverSamples('fail');
     expect(samples.map((sample) => [sample.finishReason, sample.reward, sample.masked])).toEqual([['turn-limit', -1, false], ['turn-limit', -1, false]]);
   });
 
   it('mask: each attempt is graded and masked out of the loss', async () => {
     expect(runs.mask.code, runs.mask.stderr.slice(-2000)).toBe(0);
+    const [record] = [...(await episodesById(runs.mask.out)).values()];
+    const bug = await readStoredBug(join(runs.mask.out, 'bugs', record!.bugId!));
+    expect(bug!.solves!.attempts.every((attempt) => !attempt.reason!.startsWith('limit hit'))).toBe(true);
     const samples = await solverSamples('mask');
     expect(samples).toHaveLength(2);
     expect(samples.every((sample) => sample.finishReason === 'turn-limit' && sample.masked && sample.maskReason === 'limit hit: turn-limit')).toBe(true);
