@@ -10,10 +10,14 @@ import { EngineError } from '../util/engine-error.js';
  *     episodes.jsonl                one {@link EpisodeRecord} per line
  *     trajectories/<id>.jsonl       one agent trajectory (header, steps, exit; `readTrajectory` reads
  *                                   it: format 2 stores each turn's added prompt token ids only)
- *     samples/v<N>.jsonl            RL training samples of policy version N
+ *     samples/v<N>.jsonl            RL training samples trained at policy version N (the train
+ *                                   call's expected_version; a sample's own version may be up to
+ *                                   --max-staleness older)
  *     metrics.jsonl                 one line per step
  *     golden-gate.json              per repo: the two clean runs' verdict (quarantined flaky tests,
  *                                   the test time limit in force, or why the repo was refused)
+ *     training.jsonl                the trainer's history as the run saw it: each train call
+ *                                   (before it is sent), each checkpoint written, each resume
  *
  * Names starting with a dot are in-progress writes (and `.lock`, the writer's pid): readers skip them. A JSONL line counts once
  * its newline is written (a torn last line is ignored). In episodes.jsonl the last line of an id
@@ -27,6 +31,7 @@ export const RUN_LAYOUT = {
   samples: 'samples',
   metrics: 'metrics.jsonl',
   goldenGate: 'golden-gate.json',
+  training: 'training.jsonl',
   /** Inside a bug dir. */
   validation: 'validation.json',
   /** Inside a bug dir. */
@@ -60,6 +65,7 @@ export function runPaths(root: string) {
     samplesFile: (version: number) => join(root, RUN_LAYOUT.samples, `v${checkVersion(version)}.jsonl`),
     metrics: join(root, RUN_LAYOUT.metrics),
     goldenGate: join(root, RUN_LAYOUT.goldenGate),
+    training: join(root, RUN_LAYOUT.training),
   };
 }
 export type RunPaths = ReturnType<typeof runPaths>;

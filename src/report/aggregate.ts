@@ -1,5 +1,5 @@
 import type { EpisodeRecord } from '../corpus/episode-record.js';
-import type { Stability, StageName, StepMetrics } from '../selfplay/step-metrics.js';
+import type { PipelineMetrics, Stability, StageName, StepMetrics } from '../selfplay/step-metrics.js';
 import { entropyBits, keysByTotal, mean, total } from './stats.js';
 import { TRAINER_METRICS, trainerPoint, type TrainerMetricKey, type TrainerPoint } from './trainer-metrics.js';
 
@@ -38,6 +38,8 @@ export interface StepAggregate {
   stageMs: Record<StageName, number>;
   samples: { written: number; stale: number; masked: number; zeroAdvantageGroups: number };
   trainer: TrainerPoint | null;
+  /** Sampling / training overlap and staleness; null for a line written before the asynchronous loop. */
+  pipeline: PipelineMetrics | null;
 }
 
 /** A whole run, ready to plot. */
@@ -103,6 +105,7 @@ export function aggregateStep(line: StepMetrics): StepAggregate {
     stageMs: line.stageMs,
     samples: line.samples,
     trainer: line.trainer === null ? null : trainerPoint(line.trainer),
+    pipeline: line.pipeline ?? null,
   };
 }
 

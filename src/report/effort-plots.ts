@@ -44,7 +44,7 @@ export function effortPlots(run: RunAggregate): PlotSpec[] {
     },
     {
       name: 'samples', section: 'samples', title: 'Samples written, stale and masked',
-      caption: 'Samples written per step; stale = dropped for being more than 8 policy versions old; masked = kept for logging but out of the loss; zero-advantage groups teach nothing (all attempts equal).',
+      caption: 'Samples written per step; stale = dropped for being more than --max-staleness policy versions old when trained; masked = kept for logging but out of the loss; zero-advantage groups teach nothing (all attempts equal).',
       svg: lineChart({ ...axis, title: title('training samples'), yLabel: 'samples / groups', series: [
         { name: 'written', color: colorAt(0), values: steps.map((s) => s.samples.written) },
         { name: 'stale (dropped)', color: colorAt(5), values: steps.map((s) => s.samples.stale) },

@@ -22,6 +22,7 @@ export const SECTIONS = [
   { id: 'stability', title: 'Stability', lead: 'Instability at scale (gibberish outputs): output length, format-error rate and an entropy proxy, one value per trajectory (SPEC §10).' },
   { id: 'throughput', title: 'Throughput', lead: 'Where the wall-clock time goes.' },
   { id: 'samples', title: 'Training samples', lead: 'What reaches the trainer, and what is dropped on the way.' },
+  { id: 'pipeline', title: 'Asynchronous steps', lead: 'Sampling of the next steps overlaps each train call (--max-staleness); the price is samples a version or more old.' },
   { id: 'trainer', title: 'Trainer', lead: 'Optimizer-side health, per role when the trainer reports it.' },
 ] as const;
 export type SectionId = (typeof SECTIONS)[number]['id'];

@@ -6,6 +6,7 @@ import { lineChart } from './plots/line-chart.js';
 import { COLORS, colorAt, warmColorAt } from './plots/palette.js';
 import { stackedBars, type BarSeries } from './plots/stacked-bars.js';
 import { effortPlots } from './effort-plots.js';
+import { pipelinePlots } from './pipeline-plots.js';
 import { stabilityPlots } from './stability-plots.js';
 
 const MAX_MIX_SERIES = 9;
@@ -105,6 +106,7 @@ export function runPlots(run: RunAggregate): PlotSpec[] {
       ] }),
     },
     ...effortPlots(run),
+    ...pipelinePlots(run),
     ...stabilityPlots(run),
   ];
 }

@@ -2,6 +2,7 @@ import type { EpisodeRecord } from '../corpus/episode-record.js';
 import { aggregateRun, type StepAggregate } from './aggregate.js';
 import { duration, fixed, percent, signed } from './format.js';
 import type { Stability, StepMetrics } from '../selfplay/step-metrics.js';
+import { pipelineTotals } from './pipeline-plots.js';
 import { stabilityMean } from './stability-plots.js';
 
 /** What the text summary needs of a run: a {@link RunData} fits, so do in-memory step lines. */
@@ -94,6 +95,10 @@ export function formatTextSummary(run: TextSummaryInput, options: TextSummaryOpt
       return all;
     }, {}));
     if (leaks.length > 0) lines.push(`leak flags (Solver tool calls that reached for what they must not), by kind: ${leaks.map(([kind, n]) => `${kind} ${n}`).join(', ')}`);
+    const pipeline = pipelineTotals(agg.steps);
+    if (pipeline.fraction !== null) {
+      lines.push(`asynchronous steps: ${percent(pipeline.fraction)} of the training time overlapped sampling (${duration(pipeline.overlapMs)} of ${duration(pipeline.trainingMs)}); ${pipeline.stale} of ${pipeline.samples} samples dropped as stale`);
+    }
   }
   for (const note of run.notes ?? []) lines.push(`note: ${note}`);
   return `${lines.join('\n')}\n`;

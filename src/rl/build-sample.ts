@@ -10,6 +10,13 @@ import { trainingSampleSchema, type MaskCode, type TrainingSample } from './trai
 /** Endings where a limit cut the episode short (SPEC §8). */
 export const LIMIT_EXITS: ReadonlySet<ExitStatus> = new Set(['turn-limit', 'context-limit', 'time-limit']);
 
+/**
+ * What a limit hit is worth (`--limit-hits`): `fail` (SPEC §9) — a failed attempt that stays in
+ * its group and in the loss; `mask` — graded, but kept out of the loss (DeepSWE's choice).
+ */
+export const LIMIT_HIT_MODES = ['fail', 'mask'] as const;
+export type LimitHitMode = (typeof LIMIT_HIT_MODES)[number];
+
 export interface BuildSampleInput {
   trajectory: Trajectory;
   role: AgentRole;
@@ -24,9 +31,9 @@ export interface BuildSampleInput {
   /** Default: `<role>:<the trajectory's episode id>` (unique per agent run). */
   id?: string;
   /**
-   * Mask trajectories that hit a turn, context or time limit (default true). Their reward is
-   * real (the last submission is graded) but the trajectory is truncated: DeepSWE masks such
-   * trajectories so the policy is not pushed away from long, unfinished reasoning.
+   * Mask trajectories that hit a turn, context or time limit (`--limit-hits mask`; default
+   * false: SPEC §9 counts a limit hit as a failed attempt that stays in the loss). DeepSWE masks
+   * such truncated trajectories so the policy is not pushed away from long, unfinished reasoning.
    */
   maskLimitHits?: boolean;
 }
@@ -64,7 +71,7 @@ function policyVersionOf(trajectory: Trajectory): number {
  * One trajectory → one {@link TrainingSample} (advantage 0 until `assignAdvantages`). Exact tokens
  * and loss mask when every turn carries a token sample (tokens mode), OpenAI chat messages and
  * tools otherwise. Masked (kept for logging, out of the loss) when the ending earns no reward
- * (infrastructure: `exitEarnsReward`), when a limit was hit (`maskLimitHits`), when the trajectory
+ * (infrastructure: `exitEarnsReward`), when a limit was hit and `maskLimitHits` is set, when the trajectory
  * has no exit record, when a turn's prompt ids are not provably exact (`unproven`), or when its
  * token samples do not chain (the tokens would not be the model's); `maskCode` says which.
  *
@@ -82,7 +89,7 @@ export function buildTrainingSample(input: BuildSampleInput): TrainingSample {
 
   let mask: { code: MaskCode; reason: string } | null = !earns
     ? { code: 'no-reward', reason: `exit ${exitStatus} earns no reward` }
-    : (input.maskLimitHits ?? true) && LIMIT_EXITS.has(exitStatus)
+    : (input.maskLimitHits ?? false) && LIMIT_EXITS.has(exitStatus)
       ? { code: 'limit-hit', reason: `limit hit: ${exitStatus}` }
       : trajectory.exit === null
         ? { code: 'cut-short', reason: 'trajectory has no exit record (cut short)' }

@@ -8,6 +8,8 @@ export interface StalenessResult<T> {
   kept: T[];
   /** Dropped samples, counted by role. */
   dropped: Record<TrainingSample['role'], number>;
+  /** Every sample (kept or dropped) counted by its lag, `currentVersion − policyVersion`: the staleness histogram. */
+  lags: Record<number, number>;
 }
 
 /**
@@ -24,14 +26,32 @@ export function dropStale<T extends Pick<TrainingSample, 'id' | 'role' | 'policy
   maxStaleness = DEFAULT_MAX_STALENESS,
 ): StalenessResult<T> {
   if (!Number.isInteger(maxStaleness) || maxStaleness < 0) throw new EngineError('usage', `max staleness must be a non-negative integer, got ${maxStaleness}`);
-  const result: StalenessResult<T> = { kept: [], dropped: { injector: 0, solver: 0 } };
+  const result: StalenessResult<T> = { kept: [], dropped: { injector: 0, solver: 0 }, lags: {} };
   for (const sample of samples) {
     const lag = currentVersion - sample.policyVersion;
     if (lag < 0) {
       throw new EngineError('internal', `sample ${sample.id} comes from policy version ${sample.policyVersion}, newer than the trainer's ${currentVersion}`);
     }
+    result.lags[lag] = (result.lags[lag] ?? 0) + 1;
     if (lag > maxStaleness) result.dropped[sample.role] += 1;
     else result.kept.push(sample);
   }
   return result;
+}
+
+/**
+ * After a resume from a checkpoint at `version`, the episodes recorded before it (`pending`) may
+ * have been sampled by weights newer than the checkpoint, which were lost with the trainer: their
+ * samples from such weights are dropped (and counted) rather than labelled with a version the new
+ * history will reuse. A sample's version is its oldest turn's, so one that started before the
+ * lost weights existed is kept: its behaviour log-probs are still those that sampled it.
+ */
+export function dropLost<T extends Pick<TrainingSample, 'episodeId' | 'policyVersion'>>(
+  samples: readonly T[],
+  resume: { version: number; pending: readonly string[] } | null,
+): { kept: T[]; lost: number } {
+  if (resume === null) return { kept: [...samples], lost: 0 };
+  const pending = new Set(resume.pending);
+  const kept = samples.filter((sample) => !(pending.has(sample.episodeId) && sample.policyVersion > resume.version));
+  return { kept, lost: samples.length - kept.length };
 }

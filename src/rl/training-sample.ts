@@ -19,7 +19,7 @@ export type MaskCode = z.infer<typeof maskCodeSchema>;
 
 /**
  * One RL training sample: one trajectory of one role, with its reward and group-relative
- * advantage. Written as JSONL to `<run>/samples/v<policyVersion>.jsonl` and POSTed to the
+ * advantage. Written as JSONL to `<run>/samples/v<N>.jsonl` (N: the version it is trained at) and POSTed to the
  * trainer's `/train/step`; the Python trainer validates the same fields (trainer/README.md).
  */
 export const trainingSampleSchema = z.object({

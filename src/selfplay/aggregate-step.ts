@@ -2,8 +2,8 @@ import type { Trajectory } from '../agent/trajectory.js';
 import type { TrajectoryStep } from '../agent/trajectory-record.js';
 import { countEpisodes } from './episode-counts.js';
 import type { EpisodeEvidence } from './step-evidence.js';
-import { stepMetricsSchema, type Stability, type StepMetrics } from './step-metrics.js';
-import type { TrainerStep } from './trainer-client.js';
+import { stepMetricsSchema, type PipelineMetrics, type Stability, type StepMetrics } from './step-metrics.js';
+import type { TrainerStep } from '../training/trainer-client.js';
 
 export interface StepMetricsInput {
   step: number;
@@ -16,6 +16,7 @@ export interface StepMetricsInput {
   stageMs: { prepare: number; score: number; emit: number };
   samples: StepMetrics['samples'];
   trainer: TrainerStep | null;
+  pipeline?: PipelineMetrics;
 }
 
 interface Effort {
@@ -98,5 +99,6 @@ export function aggregateStepMetrics(input: StepMetricsInput): StepMetrics {
     stageMs: { prepare: input.stageMs.prepare, inject: sum('inject'), validate: sum('validate'), solve: sum('solve'), score: input.stageMs.score, emit: input.stageMs.emit },
     samples: input.samples,
     trainer: input.trainer ? { version: input.trainer.version, metrics: input.trainer.metrics } : null,
+    ...(input.pipeline ? { pipeline: input.pipeline } : {}),
   });
 }

@@ -1,7 +1,7 @@
 import type { EpisodeRecord } from '../corpus/episode-record.js';
 import { engineStopped, type Discard } from './discard.js';
 import { persistEpisode } from './persist-episode.js';
-import type { SelfplayContext } from './selfplay-context.js';
+import { stageTimesOf, type SelfplayContext } from './selfplay-context.js';
 import { toSolveAttempt, type AttemptOutcome } from './stages/04-solve.js';
 import { buildEpisodeRecord, type RecordInput } from './stages/05-score.js';
 
@@ -31,7 +31,7 @@ export async function finishEpisode(ctx: SelfplayContext, input: FinishInput): P
     leaks: input.attempts.flatMap((attempt) => attempt.leaks.map((flag) => ({ attempt: attempt.id, ...flag }))),
   });
   await persistEpisode(ctx.store, record, input.attempts.map(toSolveAttempt));
-  ctx.stageMs.score += Date.now() - scoring;
+  stageTimesOf(ctx, record.step).score += Date.now() - scoring;
   ctx.progress.finished(describeRecord(record));
   return record;
 }

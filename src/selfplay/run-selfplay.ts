@@ -13,13 +13,14 @@ import { jsonSummary, type SelfplayJsonSummary } from './json-summary.js';
 import { createLanes } from './lanes.js';
 import { loadCorpusBugs } from './load-corpus-bugs.js';
 import { RunPolicy } from './run-policy.js';
-import { runStep } from './run-step.js';
+import { connectTrainer } from './connect-trainer.js';
 import { configuredTestTimeout, type RunRepo, type SelfplayContext } from './selfplay-context.js';
 import { gateRepos } from './golden-gate/gate-repos.js';
 import { SelfplayProgress } from './selfplay-progress.js';
 import { resumeKey, type SelfplaySettings } from './selfplay-settings.js';
 import { stepMetricsSchema, type StepMetrics } from './step-metrics.js';
-import { trainerVersion } from './trainer-client.js';
+import type { Checkpoint } from '../training/training-journal.js';
+import { runSteps } from './step-loop.js';
 
 export interface SelfplayRunInput {
   /** The run.json command: `selfplay` or `corpus`. */
@@ -35,6 +36,14 @@ export interface SelfplayRunInput {
   stderr?: NodeJS.WriteStream;
   /** Overrides of the engine health check (tests). */
   health?: Partial<EngineHealthOptions>;
+  /** `ssr selfplay --resume`: the trainer was restarted from the run's last checkpoint; continue from it. */
+  resume?: boolean;
+  /**
+   * Called on `resume` once the trainer is checked to be at the checkpoint, before anything is
+   * sampled: the seam where a sampler separate from the trainer is made to load the checkpoint's
+   * weights (it still holds the newer, lost ones). Throwing stops the run.
+   */
+  onResume?: (checkpoint: Checkpoint) => Promise<void>;
 }
 
 export interface SelfplayRunResult {
@@ -58,9 +67,11 @@ async function prepareRepos(repos: readonly ResolvedRepo[], backend: SandboxBack
 }
 
 /**
- * A self-play run into a run dir (resumable): steps 1..`steps`, each planned, run, emitted and
- * recorded by runStep; steps finished by an earlier run are skipped. With a trainer the policy
- * starts at the trainer's version (a separate sampler is first given its weights). Returns when every step is done or the engine went away.
+ * A self-play run into a run dir (resumable): steps 1..`steps` (see runSteps: sampling overlaps
+ * the previous steps' training); steps finished by an earlier run are skipped. With a trainer the
+ * policy starts at the trainer's version, once checked against the run's history (connectTrainer);
+ * a separate sampler is first given the trainer's weights (also after a `--resume`).
+ * Returns when every step is done or the engine went away.
  */
 export async function runSelfplay(input: SelfplayRunInput): Promise<SelfplayRunResult> {
   const { settings } = input;
@@ -79,25 +90,27 @@ export async function runSelfplay(input: SelfplayRunInput): Promise<SelfplayRunR
         });
     const lanes = createLanes(settings.lanes);
     const policy = new RunPolicy(input.policy, lanes.policy);
-    if (settings.trainerUrl !== null) {
+    let firstUndoneStep = 1;
+    while (store.hasMetrics(firstUndoneStep)) firstUndoneStep++;
+    const trainer = settings.trainerUrl === null
+      ? null
+      : await connectTrainer({ url: settings.trainerUrl, store, resume: input.resume ?? false, firstUndoneStep, ...(input.onResume ? { onResume: input.onResume } : {}) });
+    if (trainer !== null) {
       // A separate sampler must serve the trainer's weights before the first sample: a trainer that resumed is ahead of it.
       const { trainerUrl, samplerUrl, samplerSync } = settings;
-      const start = await trainerVersion(trainerUrl);
-      const served = start === 0 ? { version: 0 } : await publishWeights({ trainerUrl, samplerUrl, samplerSync }, start);
+      const served = trainer.version === 0 ? { version: 0 } : await publishWeights({ trainerUrl: trainerUrl!, samplerUrl, samplerSync }, trainer.version);
       if (served !== null) policy.serve(served);
     }
     const perStep = corpus ? [...corpus.values()].filter((bugs) => bugs.length > 0).length * settings.episodesPerStep : repoIds.length * settings.episodesPerStep;
     const progress = new SelfplayProgress(stderr, { steps: input.steps, perStep, label: input.command });
     const ctx: SelfplayContext = {
       settings, store, policy, provider, repos, lanes, baselines: new BaselineCache(),
-      health: new EngineHealth({ backend: input.backend, ...input.health }), progress, sampleWriter: new SampleWriter(input.out), stageMs: { prepare: 0, score: 0, emit: 0 },
+      health: new EngineHealth({ backend: input.backend, ...input.health }), progress, sampleWriter: new SampleWriter(input.out),
+      stageMs: new Map(), trainer, sampling: [],
     };
-    let stopped: string | null = null;
+    let stopped: string | null;
     try {
-      for (let step = 1; step <= input.steps && stopped === null; step++) {
-        const outcome = await runStep(ctx, { step, repos: repoIds, corpus, onPlanned: (count) => progress.startStep(step, count) });
-        if (outcome.status === 'stopped') stopped = outcome.reason;
-      }
+      stopped = await runSteps(ctx, { steps: input.steps, repos: repoIds, corpus, progress });
     } finally {
       progress.stop();
     }

@@ -2,6 +2,8 @@ import type { ResolvedRepo } from '../config/resolve-repo.js';
 import type { RunStore } from '../corpus/run-store.js';
 import type { SampleWriter } from '../rl/sample-writer.js';
 import type { SandboxProvider, SandboxTemplate } from '../sandbox/sandbox.js';
+import type { Interval } from '../training/overlap.js';
+import type { TrainingJournal } from '../training/training-journal.js';
 import type { BaselineCache } from '../validator/baseline-cache.js';
 import type { EngineHealth } from './engine-health.js';
 import type { Lanes } from './lanes.js';
@@ -25,6 +27,21 @@ export interface EpisodeProgress {
   finished(summary: string, ranHere?: boolean): void;
 }
 
+/** Time spent in the stages the step loop times itself, per step. */
+export interface StageTimes {
+  prepare: number;
+  score: number;
+  emit: number;
+}
+
+/** The trainer as the run sees it. */
+export interface RunTrainer {
+  url: string;
+  journal: TrainingJournal;
+  /** The trainer's version after the last train call this run made or found done. */
+  version: number;
+}
+
 /** What every stage of a run shares. */
 export interface SelfplayContext {
   settings: SelfplaySettings;
@@ -37,8 +54,19 @@ export interface SelfplayContext {
   health: EngineHealth;
   progress: EpisodeProgress;
   sampleWriter: SampleWriter;
-  /** Time spent in the stages the step loop times itself (reset every step). */
-  stageMs: { prepare: number; score: number; emit: number };
+  /** Per step: steps overlap (one samples while another trains), so each keeps its own. */
+  stageMs: Map<number, StageTimes>;
+  /** Null without `--trainer`. */
+  trainer: RunTrainer | null;
+  /** When each step of this process sampled (its episodes ran): what training overlapped. */
+  sampling: Interval[];
+}
+
+/** The stage times of a step, created at 0 on first use. */
+export function stageTimesOf(ctx: Pick<SelfplayContext, 'stageMs'>, step: number): StageTimes {
+  let times = ctx.stageMs.get(step);
+  if (!times) ctx.stageMs.set(step, (times = { prepare: 0, score: 0, emit: 0 }));
+  return times;
 }
 
 /** The run repo of an id. @throws Error for an id the run does not have (a bug in the caller). */

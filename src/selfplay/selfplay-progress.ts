@@ -1,5 +1,6 @@
 import { progressDisplay, type ProgressDisplay } from '../report/progress-display.js';
 import type { EpisodeProgress } from './selfplay-context.js';
+import type { StepMetrics } from './step-metrics.js';
 
 /** `1h02m`, `3m05s`, `42s`. */
 export function formatDuration(ms: number): string {
@@ -45,6 +46,13 @@ export class SelfplayProgress implements EpisodeProgress {
     this.done += 1;
     if (ranHere) this.ran += 1;
     this.render(summary);
+  }
+
+  /** A step's finish (samples, train call) is done; it may come while a later step samples. */
+  trained(metrics: StepMetrics): void {
+    const pipeline = metrics.pipeline;
+    const train = pipeline?.trainVersion == null ? 'no train call' : `trained at v${pipeline.trainVersion} in ${formatDuration(pipeline.trainingMs)} (${formatDuration(pipeline.overlapMs)} overlapped with sampling)`;
+    this.render(`step ${metrics.step} done: ${metrics.samples.written} sample(s), ${metrics.samples.stale} stale dropped, ${train}`);
   }
 
   /** A line outside the bar (a stop message). */

@@ -17,6 +17,20 @@ export const stabilitySchema = z.object({
 });
 export type Stability = z.infer<typeof stabilitySchema>;
 
+/**
+ * The asynchronous loop (`--max-staleness`): how a step's training overlapped sampling and how
+ * old its samples were when trained.
+ */
+export const pipelineSchema = z.object({
+  trainVersion: count.nullable().describe('the trainer version the samples were trained at (expected_version); null: no train call'),
+  samplingMs: z.number().nonnegative().describe("wall time of the step's episodes in the process that finished it"),
+  trainingMs: z.number().nonnegative().describe('wall time of the train call'),
+  overlapMs: z.number().nonnegative().describe('part of the train call during which episodes (of later steps) were sampling'),
+  staleness: counts.describe('samples by version lag (train version − sample version), kept and dropped'),
+  lost: count.describe('samples dropped because a resume lost the weights that sampled them'),
+});
+export type PipelineMetrics = z.infer<typeof pipelineSchema>;
+
 /** The six episode stages, in order (src/selfplay/stages/). */
 export const STAGES = ['prepare', 'inject', 'validate', 'solve', 'score', 'emit'] as const;
 export type StageName = (typeof STAGES)[number];
@@ -63,5 +77,6 @@ export const stepMetricsSchema = z.object({
     zeroAdvantageGroups: count,
   }),
   trainer: z.record(z.string(), z.unknown()).nullable().describe('the trainer step response ({version, metrics}); null without a trainer'),
+  pipeline: pipelineSchema.optional().describe('absent from lines written before the asynchronous loop'),
 });
 export type StepMetrics = z.infer<typeof stepMetricsSchema>;

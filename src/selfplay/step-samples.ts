@@ -10,17 +10,19 @@ import type { EpisodeEvidence } from './step-evidence.js';
  * trajectory one `injector` sample, grouped by (repo, commit, strategy) — the rollouts of one
  * prompt; per Solver attempt one `solver` sample, grouped by (bug, order) — the attempts on one
  * bug. A discarded attempt's trajectory is kept masked (no reward); discarded episodes give none.
- * Only the roles the run trains are emitted (the inject-only / repair-only ablations).
+ * Only the roles the run trains are emitted (the inject-only / repair-only ablations). Limit hits
+ * stay in the loss unless `limitHits` is `mask`.
  */
-export function buildStepSamples(evidence: readonly EpisodeEvidence[], settings: Pick<SelfplaySettings, 'trainRoles'>): TrainingSample[] {
+export function buildStepSamples(evidence: readonly EpisodeEvidence[], settings: Pick<SelfplaySettings, 'trainRoles' | 'limitHits'>): TrainingSample[] {
   const samples: TrainingSample[] = [];
+  const maskLimitHits = settings.limitHits === 'mask';
   for (const { record, commit, injector, attempts } of evidence) {
     if (record.status !== 'completed') continue;
     if (trainsRole(settings, 'injector') && record.order === 1 && record.rewards.injector !== null && injector) {
       samples.push(
         buildTrainingSample({
           trajectory: injector, role: 'injector', groupId: injectorGroupId(record.repo, commit, record.strategy),
-          episodeId: record.id, bugId: record.bugId, reward: record.rewards.injector,
+          episodeId: record.id, bugId: record.bugId, reward: record.rewards.injector, maskLimitHits,
         }),
       );
     }
@@ -34,7 +36,7 @@ export function buildStepSamples(evidence: readonly EpisodeEvidence[], settings:
       samples.push(
         buildTrainingSample({
           trajectory, role: 'solver', groupId: solverGroupId(record.bugId, record.order), episodeId: record.id, bugId: record.bugId,
-          reward: attempt.status === 'discarded' ? null : attempt.reward, exitStatus, id: `solver:${attempt.id}`,
+          reward: attempt.status === 'discarded' ? null : attempt.reward, exitStatus, id: `solver:${attempt.id}`, maskLimitHits,
         }),
       );
     }

@@ -82,10 +82,11 @@ describe('ssr selfplay against the real trainer service (tiny model, CPU): the c
     trainer = await startTrainer();
     // Two turns of random bytes end each injector episode (turn limit, nothing submitted), so no
     // bug is valid and no Solver runs: each step is one injector sample and one train step.
+    // --max-staleness 0: synchronous steps, so each step samples as the version the previous one trained.
     const run = spawnCli([
       'selfplay', '--repo', repo.location, '--policy', 'tokens', '--base-url', trainer.url, '--trainer', trainer.url, '--steps', '2',
       '--episodes-per-step', '1', '--attempts', '2', '--max-tokens', String(MAX_TOKENS), '--max-turns', '2', '--strategy', 'direct',
-      '--higher-order-cap', '0', '--seed', '1', '--sandbox', 'docker', '--out', out,
+      '--higher-order-cap', '0', '--seed', '1', '--sandbox', 'docker', '--max-staleness', '0', '--out', out,
     ]);
     ({ code, stderr } = await run.done);
   }, 600_000);

@@ -5,6 +5,7 @@ import { resolveRepo, type ResolvedRepo } from '../../config/resolve-repo.js';
 import { createPolicy, resolveDefaultPolicy, type PolicyFlags } from '../../policy/create-policy.js';
 import { formatTextSummary } from '../../report/text-summary.js';
 import { advantageEstimatorSchema, type AdvantageEstimator } from '../../rl/advantages.js';
+import { LIMIT_HIT_MODES, type LimitHitMode } from '../../rl/build-sample.js';
 import { STRATEGY_CHOICES, type StrategyChoice } from '../../roles/injector-strategy.js';
 import { samplerSyncModeSchema, type SamplerSyncMode } from '../../training/sampler-sync-mode.js';
 import { selectBackend } from '../../sandbox/select-backend.js';
@@ -44,10 +45,13 @@ interface SelfplayFlags extends RunFlags {
   maxStaleness: number;
   higherOrderCap: number;
   trainRoles: TrainRoles;
+  limitHits: LimitHitMode;
   corpus?: string;
   trainer?: string;
   samplerSync: SamplerSyncMode;
   leakPolicy: LeakPolicy;
+  saveEvery?: number;
+  resume?: boolean;
 }
 
 /** Episodes per repo per step when not given: the RL group of an LLM Injector, few for the slow model-free policy. */
@@ -160,16 +164,28 @@ export function registerSelfplay(program: Command): void {
     .option('--attempts <n>', 'Solver attempts per bug: the Solver RL group size', positiveInt('--attempts'), 8)
     .option('--alpha <a>', 'injector reward α of SPEC §5, in [0, 1] (default 0.8)', unitInterval('--alpha'))
     .addOption(new Option('--advantage <estimator>', 'group-relative advantage').choices(advantageEstimatorSchema.options).default('rloo'))
-    .option('--max-staleness <n>', 'drop samples more than this many policy versions old', nonNegativeInt('--max-staleness'), 8)
+    .option(
+      '--max-staleness <n>',
+      'asynchronous steps: the next steps sample while at most this many train calls are pending; samples more than this many versions old are dropped (0: synchronous)',
+      nonNegativeInt('--max-staleness'),
+      1,
+    )
     .option('--higher-order-cap <n>', 'order-2 bugs grown from each order-1 bug at most (0: none)', nonNegativeInt('--higher-order-cap'), 1)
     .addOption(new Option('--train-roles <roles>', 'roles whose samples are written and trained (ablations)').choices(TRAIN_ROLES).default('both'))
+    .addOption(
+      new Option('--limit-hits <mode>', 'a Solver attempt that hits a turn/context/time limit: fail = -1, stays in its group (SPEC §9); mask = graded, out of the loss')
+        .choices(LIMIT_HIT_MODES)
+        .default('fail'),
+    )
     .option('--corpus <dir>', 'solve-only mode: solve the valid bugs of an earlier run dir instead of injecting (repair-only ablation)')
     .option('--trainer <url>', 'trainer service: POST <url>/train/step after every step; the policy then samples as its new version')
     .addOption(
       new Option('--sampler-sync <mode>', 'when --base-url is not --trainer: how the sampler loads the weights the trainer saves after each step (auto detects; none: never, its samples age out)')
         .choices(samplerSyncModeSchema.options)
         .default('auto'),
-    );
+    )
+    .option('--save-every <n>', 'with --trainer: a trainer checkpoint (POST <url>/weights/save) every n steps, recorded in <out>/training.jsonl', positiveInt('--save-every'))
+    .option('--resume', 'with --trainer: the trainer service was restarted from the run\'s last checkpoint (--resume <its path>); continue the run from it');
   addLeakPolicyOption(command);
   addRunOptions(command);
   command.action(async (flags: SelfplayFlags) => {
@@ -178,6 +194,7 @@ export function registerSelfplay(program: Command): void {
     const repos: ResolvedRepo[] = [];
     for (const ref of flags.repo) repos.push(await resolveRepo(ref, loaded));
     if (new Set(repos.map((repo) => repo.id)).size !== repos.length) throw new EngineError('usage', 'ssr selfplay: a --repo is given twice');
+    if ((flags.resume || flags.saveEvery) && !flags.trainer) throw new EngineError('usage', `ssr selfplay: ${flags.resume ? '--resume' : '--save-every'} needs --trainer <url>`);
     const settings = selfplaySettingsSchema.parse({
       ...sharedSettings(flags),
       episodesPerStep: flags.episodesPerStep ?? defaultEpisodesPerStep(flags),
@@ -187,16 +204,18 @@ export function registerSelfplay(program: Command): void {
       maxStaleness: flags.maxStaleness,
       higherOrderCap: flags.higherOrderCap,
       trainRoles: flags.trainRoles,
+      limitHits: flags.limitHits,
       trainerUrl: flags.trainer ?? null,
       samplerUrl: samplerUrlOf(flags),
       samplerSync: flags.samplerSync,
+      saveEvery: flags.saveEvery ?? 0,
       corpusDir: flags.corpus === undefined ? null : resolve(flags.corpus),
       leakPolicy: flags.leakPolicy,
     });
     const policy = await createPolicy(flags);
     const backend = await selectBackend(flags.sandbox);
     const result = await runSelfplay({
-      command: 'selfplay', repos, policy, policyKey: policyKey(flags), backend, settings, steps: flags.steps, out: resolve(flags.out),
+      command: 'selfplay', repos, policy, policyKey: policyKey(flags), backend, settings, steps: flags.steps, out: resolve(flags.out), resume: flags.resume ?? false,
     });
     reportRun('selfplay', result, flags.json);
   });

@@ -2,6 +2,7 @@ import { exitEarnsReward, type AgentExit, type ExitStatus } from '../../agent/ag
 import { leakPenalty, type LeakFlag } from '../../agent/leak-flag.js';
 import type { BugArtifact } from '../../artifact/bug-artifact.js';
 import type { SolveAttempt } from '../../corpus/solves-record.js';
+import { LIMIT_EXITS } from '../../rl/build-sample.js';
 import { gradeSolution } from '../../roles/grade-solution.js';
 import { runSolverEpisode } from '../../roles/solver-episode.js';
 import { discardFromError, discardFromExit, discardText, engineStopped, type Discard } from '../discard.js';
@@ -46,7 +47,8 @@ const tokensOf = (exit: AgentExit): number => exit.usage.promptTokens + exit.usa
 /**
  * Stage 4 (solve): `count` Solver attempts on one bug, queued on the `solver` lane so they run in
  * parallel up to its size; each is graded on a fresh sandbox from the `sandbox` lane. The
- * trajectory of attempt n goes to `trajectories/<episode>-a<n>.jsonl`.
+ * trajectory of attempt n goes to `trajectories/<episode>-a<n>.jsonl`. With `--limit-hits fail` an
+ * attempt that hit a turn, context or time limit is failed (−1) without grading.
  */
 export async function solveStage(ctx: SelfplayContext, input: SolveInput): Promise<{ attempts: AttemptOutcome[]; durationMs: number }> {
   const started = Date.now();
@@ -84,6 +86,11 @@ async function runAttempt(ctx: SelfplayContext, input: SolveInput, n: number): P
     // A leak under `fail` is −1 whatever the patch: what it found cannot be un-found.
     const penalty = leakPenalty(ctx.settings.leakPolicy, leaks);
     if (penalty !== null) return { id, n, status: 'failed', reward: -1, reason: penalty, ...effort };
+    if (ctx.settings.limitHits === 'fail' && LIMIT_EXITS.has(exit.exitStatus)) {
+      // SPEC §9: a failed attempt that stays in its group, whatever it last submitted (not graded).
+      ctx.health.reportSuccess();
+      return { id, n, status: 'failed', reward: -1, reason: `limit hit: ${exit.exitStatus} (--limit-hits fail)`, ...effort };
+    }
     const grade = await ctx.lanes.sandbox.add(() =>
       gradeSolution({
         provider: ctx.provider, template, artifact: input.artifact, patch: episode.patch, originalPassing: oracle, testTimeoutMs: testTimeoutOf(ctx, repo),

@@ -1,34 +1,51 @@
 import { agentLimitsSchema } from '../../agent/agent-limits.js';
 import { lossNormalization } from '../../rl/advantages.js';
 import { assignAdvantages } from '../../rl/groups.js';
-import { dropStale } from '../../rl/staleness.js';
+import { dropLost, dropStale } from '../../rl/staleness.js';
+import type { Interval } from '../../training/overlap.js';
 import { publishWeights } from '../../training/publish-weights.js';
+import { saveWeights } from '../../training/save-weights.js';
+import { postTrainStep, trainerVersion, type TrainerStep } from '../../training/trainer-client.js';
+import { checkTrainerVersion } from '../../training/version-guard.js';
+import type { RunTrainer, SelfplayContext } from '../selfplay-context.js';
 import type { SelfplaySettings } from '../selfplay-settings.js';
-import type { SelfplayContext } from '../selfplay-context.js';
 import type { EpisodeEvidence } from '../step-evidence.js';
 import type { StepMetrics } from '../step-metrics.js';
 import { buildStepSamples } from '../step-samples.js';
-import { postTrainStep, type TrainerStep } from '../trainer-client.js';
 
 export interface EmitResult {
   samples: StepMetrics['samples'];
   trainer: TrainerStep | null;
+  /** The version the samples were trained at (their `samples/v<N>.jsonl`); without a trainer, the step's. */
+  version: number;
+  /** Samples by version lag (kept and dropped). */
+  staleness: Record<number, number>;
+  /** Samples dropped as sampled by weights lost in a resume. */
+  lost: number;
+  /** The train call; null when none was made. */
+  training: Interval | null;
 }
 
 const NO_SAMPLES: StepMetrics['samples'] = { written: 0, stale: 0, masked: 0, zeroAdvantageGroups: 0 };
 
 /**
- * Stage 6 (emit), once per step, at the step's policy `version` (see stepVersion): the step's
- * samples (see buildStepSamples), those more than `maxStaleness` versions behind it dropped and counted, group-relative
- * advantages over the rest (masked members out of the baseline), appended idempotently to
- * `samples/v<version>.jsonl`; then, with a trainer, one `/train/step` on them, after which the
- * sampler is given the new weights and the policy samples as the version it confirmed.
+ * Stage 6 (emit), once per step after its episodes: the step's samples (see buildStepSamples),
+ * those more than `maxStaleness` versions behind the version they are trained at dropped and
+ * counted, group-relative advantages over the rest (masked members out of the baseline), appended
+ * idempotently to `samples/v<version>.jsonl`; then, with a trainer, one `/train/step` on them,
+ * after which the sampler is given the new weights and the policy samples as the version it
+ * confirmed. The train version is the
+ * trainer's after the previous step, or the one `training.jsonl` recorded for this step before a
+ * kill (so a resumed step is answered "already applied" rather than trained twice).
  */
-export async function emitStage(ctx: SelfplayContext, evidence: readonly EpisodeEvidence[], version: number): Promise<EmitResult> {
-  if (!ctx.settings.emitSamples) return { samples: NO_SAMPLES, trainer: null };
-  const fresh = dropStale(buildStepSamples(evidence, ctx.settings), version, ctx.settings.maxStaleness);
+export async function emitStage(ctx: SelfplayContext, evidence: readonly EpisodeEvidence[], step: number, sampledVersion: number): Promise<EmitResult> {
+  const { trainer } = ctx;
+  const version = trainer === null ? sampledVersion : (trainer.journal.trainOf(step)?.expectedVersion ?? trainer.version);
+  const none = { trainer: null, version, staleness: {}, lost: 0, training: null };
+  if (!ctx.settings.emitSamples) return { samples: NO_SAMPLES, ...none };
+  const { kept, lost } = dropLost(buildStepSamples(evidence, ctx.settings), trainer?.journal.lastResume() ?? null);
+  const fresh = dropStale(kept, version, ctx.settings.maxStaleness);
   const { samples, groups } = assignAdvantages(fresh.kept, ctx.settings.advantage);
-  await ctx.sampleWriter.append(version, samples);
   const stats = {
     written: samples.length,
     stale: fresh.dropped.injector + fresh.dropped.solver,
@@ -36,13 +53,33 @@ export async function emitStage(ctx: SelfplayContext, evidence: readonly Episode
     maskedBy: countBy(samples.flatMap((sample) => (sample.masked ? [sample.maskCode ?? 'unknown'] : []))),
     zeroAdvantageGroups: groups.filter((group) => group.zeroAdvantage).length,
   };
-  if (ctx.settings.trainerUrl === null || samples.length === 0) return { samples: stats, trainer: null };
-  const trainer = await postTrainStep(ctx.settings.trainerUrl, samples, version, lossNormalization(ctx.settings.advantage, generationBudget(ctx.settings)));
+  const result: EmitResult = { ...none, samples: stats, staleness: fresh.lags, lost };
+  if (trainer === null || samples.length === 0) {
+    await ctx.sampleWriter.append(version, samples);
+    return result;
+  }
+  if (trainer.journal.trainOf(step) === null) await trainer.journal.append({ type: 'train', step, expectedVersion: version, samples: samples.length, at: new Date().toISOString() });
+  await ctx.sampleWriter.append(version, samples);
+  // A trainer restarted from an older checkpoint would answer 409 forever, or worse, train: refuse it first.
+  checkTrainerVersion({ url: trainer.url, trainerVersion: await trainerVersion(trainer.url), runVersion: version, checkpoint: trainer.journal.lastCheckpoint(), resume: false });
+  const training: Interval = { start: Date.now(), end: null };
+  const answer = await postTrainStep(trainer.url, samples, version, lossNormalization(ctx.settings.advantage, generationBudget(ctx.settings)));
   // The policy samples as the version the SAMPLER confirmed (see publishWeights), never the trainer's when they differ.
-  const { trainerUrl, samplerUrl, samplerSync } = ctx.settings;
-  const served = await publishWeights({ trainerUrl, samplerUrl, samplerSync }, trainer.version);
+  const { samplerUrl, samplerSync } = ctx.settings;
+  const served = await publishWeights({ trainerUrl: trainer.url, samplerUrl, samplerSync }, answer.version);
   if (served !== null) ctx.policy.serve(served);
-  return { samples: stats, trainer };
+  training.end = Date.now();
+  trainer.version = answer.version;
+  await checkpointEvery(ctx, trainer, step);
+  return { ...result, trainer: answer, training };
+}
+
+/** `--save-every N`: after every N-th step's train call, a trainer checkpoint, recorded in training.jsonl. */
+async function checkpointEvery(ctx: SelfplayContext, trainer: RunTrainer, step: number): Promise<void> {
+  const every = ctx.settings.saveEvery;
+  if (every === 0 || step % every !== 0) return;
+  const checkpoint = await saveWeights(trainer.url);
+  await trainer.journal.append({ type: 'checkpoint', step, ...checkpoint, at: new Date().toISOString() });
 }
 
 /** Dr.GRPO's generation budget: the most tokens one trajectory may hold (the larger role context limit). */

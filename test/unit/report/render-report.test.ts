@@ -111,6 +111,22 @@ describe('renderRunReport', () => {
     expect(html).toContain('<p class="note">No data: this run’s metrics.jsonl was written before output length, format-error rate and sampled NLL were recorded.</p>');
   });
 
+  it('asynchronous steps: sampling, training and overlap per step, samples by lag, and the run\'s overlap fraction', async () => {
+    const run = await readRun(fixtureRun('selfplay-trainer'));
+    const steps = run.steps.map((line, index) => ({
+      ...line,
+      samples: { ...line.samples, stale: index === 1 ? 2 : 0 },
+      pipeline: { trainVersion: index, samplingMs: 10_000, trainingMs: 4000, overlapMs: index === 3 ? 0 : 3000, staleness: (index === 1 ? { 1: 5, 2: 2 } : { 0: 6 }) as Record<string, number>, lost: 0 },
+    }));
+    const html = renderRunReport({ ...run, steps }, { linkBase: '' });
+    const found = plots(html);
+    expect(found.get('pipeline-overlap')).toBe(3 * 4);
+    expect(found.get('staleness')).toBe(5); // lag 0 in three steps, lags 1 and 2 in one
+    const section = /<section id="pipeline">[\s\S]*?<\/section>/.exec(html)![0];
+    expect(section).toContain('56% of the training time (9.0 of 16.0 s) overlapped sampling; 2 of ');
+    expect(renderRunReport(run, { linkBase: '' })).toContain('written before the asynchronous loop recorded overlap and staleness');
+  });
+
   it('the bug table embeds both diffs escaped and links the files relative to the report', async () => {
     const root = join(dir, 'run');
     await cp(fixtureRun('selfplay-trainer'), root, { recursive: true });

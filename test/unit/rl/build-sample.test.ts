@@ -62,9 +62,9 @@ describe('buildTrainingSample', () => {
   it.each<[ExitStatus, boolean, string | null]>([
     ['submitted', false, null],
     ['format-errors', false, null],
-    ['turn-limit', true, 'limit hit: turn-limit'],
-    ['context-limit', true, 'limit hit: context-limit'],
-    ['time-limit', true, 'limit hit: time-limit'],
+    ['turn-limit', false, null],
+    ['context-limit', false, null],
+    ['time-limit', false, null],
     ['infrastructure-error', true, 'exit infrastructure-error earns no reward'],
     ['policy-error', true, 'exit policy-error earns no reward'],
     ['tool-error', true, 'exit tool-error earns no reward'],
@@ -95,9 +95,9 @@ describe('buildTrainingSample', () => {
     expect(trainingSampleSchema.parse(sample).sampling).toEqual(sampling);
   });
 
-  it('keeps limit hits in the loss when maskLimitHits is off', () => {
-    const sample = buildTrainingSample(input({ trajectory: trajectory({ exit: exit('turn-limit') }), reward: -1, maskLimitHits: false }));
-    expect(sample.masked).toBe(false);
+  it.each<ExitStatus>(['turn-limit', 'context-limit', 'time-limit'])('masks a %s with maskLimitHits (--limit-hits mask), reward kept', (status) => {
+    const sample = buildTrainingSample(input({ trajectory: trajectory({ exit: exit(status) }), reward: 1, maskLimitHits: true }));
+    expect(sample).toMatchObject({ masked: true, maskReason: `limit hit: ${status}`, reward: 1 });
   });
 
   it('takes an infrastructure ending without a reward (reward 0, masked)', () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_MAX_STALENESS, dropStale } from '../../../src/rl/staleness.js';
+import { DEFAULT_MAX_STALENESS, dropLost, dropStale } from '../../../src/rl/staleness.js';
 import { EngineError } from '../../../src/util/engine-error.js';
 
 const sample = (role: 'injector' | 'solver', policyVersion: number) => ({ id: `${role}-${policyVersion}`, role, policyVersion });
@@ -28,6 +28,11 @@ describe('dropStale', () => {
     expect(dropped).toEqual({ injector: 1, solver: 2 });
   });
 
+  it('counts every sample, kept or dropped, by version lag', () => {
+    const samples = [sample('solver', 5), sample('injector', 4), sample('solver', 4), sample('solver', 0)];
+    expect(dropStale(samples, 5, 1).lags).toEqual({ 0: 1, 1: 2, 5: 1 });
+  });
+
   it('with 0 keeps only the current version', () => {
     expect(dropStale([sample('solver', 3), sample('solver', 2)], 3, 0).kept.map((s) => s.id)).toEqual(['solver-3']);
   });
@@ -38,5 +43,18 @@ describe('dropStale', () => {
   ])('throws for %s', (_name, run, message) => {
     expect(run).toThrow(EngineError);
     expect(run).toThrow(message);
+  });
+});
+
+describe('dropLost', () => {
+  const sampled = (episodeId: string, policyVersion: number) => ({ episodeId, policyVersion });
+
+  it('keeps everything without a resume', () => {
+    expect(dropLost([sampled('a', 9)], null)).toEqual({ kept: [sampled('a', 9)], lost: 0 });
+  });
+
+  it('drops the pending episodes\' samples from weights newer than the checkpoint, nothing else', () => {
+    const samples = [sampled('old', 4), sampled('old', 3), sampled('other', 6), sampled('new', 5)];
+    expect(dropLost(samples, { version: 3, pending: ['old', 'other'] })).toEqual({ kept: [sampled('old', 3), sampled('new', 5)], lost: 2 });
   });
 });

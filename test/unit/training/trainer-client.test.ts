@@ -1,7 +1,7 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
-import { postTrainStep, trainerVersion } from '../../../src/selfplay/trainer-client.js';
+import { postTrainStep, trainerVersion } from '../../../src/training/trainer-client.js';
 
 /** A stand-in for the trainer service (trainer/ssr_trainer/service.py): the boundary is HTTP. */
 function fakeTrainer(state: { version: number; failWith?: number }): Promise<{ url: string; server: Server; bodies: unknown[] }> {

@@ -11,9 +11,11 @@ export interface TrainerStep {
 const TRAIN_TIMEOUT_MS = 60 * 60_000;
 const HEALTH_TIMEOUT_MS = 30_000;
 
-const root = (url: string): string => url.replace(/\/+$/, '');
+/** The URL without trailing slashes, for appending routes. */
+export const root = (url: string): string => url.replace(/\/+$/, '');
 
-async function request(url: string, init: RequestInit, timeoutMs: number): Promise<{ status: number; body: unknown; text: string }> {
+/** One request to the trainer; the body parsed as JSON when it is (else null, with the raw text). */
+export async function request(url: string, init: RequestInit, timeoutMs: number): Promise<{ status: number; body: unknown; text: string }> {
   let response: Response;
   try {
     response = await fetch(url, { ...init, signal: AbortSignal.timeout(timeoutMs) });
