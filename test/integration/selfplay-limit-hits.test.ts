@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readStoredBug } from '../../src/corpus/read-stored-bug.js';
-import { silentProgress } from '../../src/report/progress.js';
+import { silentProgress } from '../../src/util/progress.js';
 import { readSamples } from '../../src/rl/sample-writer.js';
 import type { TrainingSample } from '../../src/rl/training-sample.js';
 import { prepareTemplate } from '../../src/sandbox/sandbox-factory.js';

@@ -25,12 +25,16 @@ async function getJson(url: string, body?: unknown): Promise<Record<string, unkn
 
 const versionOf = async (url: string): Promise<number> => (await getJson(`${url}/health`)).policy_version as number;
 
-/** Two turns of random bytes end each injector episode (turn limit, nothing submitted): one sample and one train step per step. */
+/**
+ * Two turns of random bytes end each injector episode (turn limit, nothing submitted): one sample and
+ * one train step per step. `--max-staleness 0`: synchronous steps, so step 2 samples entirely as the
+ * version the sampler loaded after step 1 (the asynchronous loop is selfplay-async-trainer.test.ts).
+ */
 function selfplay(samplerUrl: string, trainerUrl: string, out: string, repo: string) {
   return spawnCli([
     'selfplay', '--repo', repo, '--policy', 'tokens', '--base-url', samplerUrl, '--trainer', trainerUrl, '--steps', '2',
     '--episodes-per-step', '1', '--attempts', '2', '--max-tokens', '48', '--max-turns', '2', '--strategy', 'direct',
-    '--higher-order-cap', '0', '--seed', '1', '--sandbox', 'docker', '--out', out,
+    '--higher-order-cap', '0', '--seed', '1', '--sandbox', 'docker', '--max-staleness', '0', '--out', out,
   ]).done;
 }
 
