@@ -9,12 +9,17 @@ import { EngineError } from '../util/engine-error.js';
  * copy them, so both the sources and dist find them by walking up to the package root.
  */
 export function defaultsDir(): string {
+  return harnessAssetDir('defaults');
+}
+
+/** `src/harness/<sub>/` under the package root: the harness's plain (non-TypeScript) files. */
+export function harnessAssetDir(sub: string): string {
   let dir = dirname(fileURLToPath(import.meta.url));
   for (;;) {
-    const candidate = join(dir, 'src', 'harness', 'defaults');
+    const candidate = join(dir, 'src', 'harness', sub);
     if (existsSync(join(dir, 'package.json')) && existsSync(candidate)) return candidate;
     const parent = dirname(dir);
-    if (parent === dir) throw new EngineError('internal', 'cannot find src/harness/defaults/ above the ssr module');
+    if (parent === dir) throw new EngineError('internal', `cannot find src/harness/${sub}/ above the ssr module`);
     dir = parent;
   }
 }
