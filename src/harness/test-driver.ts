@@ -51,7 +51,7 @@ export const TEST_DRIVER = `
 set -u
 exec 2>${TEST_FILES.log}.driver-err
 script_s="$1"; parser_s="$2"; max_out="$3"; half_log="$4"; err_tail="$5"; reparse="$6"; prep_n="\${7:-0}"; guard="\${8:-0}"
-mkdir -p \$(dirname ${TEST_FILES.script})
+mkdir -p $(dirname ${TEST_FILES.script})
 IFS= read -r script_b64; IFS= read -r parser_b64
 if [ "$guard" = 1 ]; then IFS=' ' read -r g_dir g_key g_b64; fi
 ${PREPARE_SNIPPET}
@@ -75,7 +75,7 @@ sc=$?; t1=$(now)
 st=0; [ -s /ssr/timeout.msg ] && st=1
 parse() { # $1: stdout file, $2: stderr file; sets pc, pt, pns, out
   local t=$(now)
-  timeout --verbose -s KILL "$parser_s" bash -c "exec python3 ${TEST_FILES.parser} < \"$log_f\" > $1 2> $2" 2> /ssr/timeout.msg
+  timeout --verbose -s KILL "$parser_s" bash -c "exec python3 ${TEST_FILES.parser} < $log_f > $1 2> $2" 2> /ssr/timeout.msg
   pc=$?; pns=$(( $(now) - t ))
   pt=0; [ -s /ssr/timeout.msg ] && pt=1
   out=$(stat -c %s "$1" 2>/dev/null || echo 0)
