@@ -98,7 +98,8 @@ export async function gradeSolution(options: GradeSolutionOptions): Promise<Solv
     await applyBuggyState(sandbox, artifact, { weaken: false, priorPatch: options.priorPatch });
     const applied = await applyDiff(sandbox, sanitized.patch, { label: 'pred_patch' });
     if (applied.status === 'failed') {
-      const why = applied.attempts.at(-1)?.output.trim().split('\n').slice(0, 3).join(' | ') ?? '';
+      // git apply's own message is the precise one ("No such file", "patch does not apply").
+      const why = applied.attempts[0]?.output.trim().split('\n').slice(0, 3).join(' | ') ?? '';
       return verdict({ code: 'patch-does-not-apply', reason: `the patch does not apply (git apply, --3way and patch --fuzz all failed): ${why}`, applied: null, failingTests: [] });
     }
     await restoreFiles(sandbox, artifact.testFiles);
