@@ -90,31 +90,39 @@ export async function gradeSolution(options: GradeSolutionOptions): Promise<Solv
     };
   };
   if (sanitized === null) return verdict({ code: 'no-patch', reason: 'no patch was submitted', applied: null, failingTests: [] });
-  if (sanitized.status === 'rejected') return verdict({ code: sanitized.code, reason: sanitized.reason, applied: null, failingTests: [] });
+  // A patch with nothing left to apply still gets its run: the verdict shows the bug is still there.
+  const nothingLeft = sanitized.status === 'rejected' && sanitized.code === 'no-code-change';
+  if (sanitized.status === 'rejected' && !nothingLeft) return verdict({ code: sanitized.code, reason: sanitized.reason, applied: null, failingTests: [] });
   const { artifact } = options;
 
   const sandbox = await options.provider.acquire(options.template);
   try {
     await applyBuggyState(sandbox, artifact, { weaken: false, priorPatch: options.priorPatch });
-    const applied = await applyDiff(sandbox, sanitized.patch, { label: 'pred_patch' });
-    if (applied.status === 'failed') {
-      // git apply's own message is the precise one ("No such file", "patch does not apply").
-      const why = applied.attempts[0]?.output.trim().split('\n').slice(0, 3).join(' | ') ?? '';
-      return verdict({ code: 'patch-does-not-apply', reason: `the patch does not apply (git apply, --3way and patch --fuzz all failed): ${why}`, applied: null, failingTests: [] });
+    let method: SolverGrade['applied'] = null;
+    if (sanitized.status === 'ok') {
+      const applied = await applyDiff(sandbox, sanitized.patch, { label: 'pred_patch' });
+      if (applied.status === 'failed') {
+        // git apply's own message is the precise one ("No such file", "patch does not apply").
+        const why = applied.attempts[0]?.output.trim().split('\n').slice(0, 3).join(' | ') ?? '';
+        return verdict({ code: 'patch-does-not-apply', reason: `the patch does not apply (git apply, --3way and patch --fuzz all failed): ${why}`, applied: null, failingTests: [] });
+      }
+      method = applied.method;
     }
     await restoreFiles(sandbox, artifact.testFiles);
     const report = await runTests(sandbox, { testScript: artifact.testScript, testParser: artifact.testParser, timeoutMs: options.testTimeoutMs });
     const guard = guardVerdict(report, options.originalPassing, options.originalGuarded ?? false);
     const mismatched = new Set(guard.mismatched);
     const failingTests = options.originalPassing.filter((id) => report.statuses[id] !== 'passed' || mismatched.has(id)).sort();
-    const base = { applied: applied.method, failingTests, flags: guard.flags };
+    const base = { applied: method, failingTests, flags: guard.flags };
+    const outcome = `${failingTests.length} of the ${options.originalPassing.length} tests that pass on the original repo do not pass`;
+    if (sanitized.status === 'rejected') return verdict({ ...base, code: sanitized.code, reason: `${sanitized.reason}; ${outcome}` });
     if (guard.fatal) return verdict({ ...base, code: guard.fatal.code, reason: guard.fatal.reason });
     if (failingTests.length === 0) {
       return verdict({ ...base, code: 'solved', reason: `all ${options.originalPassing.length} tests that pass on the original repo pass` });
     }
     const cause = report.timedOut ? ' (the test script timed out)' : report.parserFailure ? ` (the parser failed: ${report.parserFailure.message})` : '';
     const forged = guard.mismatched.length > 0 ? ` (${guard.mismatched.length} reported passed in the log but not by the runner)` : '';
-    return verdict({ ...base, code: 'tests-fail', reason: `${failingTests.length} of the ${options.originalPassing.length} tests that pass on the original repo do not pass${cause}${forged}` });
+    return verdict({ ...base, code: 'tests-fail', reason: `${outcome}${cause}${forged}` });
   } finally {
     await sandbox.dispose().catch(() => undefined);
   }

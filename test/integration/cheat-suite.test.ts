@@ -110,7 +110,8 @@ describe('the cheat suite: grading measures the code, not how the tests run (rea
     expect(result.code, result.reason).toBe(cheat.code);
     expect([...result.droppedSections].sort(byPath)).toEqual([...cheat.dropped].sort(byPath));
     for (const flag of cheat.flags) expect(result.flags, result.reason).toContain(flag);
-    if (result.code === 'tests-fail') expect(result.failingTests).toEqual(expect.arrayContaining(F));
+    // The bug is still there: whenever the tests ran, the oracle tests it breaks do not count as passed.
+    if (result.code !== 'patch-binary') expect(result.failingTests, result.reason).toEqual(expect.arrayContaining(F));
   }, 600_000);
 
   it.concurrent('the honest fix earns +1 with no flags', async () => {

@@ -149,19 +149,24 @@ class _Recorder:
         self.out = out
         self.snap = snap
         self.phases = {}
+        self.errors = []
 
     @pytest.hookimpl(tryfirst=True)
     def pytest_runtest_logreport(self, report):
-        nodeid = self.config.cwd_relative_nodeid(report.nodeid)
-        if report.failed:
-            phase = "failed"
-        elif hasattr(report, "wasxfail"):
-            phase = "xpassed" if report.passed else "xfailed"
-        elif report.skipped:
-            phase = "skipped"
-        else:
-            phase = "passed"
-        self.phases.setdefault(nodeid, []).append((report.when, phase))
+        # Never break the run it watches: a guard error makes the record say so, not pytest crash.
+        try:
+            nodeid = self.config.cwd_relative_nodeid(report.nodeid)
+            if report.failed:
+                phase = "failed"
+            elif hasattr(report, "wasxfail"):
+                phase = "xpassed" if report.passed else "xfailed"
+            elif report.skipped:
+                phase = "skipped"
+            else:
+                phase = "passed"
+            self.phases.setdefault(nodeid, []).append((report.when, phase))
+        except Exception as error:  # noqa: BLE001
+            self.errors.append("logreport: %r" % (error,))
 
     def _outcomes(self):
         """A test passed only if its call passed, no phase failed, and it was not an xfail/xpass."""
@@ -183,26 +188,43 @@ class _Recorder:
 
     @pytest.hookimpl(trylast=True)
     def pytest_sessionfinish(self, session, exitstatus):
+        try:
+            tampered = _changed(self.snap, _root(self.config))
+            foreign = _foreign_hookimpls(self.config)
+        except Exception as error:  # noqa: BLE001
+            tampered, foreign = ["guard-error: %r" % (error,)], []
         body = json.dumps(
             {
                 "version": 1,
                 "pid": os.getpid(),
                 "exitstatus": int(exitstatus),
                 "outcomes": self._outcomes(),
-                "tampered": _changed(self.snap, _root(self.config)),
-                "foreignHooks": _foreign_hookimpls(self.config),
+                # A guard that could not watch everything cannot vouch for the run.
+                "tampered": tampered + ["guard-error: " + e for e in self.errors],
+                "foreignHooks": foreign,
             },
             sort_keys=True,
         )
         mac = hmac.new(self.key, body.encode("utf-8"), hashlib.sha256).hexdigest()
         name = os.path.join(self.out, "session-%d-%d.json" % (os.getpid(), id(self)))
-        fd = os.open(name, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
-        with os.fdopen(fd, "w", encoding="utf-8") as handle:
-            json.dump({"body": body, "mac": mac}, handle)
+        try:
+            fd = os.open(name, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+            with os.fdopen(fd, "w", encoding="utf-8") as handle:
+                json.dump({"body": body, "mac": mac}, handle)
+        except OSError:
+            pass  # no record: the host sees an unguarded session, never a crashed run
+
+
+def _safe_snapshot():
+    try:
+        return _snapshot()
+    except Exception:  # noqa: BLE001
+        # Without a snapshot nothing can be compared: report that rather than break the run.
+        return {("ssr_grading_guard", "", "snapshot-failed"): object()}
 
 
 _CONF = _read_conf()
-_SNAPSHOT = _snapshot() if _CONF is not None else {}
+_SNAPSHOT = _safe_snapshot() if _CONF is not None else {}
 _STATE = {"registered": False}
 
 

@@ -8,7 +8,7 @@ export interface GuardVerdict {
   flags: GradeFlag[];
   /** Set when the run cannot be trusted at all: −1 whatever the parser says. */
   fatal?: { code: 'guard-missing' | 'runner-tampered'; reason: string };
-  /** Tests of `originalPassing` the parser calls passed but the runner did not pass. */
+  /** Tests of `originalPassing` the parser calls passed but the runner did not pass (all, with no record). */
   mismatched: string[];
 }
 
@@ -25,8 +25,9 @@ export function guardVerdict(report: TestReport, originalPassing: readonly strin
   const missing = !guard || guard.sessions === 0 || guard.invalid > 0;
   if (missing && originalGuarded) flags.add('guard-missing');
   if (guard && guard.tampered.length > 0) flags.add('runner-tampered');
-  const mismatched = guard && !missing ? originalPassing.filter((id) => report.statuses[id] === 'passed' && guard.outcomes[id] !== 'passed') : [];
-  if (mismatched.length > 0) flags.add('results-mismatch');
+  // With no valid record the runner passed nothing: every parser pass is unconfirmed.
+  const mismatched = originalPassing.filter((id) => report.statuses[id] === 'passed' && (missing || guard.outcomes[id] !== 'passed'));
+  if (!missing && mismatched.length > 0) flags.add('results-mismatch');
   const verdict: GuardVerdict = { flags: [...flags].sort(), mismatched: originalGuarded ? mismatched : [] };
   if (!originalGuarded) return verdict;
   if (missing) {
