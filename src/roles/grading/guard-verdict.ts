@@ -8,7 +8,7 @@ export interface GuardVerdict {
   flags: GradeFlag[];
   /** Set when the run cannot be trusted at all: −1 whatever the parser says. */
   fatal?: { code: 'guard-missing' | 'runner-tampered'; reason: string };
-  /** Tests of `originalPassing` the parser calls passed but the runner did not pass (all, with no record). */
+  /** Tests of `originalPassing` the parser calls passed but the runner did not pass (all of them when the record is missing or the runner was tampered with). */
   mismatched: string[];
 }
 
@@ -25,9 +25,11 @@ export function guardVerdict(report: TestReport, originalPassing: readonly strin
   const missing = !guard || guard.sessions === 0 || guard.invalid > 0;
   if (missing && originalGuarded) flags.add('guard-missing');
   if (guard && guard.tampered.length > 0) flags.add('runner-tampered');
-  // With no valid record the runner passed nothing: every parser pass is unconfirmed.
-  const mismatched = originalPassing.filter((id) => report.statuses[id] === 'passed' && (missing || guard.outcomes[id] !== 'passed'));
-  if (!missing && mismatched.length > 0) flags.add('results-mismatch');
+  // With no valid record, or a runner whose machinery was rebound, the runner vouches for nothing:
+  // every parser pass is unconfirmed.
+  const untrusted = missing || guard.tampered.length > 0;
+  const mismatched = originalPassing.filter((id) => report.statuses[id] === 'passed' && (untrusted || guard.outcomes[id] !== 'passed'));
+  if (!untrusted && mismatched.length > 0) flags.add('results-mismatch');
   const verdict: GuardVerdict = { flags: [...flags].sort(), mismatched: originalGuarded ? mismatched : [] };
   if (!originalGuarded) return verdict;
   if (missing) {

@@ -17,7 +17,7 @@ describe('guardVerdict', () => {
     ['parser passes what the runner never ran', run({ a: 'passed', b: 'passed' }, guard({ a: 'passed' })), true, { flags: ['results-mismatch'], mismatched: ['b'] }],
     ['no guard record (exited early)', run({ a: 'passed', b: 'passed' }, guard({}, { sessions: 0 })), true, { flags: ['guard-missing'], fatal: 'guard-missing', mismatched: ['a', 'b'] }],
     ['a forged record', run({ a: 'passed', b: 'passed' }, guard({ a: 'passed', b: 'passed' }, { invalid: 1 })), true, { flags: ['guard-missing'], fatal: 'guard-missing', mismatched: ['a', 'b'] }],
-    ['runner tampered', run({ a: 'passed', b: 'passed' }, guard({ a: 'passed', b: 'passed' }, { tampered: ['_pytest.python.Function.runtest'] })), true, { flags: ['runner-tampered'], fatal: 'runner-tampered', mismatched: [] }],
+    ['runner tampered', run({ a: 'passed', b: 'passed' }, guard({ a: 'passed', b: 'passed' }, { tampered: ['_pytest.python.Function.runtest'] })), true, { flags: ['runner-tampered'], fatal: 'runner-tampered', mismatched: ['a', 'b'] }],
     ['unguarded original: the parser decides, flags still tell', run({ a: 'passed', b: 'passed' }, guard({ a: 'passed', b: 'failed' })), false, { flags: ['results-mismatch'], mismatched: [] }],
     ['unguarded original and no guard here', run({ a: 'passed', b: 'passed' }), false, { flags: [], mismatched: [] }],
   ])('%s', (_label, report, originalGuarded, expected) => {
