@@ -90,8 +90,9 @@ export async function gradeSolution(options: GradeSolutionOptions): Promise<Solv
     };
   };
   if (sanitized === null) return verdict({ code: 'no-patch', reason: 'no patch was submitted', applied: null, failingTests: [] });
-  // A patch with nothing left to apply still gets its run: the verdict shows the bug is still there.
-  const nothingLeft = sanitized.status === 'rejected' && sanitized.code === 'no-code-change';
+  // A patch with nothing to apply (empty, or nothing left once dropped) still gets its run, as an
+  // empty diff always did: the verdict shows the bug is still there.
+  const nothingLeft = sanitized.status === 'rejected' && (sanitized.code === 'no-code-change' || sanitized.code === 'patch-empty');
   if (sanitized.status === 'rejected' && !nothingLeft) return verdict({ code: sanitized.code, reason: sanitized.reason, applied: null, failingTests: [] });
   const { artifact } = options;
 
