@@ -33,6 +33,7 @@ describe('sanitizePatch: which sections count', () => {
     ['a pytest plugin name', added('pytest_hacks.py'), 'shadows-module'],
     ['a path with ..', section('../etc/profile.py'), 'outside-repo'],
     ['git metadata', added('.git/hooks/pre-commit.py'), 'outside-repo'],
+    ['an absolute path', 'diff --git a//etc/x.py b//etc/x.py\nnew file mode 100644\n--- /dev/null\n+++ b//etc/x.py\n@@ -0,0 +1 @@\n+x\n', 'outside-repo'],
     ['a symlink out of the repo', symlink('pyledger/ext.py', '/usr/lib/python3/dist-packages/_pytest/runner.py'), 'symlink'],
     ['a symlink at a test file', symlink('pyledger/t.py', '../tests/test_money.py'), 'symlink'],
     ['a symlink at ..', symlink('../x.py', 'y'), 'outside-repo'],
