@@ -6,6 +6,8 @@ import { harnessAssetDir } from './default-files.js';
 
 /** The plugin's module name: what `-p` loads; the file ships as `<dir>/p/<name>.py`. */
 export const GUARD_MODULE = 'ssr_grading_guard';
+/** Its start-up half (guard/usercustomize.py): asks pytest processes to load the plugin. */
+export const GUARD_BOOT_MODULE = 'usercustomize';
 
 /** One run's guard: where it lives in the sandbox and the key its records are signed with. */
 export interface GuardRun {
@@ -13,21 +15,22 @@ export interface GuardRun {
   dir: string;
   /** HMAC key of this run's records (hex). */
   key: string;
-  /** The stdin line the test driver reads: `<dir> <key> <plugin source, base64>`. */
+  /** The stdin line the test driver reads: `<dir> <key> <plugin, base64> <start-up half, base64>`. */
   stdinLine: string;
 }
 
-let pluginB64: string | undefined;
+let sources: string | undefined;
 
-/** The guard plugin's source (src/harness/guard/ssr_grading_guard.py), read once. */
-function guardPluginB64(): string {
-  pluginB64 ??= readFileSync(join(harnessAssetDir('guard'), `${GUARD_MODULE}.py`)).toString('base64');
-  return pluginB64;
+/** The guard's two files (src/harness/guard/), base64, space-separated; read once. */
+function guardSourcesB64(): string {
+  const read = (module: string): string => readFileSync(join(harnessAssetDir('guard'), `${module}.py`)).toString('base64');
+  sources ??= `${read(GUARD_MODULE)} ${read(GUARD_BOOT_MODULE)}`;
+  return sources;
 }
 
 /** A new guard for one test run: a random folder and key, never reused. */
 export function newGuardRun(): GuardRun {
   const dir = `${SCRATCH_DIR}/.g${randomBytes(12).toString('hex')}`;
   const key = randomBytes(32).toString('hex');
-  return { dir, key, stdinLine: `${dir} ${key} ${guardPluginB64()}\n` };
+  return { dir, key, stdinLine: `${dir} ${key} ${guardSourcesB64()}\n` };
 }

@@ -1,5 +1,5 @@
 import { SCRATCH_DIR } from '../sandbox/sandbox.js';
-import { GUARD_MODULE } from './guard-setup.js';
+import { GUARD_BOOT_MODULE, GUARD_MODULE } from './guard-setup.js';
 import { PREPARE_SNIPPET } from './prepare-steps.js';
 
 /** The artifact's names inside the sandbox are a contract (ARCHITECTURE.md). */
@@ -38,11 +38,14 @@ export const GUARD_RECORD_MAX_BYTES = 8 * 1024 * 1024;
  *
  * With guard=1 (8th argument; a line `<dir> <key> <plugin base64>` follows the parser on stdin)
  * the script runs hardened, so that repo files can neither replace the runner nor forge what
- * grading reads (SPEC §4): the guard plugin (guard/ssr_grading_guard.py) is written to a random
- * folder outside /repo and loaded by pytest through PYTHONPATH + PYTEST_ADDOPTS="-p …"; its signed
- * session records come back in the SSR-GUARD section. The log goes to that random folder too, so
- * repo code cannot find the file the parser reads by a fixed name. No user site dir
- * (PYTHONNOUSERSITE), no bytecode written into the repo, no PYTHONSTARTUP / PYTHONINSPECT.
+ * grading reads (SPEC §4): the guard plugin (guard/ssr_grading_guard.py) and its start-up half
+ * (guard/usercustomize.py) are written to a random folder outside /repo, which is both on
+ * PYTHONPATH and the only user site (PYTHONUSERBASE: ~/.local is never read), so a script that sets
+ * its own PYTHONPATH still gets it; the start-up half asks pytest processes only to load the
+ * plugin ("-p"), so a python that cannot import it is never asked to. Signed session records come
+ * back in the SSR-GUARD section. The log goes to that random folder too, so repo code cannot find
+ * the file the parser reads by a fixed name. No bytecode written into the repo, no PYTHONSTARTUP
+ * or PYTHONINSPECT.
  * For a runner other than pytest the same environment applies but no guard records exist: what
  * protects those runs is the patch sanitiser (no runner config, start-up hooks or shadowing
  * modules reach the tree) and the random log path, not the guard.
@@ -53,7 +56,7 @@ exec 2>${TEST_FILES.log}.driver-err
 script_s="$1"; parser_s="$2"; max_out="$3"; half_log="$4"; err_tail="$5"; reparse="$6"; prep_n="\${7:-0}"; guard="\${8:-0}"
 mkdir -p $(dirname ${TEST_FILES.script})
 IFS= read -r script_b64; IFS= read -r parser_b64
-if [ "$guard" = 1 ]; then IFS=' ' read -r g_dir g_key g_b64; fi
+if [ "$guard" = 1 ]; then IFS=' ' read -r g_dir g_key g_b64 g_boot_b64; fi
 ${PREPARE_SNIPPET}
 printf '%s' "$script_b64" | base64 -d > ${TEST_FILES.script}
 printf '%s' "$parser_b64" | base64 -d > ${TEST_FILES.parser}
@@ -62,10 +65,12 @@ run_env=(env)
 if [ "$guard" = 1 ]; then
   mkdir -p "$g_dir/p" "$g_dir/o"
   printf '%s' "$g_b64" | base64 -d > "$g_dir/p/${GUARD_MODULE}.py"
+  printf '%s' "$g_boot_b64" | base64 -d > "$g_dir/p/${GUARD_BOOT_MODULE}.py"
+  for v in 6 7 8 9 10 11 12 13 14; do mkdir -p "$g_dir/u/lib/python3.$v"; ln -s ../../../p "$g_dir/u/lib/python3.$v/site-packages"; done
   printf '{"key": "%s", "out": "%s/o"}' "$g_key" "$g_dir" > "$g_dir/conf"
   log_f="$g_dir/test.log"
-  run_env=(env -u PYTHONSTARTUP -u PYTHONINSPECT PYTHONNOUSERSITE=1 PYTHONDONTWRITEBYTECODE=1
-    "PYTHONPATH=$g_dir/p\${PYTHONPATH:+:$PYTHONPATH}" "PYTEST_ADDOPTS=-p ${GUARD_MODULE}\${PYTEST_ADDOPTS:+ $PYTEST_ADDOPTS}" "SSR_GUARD_CONF=$g_dir/conf")
+  run_env=(env -u PYTHONSTARTUP -u PYTHONINSPECT -u PYTHONNOUSERSITE PYTHONDONTWRITEBYTECODE=1 "PYTHONUSERBASE=$g_dir/u"
+    "PYTHONPATH=$g_dir/p\${PYTHONPATH:+:$PYTHONPATH}" "SSR_GUARD_CONF=$g_dir/conf")
 fi
 rm -f ${TEST_FILES.log} ${TEST_FILES.parserOut} ${TEST_FILES.parserErr} /ssr/timeout.msg
 now() { date +%s%N; }

@@ -79,4 +79,15 @@ describe('the guard plugin on a real pytest run (docker, tiny repo)', () => {
     expect(guarded).toEqual({ statuses: plain.statuses, guarded: true, left: '0\n0' });
     expect(plain.guarded).toBe(false);
   });
+
+  const standalone = "mkdir -p /tmp/t && printf 'def test_ok():\\n    assert True\\n' > /tmp/t/test_ok.py && cd /tmp/t && ";
+  it.each<[string, string, Record<string, string>, number]>([
+    ['a script that sets its own PYTHONPATH is still guarded', 'cd /repo && PYTHONPATH=/repo python3 -m pytest -rA -p no:cacheprovider', { 'tests/test_calc.py::test_add': 'passed' }, 1],
+    ['the pytest console script is guarded', `${standalone}pytest-3 -rA -p no:cacheprovider`, { 'test_ok.py::test_ok': 'passed' }, 1],
+    ['an isolated python (-I) cannot see the guard: unguarded, never broken', `${standalone}python3 -I -m pytest -rA -p no:cacheprovider`, { 'test_ok.py::test_ok': 'passed' }, 0],
+  ])('%s', async (_label, script, statuses, sessions) => {
+    const report = await withSandbox(template, (sandbox) => runTests(sandbox, { testScript: script, testParser: readDefaultTestFiles().testParser, timeoutMs: 60_000 }));
+    expect(report.statuses).toEqual(statuses);
+    expect(report.guard?.sessions).toBe(sessions);
+  });
 });

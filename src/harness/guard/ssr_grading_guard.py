@@ -1,7 +1,7 @@
 """ssr's grading guard: a pytest plugin that records what the runner itself saw.
 
-The test driver ships this file into the sandbox outside /repo and loads it with
-PYTHONPATH=<its dir> and PYTEST_ADDOPTS="-p ssr_grading_guard", so it is imported while pytest
+The test driver ships this file into the sandbox outside /repo; usercustomize.py beside it adds
+"-p ssr_grading_guard" to PYTEST_ADDOPTS in pytest processes, so it is imported while pytest
 parses its arguments: before any conftest.py or repository code runs in this process.
 
 What it does, and why (SPEC section 4: grading measures the code, not how the tests are run):
@@ -51,6 +51,10 @@ _REPORT_HOOKS = (
 
 
 def _read_conf():
+    # The start-up half (usercustomize.py) asked for this plugin; children must not inherit that.
+    opts = os.environ.get("PYTEST_ADDOPTS", "")
+    if opts.startswith("-p ssr_grading_guard"):
+        os.environ["PYTEST_ADDOPTS"] = opts[len("-p ssr_grading_guard"):].strip()
     path = os.environ.pop(_CONF_ENV, None)
     if not path:
         return None
