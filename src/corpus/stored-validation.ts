@@ -9,5 +9,7 @@ export const storedValidationSchema = z.looseObject({
   failedCheck: z.string().nullable().default(null),
   failToPass: z.array(z.string()).default([]),
   passToPass: z.array(z.string()).default([]),
+  /** O's runs were guarded (grading holds Solver runs to it); false for validations made before guards. */
+  originalGuarded: z.boolean().default(false),
 });
 export type StoredValidation = z.infer<typeof storedValidationSchema>;

@@ -8,7 +8,12 @@ import { packagePath } from '../util/package-root.js';
  * copy them, so both the sources and dist find them by walking up to the package root.
  */
 export function defaultsDir(): string {
-  return packagePath('src', 'harness', 'defaults');
+  return harnessAssetDir('defaults');
+}
+
+/** `src/harness/<sub>/` under the package root: the harness's plain (non-TypeScript) files. */
+export function harnessAssetDir(sub: string): string {
+  return packagePath('src', 'harness', sub);
 }
 
 /** The default pytest `-rA` test script and its parser, as text. */

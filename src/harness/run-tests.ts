@@ -3,7 +3,9 @@ import { EngineError } from '../util/engine-error.js';
 import { execWrapped } from '../workspace/exec-checked.js';
 import { readParserOutput, type ParserVerdict } from './read-parser-output.js';
 import { encodePrepareSteps, readPrepareFailure, type PrepareFailure, type PrepareStep } from './prepare-steps.js';
-import { readDriverOutput, TEST_DRIVER, type ParserOutput } from './test-driver.js';
+import { readGuardRecords } from './guard-report.js';
+import { newGuardRun } from './guard-setup.js';
+import { GUARD_MAX_RECORDS, GUARD_RECORD_MAX_BYTES, readDriverOutput, TEST_DRIVER, type ParserOutput } from './test-driver.js';
 import type { TestReport } from './test-report.js';
 
 export { TEST_FILES } from './test-driver.js';
@@ -24,6 +26,11 @@ export interface RunTestsOptions {
    * check). Done only on a real log: the script finished and printed something.
    */
   reparse?: boolean;
+  /**
+   * Run the script hardened, with the guard plugin (see TEST_DRIVER); default true. Every run of
+   * the same artifact (validation's O and grading) must agree on this, or their guards differ.
+   */
+  guard?: boolean;
 }
 
 /** A test run; `reparse` is the second parse of the same log when one was asked for and made. */
@@ -61,14 +68,15 @@ export async function runTests(sandbox: Sandbox, options: RunTestsOptions): Prom
 export async function runPreparedTests(sandbox: Sandbox, steps: readonly PrepareStep[], options: RunTestsOptions): Promise<PreparedRun> {
   const parserTimeoutMs = options.parserTimeoutMs ?? DEFAULT_PARSER_TIMEOUT_MS;
   const half = Math.floor((options.maxLogBytes ?? DEFAULT_MAX_LOG_BYTES) / 2);
-  const args = [seconds(options.timeoutMs), seconds(parserTimeoutMs), MAX_PARSER_STDOUT_BYTES, half, PARSER_STDERR_TAIL_BYTES, options.reparse ? 1 : 0, steps.length].join(' ');
-  const stdin = `${Buffer.from(options.testScript).toString('base64')}\n${Buffer.from(options.testParser).toString('base64')}\n${encodePrepareSteps(steps)}`;
+  const guard = options.guard === false ? undefined : newGuardRun();
+  const args = [seconds(options.timeoutMs), seconds(parserTimeoutMs), MAX_PARSER_STDOUT_BYTES, half, PARSER_STDERR_TAIL_BYTES, options.reparse ? 1 : 0, steps.length, guard ? 1 : 0].join(' ');
+  const stdin = `${Buffer.from(options.testScript).toString('base64')}\n${Buffer.from(options.testParser).toString('base64')}\n${guard?.stdinLine ?? ''}${encodePrepareSteps(steps)}`;
   const oomBefore = (await sandbox.oomKills?.()) ?? null;
   const result = await execWrapped(sandbox, 'running the tests', `bash -c '${TEST_DRIVER.replaceAll("'", "'\\''")}' ssr-driver ${args}`, {
     cwd: REPO_DIR,
     stdin,
     timeoutMs: options.timeoutMs + (options.reparse ? 2 : 1) * parserTimeoutMs + DRIVER_GRACE_MS,
-    maxOutputBytes: Math.ceil(((MAX_PARSER_STDOUT_BYTES + 2 * half + PARSER_STDERR_TAIL_BYTES) * 4) / 3) + 4096,
+    maxOutputBytes: Math.ceil(((2 * MAX_PARSER_STDOUT_BYTES + 2 * half + 2 * PARSER_STDERR_TAIL_BYTES + (guard ? GUARD_MAX_RECORDS * GUARD_RECORD_MAX_BYTES : 0)) * 4) / 3) + 4096,
   });
   await assertNoOomKill(sandbox, oomBefore);
   const failure = result.timedOut ? undefined : readPrepareFailure(result.output);
@@ -91,6 +99,7 @@ export async function runPreparedTests(sandbox: Sandbox, steps: readonly Prepare
     log,
     ...(verdict.status === 'failed' ? { parserFailure: verdict.failure } : {}),
     ...(out.reparse ? { reparse: verdictOf(out.reparse, parserTimeoutMs) } : {}),
+    ...(guard ? { guard: readGuardRecords(out.guard?.records ?? [], out.guard?.total ?? 0, guard.key) } : {}),
   };
   return { status: 'ran', run };
 }

@@ -1,4 +1,5 @@
 import { SCRATCH_DIR } from '../sandbox/sandbox.js';
+import { GUARD_BOOT_MODULE, GUARD_MODULE } from './guard-setup.js';
 import { PREPARE_SNIPPET } from './prepare-steps.js';
 
 /** The artifact's names inside the sandbox are a contract (ARCHITECTURE.md). */
@@ -9,6 +10,10 @@ export const TEST_FILES = {
   parserOut: `${SCRATCH_DIR}/parser.out`,
   parserErr: `${SCRATCH_DIR}/parser.err`,
 } as const;
+
+/** Guard records the driver ships back at most, and the size of each (a few MiB is 100k tests). */
+export const GUARD_MAX_RECORDS = 8;
+export const GUARD_RECORD_MAX_BYTES = 8 * 1024 * 1024;
 
 /**
  * The bash program that does a whole test run in ONE sandbox exec: unpack the script and parser
@@ -26,40 +31,69 @@ export const TEST_FILES = {
  *   SSR-REPARSE <parser exit> <timed out 0|1> <parser ns> <stdout bytes>   (or `SSR-REPARSE -`)
  *   <second parser stdout, base64, or empty>
  *   <second parser stderr tail, base64, or empty>
+ *   SSR-GUARD <records found> <records shipped>   (or `SSR-GUARD -` without a guard)
+ *   <one guard session record per line, base64>
  * The second parse of the same log (asked for with reparse=1, done only on a real log: the script
  * finished and printed something) is how the validator checks that a parser is deterministic.
+ *
+ * With guard=1 (8th argument; a line `<dir> <key> <plugin base64>` follows the parser on stdin)
+ * the script runs hardened, so that repo files can neither replace the runner nor forge what
+ * grading reads (SPEC §4): the guard plugin (guard/ssr_grading_guard.py) and its start-up half
+ * (guard/usercustomize.py) are written to a random folder outside /repo, which is both on
+ * PYTHONPATH and the only user site (PYTHONUSERBASE: ~/.local is never read), so a script that sets
+ * its own PYTHONPATH still gets it; the start-up half asks pytest processes only to load the
+ * plugin ("-p"), so a python that cannot import it is never asked to. Signed session records come
+ * back in the SSR-GUARD section. The log goes to that random folder too, so repo code cannot find
+ * the file the parser reads by a fixed name. No bytecode written into the repo, no PYTHONSTARTUP
+ * or PYTHONINSPECT.
+ * For a runner other than pytest the same environment applies but no guard records exist: what
+ * protects those runs is the patch sanitiser (no runner config, start-up hooks or shadowing
+ * modules reach the tree) and the random log path, not the guard.
  */
 export const TEST_DRIVER = `
 set -u
 exec 2>${TEST_FILES.log}.driver-err
-script_s="$1"; parser_s="$2"; max_out="$3"; half_log="$4"; err_tail="$5"; reparse="$6"; prep_n="${'$'}{7:-0}"
-mkdir -p ${'$'}(dirname ${TEST_FILES.script})
+script_s="$1"; parser_s="$2"; max_out="$3"; half_log="$4"; err_tail="$5"; reparse="$6"; prep_n="\${7:-0}"; guard="\${8:-0}"
+mkdir -p $(dirname ${TEST_FILES.script})
 IFS= read -r script_b64; IFS= read -r parser_b64
+if [ "$guard" = 1 ]; then IFS=' ' read -r g_dir g_key g_b64 g_boot_b64; fi
 ${PREPARE_SNIPPET}
 printf '%s' "$script_b64" | base64 -d > ${TEST_FILES.script}
 printf '%s' "$parser_b64" | base64 -d > ${TEST_FILES.parser}
+log_f=${TEST_FILES.log}
+run_env=(env)
+if [ "$guard" = 1 ]; then
+  mkdir -p "$g_dir/p" "$g_dir/o"
+  printf '%s' "$g_b64" | base64 -d > "$g_dir/p/${GUARD_MODULE}.py"
+  printf '%s' "$g_boot_b64" | base64 -d > "$g_dir/p/${GUARD_BOOT_MODULE}.py"
+  for v in 6 7 8 9 10 11 12 13 14; do mkdir -p "$g_dir/u/lib/python3.$v"; ln -s ../../../p "$g_dir/u/lib/python3.$v/site-packages"; done
+  printf '{"key": "%s", "out": "%s/o"}' "$g_key" "$g_dir" > "$g_dir/conf"
+  log_f="$g_dir/test.log"
+  run_env=(env -u PYTHONSTARTUP -u PYTHONINSPECT -u PYTHONNOUSERSITE PYTHONDONTWRITEBYTECODE=1 "PYTHONUSERBASE=$g_dir/u"
+    "PYTHONPATH=$g_dir/p\${PYTHONPATH:+:$PYTHONPATH}" "SSR_GUARD_CONF=$g_dir/conf")
+fi
 rm -f ${TEST_FILES.log} ${TEST_FILES.parserOut} ${TEST_FILES.parserErr} /ssr/timeout.msg
 now() { date +%s%N; }
 t0=$(now)
-timeout --verbose -s KILL "$script_s" bash -c 'exec bash ${TEST_FILES.script} > ${TEST_FILES.log} 2>&1 < /dev/null' 2> /ssr/timeout.msg
+timeout --verbose -s KILL "$script_s" "\${run_env[@]}" bash -c 'exec bash "$0" > "$1" 2>&1 < /dev/null' ${TEST_FILES.script} "$log_f" 2> /ssr/timeout.msg
 sc=$?; t1=$(now)
 st=0; [ -s /ssr/timeout.msg ] && st=1
 parse() { # $1: stdout file, $2: stderr file; sets pc, pt, pns, out
   local t=$(now)
-  timeout --verbose -s KILL "$parser_s" bash -c "exec python3 ${TEST_FILES.parser} < ${TEST_FILES.log} > $1 2> $2" 2> /ssr/timeout.msg
+  timeout --verbose -s KILL "$parser_s" bash -c "exec python3 ${TEST_FILES.parser} < $log_f > $1 2> $2" 2> /ssr/timeout.msg
   pc=$?; pns=$(( $(now) - t ))
   pt=0; [ -s /ssr/timeout.msg ] && pt=1
   out=$(stat -c %s "$1" 2>/dev/null || echo 0)
 }
 parse ${TEST_FILES.parserOut} ${TEST_FILES.parserErr}
-log=$(stat -c %s ${TEST_FILES.log} 2>/dev/null || echo 0)
+log=$(stat -c %s "$log_f" 2>/dev/null || echo 0)
 echo "SSR-RESULT $sc $st $((t1 - t0)) $pc $pt $pns $log $out"
 if [ "$out" -le "$max_out" ]; then base64 -w0 ${TEST_FILES.parserOut}; fi; echo
 if [ "$log" -le $((2 * half_log)) ]; then
-  base64 -w0 ${TEST_FILES.log}; echo; echo
+  base64 -w0 "$log_f"; echo; echo
 else
-  head -c "$half_log" ${TEST_FILES.log} | base64 -w0; echo
-  tail -c "$half_log" ${TEST_FILES.log} | base64 -w0; echo
+  head -c "$half_log" "$log_f" | base64 -w0; echo
+  tail -c "$half_log" "$log_f" | base64 -w0; echo
 fi
 if [ "$pc" -ne 0 ]; then tail -c "$err_tail" ${TEST_FILES.parserErr} | base64 -w0; fi; echo
 if [ "$reparse" = 1 ] && [ "$st" = 0 ] && [ "$log" -gt 0 ]; then
@@ -69,6 +103,19 @@ if [ "$reparse" = 1 ] && [ "$st" = 0 ] && [ "$log" -gt 0 ]; then
   if [ "$pc" -ne 0 ]; then tail -c "$err_tail" ${TEST_FILES.parserErr}.2 | base64 -w0; fi; echo
 else
   echo "SSR-REPARSE -"; echo; echo
+fi
+if [ "$guard" = 1 ]; then
+  records=(); total=0
+  for f in "$g_dir"/o/*; do
+    [ -e "$f" ] || continue
+    total=$((total + 1))
+    if [ -f "$f" ] && [ ! -L "$f" ] && [ "$(stat -c %s "$f")" -le ${GUARD_RECORD_MAX_BYTES} ] && [ "\${#records[@]}" -lt ${GUARD_MAX_RECORDS} ]; then records+=("$f"); fi
+  done
+  echo "SSR-GUARD $total \${#records[@]}"
+  for f in "\${records[@]}"; do base64 -w0 "$f"; echo; done
+  rm -rf "$g_dir"
+else
+  echo "SSR-GUARD -"
 fi
 `;
 
@@ -89,6 +136,8 @@ export interface DriverOutput {
   parserStderr: string;
   /** The second parse of the same log, when asked for and the log was real. */
   reparse?: ParserOutput;
+  /** The guard's session records (still to verify), when the run was guarded. */
+  guard?: { total: number; records: string[] };
 }
 
 /** What one parser run printed, as the driver reports it. */
@@ -114,6 +163,7 @@ export function readDriverOutput(output: string): DriverOutput | undefined {
   const [scriptExit, st, scriptNs, parserExit, pt, parserNs, logBytes, parserStdoutBytes] = fields as [number, number, number, number, number, number, number, number];
   const stdoutLine = lines[at + 1]!;
   const reparse = readReparse(lines.slice(at + 5));
+  const guard = readGuard(lines.slice(at + 5));
   return {
     scriptExit,
     scriptTimedOut: st === 1,
@@ -128,7 +178,17 @@ export function readDriverOutput(output: string): DriverOutput | undefined {
     logTail: decode(lines[at + 3]),
     parserStderr: decode(lines[at + 4]),
     ...(reparse ? { reparse } : {}),
+    ...(guard ? { guard } : {}),
   };
+}
+
+/** The SSR-GUARD section: how many records the guard left, and those the driver shipped. */
+function readGuard(lines: string[]): { total: number; records: string[] } | undefined {
+  const at = lines.findIndex((line) => line.startsWith('SSR-GUARD '));
+  const fields = at >= 0 ? lines[at]!.split(' ').slice(1).map(Number) : [];
+  if (fields.length !== 2 || fields.some((value) => !Number.isInteger(value) || value < 0)) return undefined;
+  const [total, shipped] = fields as [number, number];
+  return { total, records: lines.slice(at + 1, at + 1 + shipped).map(decode) };
 }
 
 /** The SSR-REPARSE section (absent in output of a driver not asked to reparse, e.g. old tests). */

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import type { GuardReport } from './guard-report.js';
 
 /** The only two statuses a test parser may print (SPEC §2). */
 export const testStatusSchema = z.enum(['passed', 'failed']);
@@ -34,4 +35,6 @@ export interface TestReport {
   /** The raw log, capped (head and tail kept). */
   log: string;
   parserFailure?: ParserFailure;
+  /** What the guard plugin saw (see guard-report.ts); absent when the run was not guarded. */
+  guard?: GuardReport;
 }

@@ -6,18 +6,32 @@ import type { SandboxProvider, SandboxTemplate } from '../sandbox/sandbox.js';
 import { APPLY_METHODS, applyDiff } from '../workspace/apply-diff.js';
 import { restoreFiles } from '../workspace/restore-files.js';
 import { applyBuggyState } from './buggy-state.js';
-import { dropTestFileSections } from './drop-test-sections.js';
+import { droppedSectionSchema } from './grading/drop-reason.js';
+import { guardVerdict } from './grading/guard-verdict.js';
+import { sanitizePatch } from './grading/sanitize-patch.js';
+
+/** Why a grade is what it is, as a stable kebab code (the `reason` says it for a person). */
+export const GRADE_CODES = [
+  'solved', 'tests-fail', 'no-patch', 'patch-does-not-apply', 'patch-too-large', 'patch-empty', 'patch-crlf',
+  'patch-no-trailing-newline', 'patch-malformed', 'patch-binary', 'no-code-change', 'guard-missing', 'runner-tampered',
+] as const;
 
 /** The verdict on one Solver attempt (SPEC §4); `grade.json` of `ssr solve` is exactly this. */
 export const solverGradeSchema = z.object({
   reward: z.union([z.literal(1), z.literal(-1)]),
+  /** Machine-readable cause: `solved` is the only one with reward +1. */
+  code: z.enum(GRADE_CODES),
   reason: z.string(),
   /** How the patch applied (the tolerant chain), or null when there was none or it did not apply. */
   applied: z.enum(APPLY_METHODS).nullable(),
   /** Tests that passed on O and did not pass after the fix (missing counts as failed), sorted. */
   failingTests: z.array(z.string()),
-  /** Sections of the patch on oracle test files, dropped before applying (see dropTestFileSections). */
+  /** Paths of the dropped sections that touch test files (kept for older readers; see droppedSections). */
   droppedTestSections: z.array(z.string()),
+  /** Every section of the patch left out before applying, with why (see sanitizePatch). */
+  droppedSections: z.array(droppedSectionSchema),
+  /** Signs that the run did not measure the code: `runner-tampered`, `results-mismatch`, `guard-missing`. */
+  flags: z.array(z.string()),
   durationMs: z.number().nonnegative(),
 });
 export type SolverGrade = z.infer<typeof solverGradeSchema>;
@@ -35,6 +49,12 @@ export interface GradeSolutionOptions {
   originalPassing: readonly string[];
   /** Time limit of the test script, ms. */
   testTimeoutMs: number;
+  /**
+   * Whether validation's O run was guarded (ValidationResult.originalGuarded). When it was, the
+   * grading run must be too and every test must pass by the runner's own record as well as by
+   * the parser. Default false: the parser alone decides (for artifacts validated before guards).
+   */
+  originalGuarded?: boolean;
 }
 
 /** Tests that passed on O: a valid artifact's FAIL_TO_PASS ∪ PASS_TO_PASS is exactly that set. */
@@ -42,43 +62,68 @@ export function originalPassingTests(validation: { failToPass: readonly string[]
   return [...new Set([...validation.failToPass, ...validation.passToPass])].sort();
 }
 
+const TEST_REASONS = new Set(['oracle-test-file', 'test-file', 'runner-config']);
+type Verdict = Pick<SolverGrade, 'code' | 'reason' | 'applied' | 'failingTests'> & { flags?: string[] };
+
 /**
- * Grade a Solver's patch exactly as SPEC §4: a fresh sandbox at O + bug_inject (+ the prior patch
- * of a higher-order bug); apply the patch with the tolerant chain (git apply, --3way, patch
- * --fuzz) after dropping its sections on oracle test files; restore every file of test_files.txt
- * to O; run test_script.sh and the parser. +1 iff every test that passed on O passes (missing
- * counts as failed); no patch, or one that does not apply, is −1.
+ * Grade a Solver's patch exactly as SPEC §4: sanitise it (only changes to code files count; see
+ * sanitizePatch), then on a fresh sandbox at O + bug_inject (+ the prior patch of a higher-order
+ * bug) apply what is left with the tolerant chain (git apply, --3way, patch --fuzz), restore
+ * every file of test_files.txt to O, and run test_script.sh hardened (the guard: see
+ * TEST_DRIVER) and the parser. +1 iff every test that passed on O passes — by the parser and,
+ * when O's run was guarded, by the runner's own record too (missing, skipped, xfailed count as
+ * failed). No patch, a refused patch, or one that does not apply is −1.
  *
  * @throws EngineError for infrastructure (and for a state that cannot be built: bad input) —
  *   never turned into a reward.
  */
 export async function gradeSolution(options: GradeSolutionOptions): Promise<SolverGrade> {
   const started = Date.now();
-  const verdict = (grade: Omit<SolverGrade, 'durationMs' | 'droppedTestSections' | 'reward'>, dropped: string[] = []): SolverGrade => {
-    const reward = scoreSolver({ applied: grade.applied !== null, passedAllOriginal: grade.applied !== null && grade.failingTests.length === 0 });
-    return { reward: reward.value === 1 ? 1 : -1, ...grade, droppedTestSections: dropped, durationMs: Date.now() - started };
+  const sanitized = options.patch === null ? null : sanitizePatch(options.patch, options.artifact.testFiles);
+  const dropped = sanitized?.dropped ?? [];
+  const verdict = (grade: Verdict): SolverGrade => {
+    const passedAllOriginal = grade.code === 'solved';
+    const reward = scoreSolver({ applied: grade.applied !== null, passedAllOriginal: grade.applied !== null && passedAllOriginal });
+    return {
+      reward: reward.value === 1 ? 1 : -1, ...grade, flags: grade.flags ?? [], droppedSections: dropped,
+      droppedTestSections: dropped.filter((section) => TEST_REASONS.has(section.reason)).map((section) => section.path), durationMs: Date.now() - started,
+    };
   };
-  if (options.patch === null) return verdict({ reason: 'no patch was submitted', applied: null, failingTests: [] });
+  if (sanitized === null) return verdict({ code: 'no-patch', reason: 'no patch was submitted', applied: null, failingTests: [] });
+  // A patch with nothing to apply (empty, or nothing left once dropped) still gets its run, as an
+  // empty diff always did: the verdict shows the bug is still there.
+  const nothingLeft = sanitized.status === 'rejected' && (sanitized.code === 'no-code-change' || sanitized.code === 'patch-empty');
+  if (sanitized.status === 'rejected' && !nothingLeft) return verdict({ code: sanitized.code, reason: sanitized.reason, applied: null, failingTests: [] });
   const { artifact } = options;
-  const { patch, dropped } = dropTestFileSections(options.patch, artifact.testFiles);
 
   const sandbox = await options.provider.acquire(options.template);
   try {
     await applyBuggyState(sandbox, artifact, { weaken: false, priorPatch: options.priorPatch });
-    const applied = await applyDiff(sandbox, patch, { label: 'pred_patch' });
-    if (applied.status === 'failed') {
-      const why = applied.attempts.at(-1)?.output.trim().split('\n').slice(0, 3).join(' | ') ?? '';
-      return verdict({ reason: `the patch does not apply (git apply, --3way and patch --fuzz all failed): ${why}`, applied: null, failingTests: [] }, dropped);
+    let method: SolverGrade['applied'] = null;
+    if (sanitized.status === 'ok') {
+      const applied = await applyDiff(sandbox, sanitized.patch, { label: 'pred_patch' });
+      if (applied.status === 'failed') {
+        // git apply's own message is the precise one ("No such file", "patch does not apply").
+        const why = applied.attempts[0]?.output.trim().split('\n').slice(0, 3).join(' | ') ?? '';
+        return verdict({ code: 'patch-does-not-apply', reason: `the patch does not apply (git apply, --3way and patch --fuzz all failed): ${why}`, applied: null, failingTests: [] });
+      }
+      method = applied.method;
     }
     await restoreFiles(sandbox, artifact.testFiles);
     const report = await runTests(sandbox, { testScript: artifact.testScript, testParser: artifact.testParser, timeoutMs: options.testTimeoutMs });
-    const failingTests = options.originalPassing.filter((id) => report.statuses[id] !== 'passed').sort();
+    const guard = guardVerdict(report, options.originalPassing, options.originalGuarded ?? false);
+    const mismatched = new Set(guard.mismatched);
+    const failingTests = options.originalPassing.filter((id) => report.statuses[id] !== 'passed' || mismatched.has(id)).sort();
+    const base = { applied: method, failingTests, flags: guard.flags };
+    const outcome = `${failingTests.length} of the ${options.originalPassing.length} tests that pass on the original repo do not pass`;
+    if (sanitized.status === 'rejected') return verdict({ ...base, code: sanitized.code, reason: `${sanitized.reason}; ${outcome}` });
+    if (guard.fatal) return verdict({ ...base, code: guard.fatal.code, reason: guard.fatal.reason });
     if (failingTests.length === 0) {
-      return verdict({ reason: `all ${options.originalPassing.length} tests that pass on the original repo pass`, applied: applied.method, failingTests }, dropped);
+      return verdict({ ...base, code: 'solved', reason: `all ${options.originalPassing.length} tests that pass on the original repo pass` });
     }
     const cause = report.timedOut ? ' (the test script timed out)' : report.parserFailure ? ` (the parser failed: ${report.parserFailure.message})` : '';
-    const reason = `${failingTests.length} of the ${options.originalPassing.length} tests that pass on the original repo do not pass${cause}`;
-    return verdict({ reason, applied: applied.method, failingTests }, dropped);
+    const forged = guard.mismatched.length > 0 ? ` (${guard.mismatched.length} reported passed in the log but not by the runner)` : '';
+    return verdict({ ...base, code: 'tests-fail', reason: `${outcome}${cause}${forged}` });
   } finally {
     await sandbox.dispose().catch(() => undefined);
   }

@@ -109,7 +109,7 @@ async function runOrderTwo(ctx: SelfplayContext, input: OrderTwoInput): Promise<
     return finishEpisode(ctx, { ...base, bugId, valid: false, failedCheck: validation.failedCheck, score, durationsMs: durations });
   }
   const solved = await solveStage(ctx, {
-    episodeId: id, repo: parent.repo, artifact, originalPassing: originalPassingTests(bug.validation), count: ctx.settings.attempts, seed: runSeed(ctx.settings.seed, id),
+    episodeId: id, repo: parent.repo, artifact, originalPassing: originalPassingTests(bug.validation), originalGuarded: bug.validation.originalGuarded, count: ctx.settings.attempts, seed: runSeed(ctx.settings.seed, id),
   });
   durations.solve = solved.durationMs;
   const score = scoreEpisode({ verdict: { kind: 'none' }, attempts: solved.attempts, attemptsWanted: ctx.settings.attempts, alpha: ctx.settings.alpha });

@@ -5,6 +5,7 @@ import { parseUnifiedDiff } from '../code/unified-diff.js';
 import { isDiffParseError } from '../code/diff-parse-error.js';
 import type { ResolvedRepo } from '../config/resolve-repo.js';
 import type { SandboxProvider, SandboxTemplate } from '../sandbox/sandbox.js';
+import { isGuardedRun } from '../harness/guard-report.js';
 import { BaselineCache } from './baseline-cache.js';
 import { brokenByBug, passedIds } from './check-helpers.js';
 import type { CheckName, CheckResult, ValidationContext } from './check-types.js';
@@ -21,6 +22,12 @@ export interface ValidationResult {
   failToPass: string[];
   /** Tests passing on O and on B. */
   passToPass: string[];
+  /**
+   * Both O runs were guarded (see isGuardedRun): the runner's own records came back, untampered,
+   * and agree with the parser. Grading then holds every Solver run to the same (gradeSolution's
+   * `originalGuarded`); false for another runner or a parser with its own test ids.
+   */
+  originalGuarded: boolean;
   durationMs: number;
   /** Set when a check could not be judged (infrastructure): the verdict is void, not "invalid". */
   infrastructureError?: { check: CheckName; reason: string };
@@ -94,15 +101,23 @@ export async function validateArtifact(artifact: BugArtifact, options: ValidateO
   await runner.cancel();
 
   const { failToPass, passToPass } = failedCheck === null && !infrastructureError ? await oracleSets(ctx) : { failToPass: [], passToPass: [] };
+  const originalGuarded = failedCheck === null && !infrastructureError && (await guardedOriginals(ctx));
   return {
     valid: failedCheck === null && !infrastructureError,
     failedCheck,
     checks,
     failToPass,
     passToPass,
+    originalGuarded,
     durationMs: Date.now() - started,
     ...(infrastructureError ? { infrastructureError } : {}),
   };
+}
+
+/** Whether both O runs were guarded, so grading can hold Solver runs to the runner's own records. */
+async function guardedOriginals(ctx: ValidationContext): Promise<boolean> {
+  const runs = await Promise.all([ctx.run('original'), ctx.run('original-repeat')]);
+  return runs.every((run) => run.status === 'ran' && isGuardedRun(run.report.guard, run.report.statuses));
 }
 
 /** SWE-bench's FAIL_TO_PASS / PASS_TO_PASS of a valid artifact, from the runs already made. */

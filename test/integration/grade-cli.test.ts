@@ -15,6 +15,11 @@ const BUG = readFileSync(join(VALID, 'bug_inject.diff'), 'utf8');
 const HONEST = BUG.split('\n')
   .map((line) => (line.startsWith('-  ') ? `+${line.slice(1)}` : line.startsWith('+  ') ? `-${line.slice(1)}` : line))
   .join('\n');
+/**
+ * A cheat (the cheat suite's exit-zero-atexit, as a patch): package code that rewrites the log to
+ * say PASSED and exits 0. ssr grade must hold it to the guard exactly as self-play does.
+ */
+const FORGE_LOG = readFileSync(fileURLToPath(new URL('../fixtures/grade/forge-log-at-exit.diff', import.meta.url)), 'utf8');
 /** A patch that removes a line the buggy repo does not have (it was written against something else): no fuzz can place it. */
 const STALE = HONEST.replace('parts[i]), -i))', 'parts[j]), -j))');
 
@@ -28,6 +33,7 @@ describe('ssr grade through the real CLI (pyledger, real Docker, real pytest)', 
     await writeFile(patchFile('honest.diff'), HONEST);
     await writeFile(patchFile('empty.diff'), '');
     await writeFile(patchFile('stale.diff'), STALE);
+    await writeFile(patchFile('forge-log.diff'), FORGE_LOG);
   });
   afterAll(async () => {
     await rm(dir, { recursive: true, force: true });
@@ -38,8 +44,8 @@ describe('ssr grade through the real CLI (pyledger, real Docker, real pytest)', 
     const { code, stdout, stderr } = await grade(['--repo', 'pyledger', '--artifact', VALID, '--patch', patchFile('honest.diff'), '--json']);
     const verdict = JSON.parse(stdout) as Record<string, unknown>;
     expect(Object.keys(verdict)).toEqual(['reward', 'reason', 'applied', 'failingTests', 'droppedSections', 'flags', 'code']);
-    expect(verdict, stderr).toMatchObject({ reward: 1, applied: 'git-apply', failingTests: [], droppedSections: [], flags: [], code: 'tests-pass' });
-    expect(verdict.reason).toMatch(/^tests-pass: all 90 tests that pass on the original repo pass/);
+    expect(verdict, stderr).toMatchObject({ reward: 1, applied: 'git-apply', failingTests: [], droppedSections: [], flags: [], code: 'solved' });
+    expect(verdict.reason).toMatch(/^solved: all 90 tests that pass on the original repo pass/);
     expect(code).toBe(0);
   });
 
@@ -49,6 +55,15 @@ describe('ssr grade through the real CLI (pyledger, real Docker, real pytest)', 
     const [verdictLine, ...details] = stdout.trimEnd().split('\n');
     expect(verdictLine).toBe('-1 tests-fail: 3 of the 90 tests that pass on the original repo do not pass');
     expect(details).toContain('    tests/test_money.py::TestAllocation::test_allocate_by_ratio');
+  });
+
+  it('grades a cheat as self-play does: package code that forges the log is −1 with results-mismatch (the guard holds for ssr grade too)', async () => {
+    const { code, stdout, stderr } = await grade(['--repo', 'pyledger', '--artifact', VALID, '--patch', patchFile('forge-log.diff'), '--json']);
+    expect(code, stderr).toBe(1);
+    const verdict = JSON.parse(stdout) as { reward: number; code: string; flags: string[]; failingTests: string[] };
+    expect(verdict).toMatchObject({ reward: -1, code: 'tests-fail' });
+    expect(verdict.flags).toContain('results-mismatch');
+    expect(verdict.failingTests.length).toBeGreaterThan(0);
   });
 
   it('grades a patch that does not apply −1 with code patch-does-not-apply (exit 1), not a crash', async () => {

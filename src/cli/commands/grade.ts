@@ -76,8 +76,10 @@ export function registerGrade(program: Command): void {
     if (oracle.status === 'invalid') {
       throw new EngineError('artifact-invalid-input', `--artifact ${artifactDir} does not validate: rejected by ${oracle.failedCheck}: ${oracle.reason}`);
     }
-    const grade = await gradeSolution({ provider, template, artifact, patch, originalPassing: oracle.originalPassing, testTimeoutMs });
-    const verdict = gradeVerdict(grade, true);
+    const grade = await gradeSolution({
+      provider, template, artifact, patch, originalPassing: oracle.originalPassing, originalGuarded: oracle.validation.originalGuarded, testTimeoutMs,
+    });
+    const verdict = gradeVerdict(grade);
     process.stdout.write(options.json ? `${JSON.stringify(verdict)}\n` : formatVerdict(verdict, options.patch));
     process.exitCode = verdict.reward === 1 ? 0 : 1;
   });

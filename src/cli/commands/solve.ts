@@ -57,6 +57,8 @@ interface AttemptContext {
   artifact: BugArtifact;
   priorPatch?: string;
   originalPassing: string[];
+  /** Validation's O run was guarded: grading holds every attempt to it. */
+  originalGuarded: boolean;
   testTimeoutMs: number;
   options: SolveOptions;
   baseSeed: number;
@@ -149,7 +151,7 @@ export function registerSolve(program: Command): void {
 
     const solveDir = join(resolve(options.out), 'solves', bugId);
     const ctx: AttemptContext = {
-      policy, template, provider, artifact, priorPatch, originalPassing: oracle.originalPassing, testTimeoutMs, options,
+      policy, template, provider, artifact, priorPatch, originalPassing: oracle.originalPassing, originalGuarded: validation.originalGuarded, testTimeoutMs, options,
       baseSeed: options.seed ?? randomInt(2 ** 31), solveDir,
     };
     process.stderr.write(`ssr solve: ${options.attempts} attempt(s) on ${bugId} with ${policy.name}\n`);

@@ -32,6 +32,8 @@ export interface SolveInput {
   artifact: BugArtifact;
   /** Tests passing on O (the grading oracle). */
   originalPassing: readonly string[];
+  /** Validation's O run was guarded (ValidationResult.originalGuarded): grading holds attempts to it. */
+  originalGuarded?: boolean;
   count: number;
   /** The episode's seed; every attempt forks its own, or N seeded attempts would be one attempt N times. */
   seed: number;
@@ -93,7 +95,7 @@ async function runAttempt(ctx: SelfplayContext, input: SolveInput, n: number): P
     }
     const grade = await ctx.lanes.sandbox.add(() =>
       gradeSolution({
-        provider: ctx.provider, template, artifact: input.artifact, patch: episode.patch, originalPassing: oracle, testTimeoutMs: testTimeoutOf(ctx, repo),
+        provider: ctx.provider, template, artifact: input.artifact, patch: episode.patch, originalPassing: oracle, originalGuarded: input.originalGuarded, testTimeoutMs: testTimeoutOf(ctx, repo),
       }),
     );
     ctx.health.reportSuccess();

@@ -28,6 +28,12 @@ describe('readDriverOutput', () => {
     expect(readDriverOutput(['SSR-RESULT 0 0 1 0 0 1 10 2', b64('{}'), b64('log'), '', '', 'SSR-REPARSE -', '', ''].join('\n'))?.reparse).toBeUndefined();
   });
 
+  it('decodes the guard section: records found and the ones shipped', () => {
+    const base = ['SSR-RESULT 0 0 1 0 0 1 10 2', b64('{}'), b64('log'), '', '', 'SSR-REPARSE -', '', ''];
+    expect(readDriverOutput([...base, 'SSR-GUARD 3 2', b64('{"body": "1"}'), b64('{"body": "2"}'), ''].join('\n'))?.guard).toEqual({ total: 3, records: ['{"body": "1"}', '{"body": "2"}'] });
+    expect(readDriverOutput([...base, 'SSR-GUARD -', ''].join('\n'))?.guard).toBeUndefined();
+  });
+
   it('marks parser stdout over the cap as missing rather than empty', () => {
     const out = readDriverOutput(['SSR-RESULT 0 0 1 0 0 1 10 99999999999', '', b64('log'), '', ''].join('\n'));
     expect(out?.parserStdout).toBeUndefined();

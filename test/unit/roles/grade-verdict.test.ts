@@ -1,31 +1,32 @@
 import { describe, expect, it } from 'vitest';
 import type { SolverGrade } from '../../../src/roles/grade-solution.js';
-import { gradeCode, gradeVerdict } from '../../../src/roles/grade-verdict.js';
+import { gradeVerdict } from '../../../src/roles/grade-verdict.js';
 
 const grade = (overrides: Partial<SolverGrade> = {}): SolverGrade => ({
-  reward: -1, reason: '3 of the 90 tests that pass on the original repo do not pass', applied: 'git-apply', failingTests: ['t::a'], droppedTestSections: [], durationMs: 1, ...overrides,
-});
-
-describe('gradeCode', () => {
-  it.each([
-    ['no patch submitted', grade({ applied: null, reason: 'no patch was submitted' }), false, 'no-patch'],
-    ['a patch that did not apply', grade({ applied: null, reason: 'the patch does not apply (…)' }), true, 'patch-does-not-apply'],
-    ['tests still failing', grade(), true, 'tests-fail'],
-    ['every oracle test passing', grade({ reward: 1, failingTests: [], reason: 'all 90 tests pass' }), true, 'tests-pass'],
-    ['a reason that leads with its own code', grade({ applied: null, reason: 'binary-patch: the patch changes a binary file' }), true, 'binary-patch'],
-    ['a reason whose first word merely has a colon', grade({ reason: 'note: odd' }), true, 'tests-fail'],
-  ])('%s', (_name, input, submitted, code) => {
-    expect(gradeCode(input, submitted)).toBe(code);
-  });
+  reward: -1, code: 'tests-fail', reason: '3 of the 90 tests that pass on the original repo do not pass', applied: 'git-apply', failingTests: ['t::a'],
+  droppedTestSections: [], droppedSections: [], flags: [], durationMs: 1, ...overrides,
 });
 
 describe('gradeVerdict', () => {
-  it('leads the reason with the code once and maps dropped test-file sections', () => {
-    const verdict = gradeVerdict(grade({ droppedTestSections: ['tests/test_x.py'] }), true);
+  it('leads the reason with the grade code once and carries the dropped sections and flags as graded', () => {
+    const dropped = [{ path: 'tests/test_x.py', reason: 'oracle-test-file' as const }, { path: 'setup.cfg', reason: 'runner-config' as const }];
+    const verdict = gradeVerdict(grade({ droppedTestSections: ['tests/test_x.py'], droppedSections: dropped, flags: ['results-mismatch'] }));
     expect(verdict).toEqual({
       reward: -1, reason: 'tests-fail: 3 of the 90 tests that pass on the original repo do not pass', applied: 'git-apply', failingTests: ['t::a'],
-      droppedSections: [{ path: 'tests/test_x.py', reason: 'test-file' }], flags: [], code: 'tests-fail',
+      droppedSections: dropped, flags: ['results-mismatch'], code: 'tests-fail',
     });
-    expect(gradeVerdict(grade({ reason: 'tests-fail: already coded' }), true).reason).toBe('tests-fail: already coded');
+    expect(Object.keys(verdict)).toEqual(['reward', 'reason', 'applied', 'failingTests', 'droppedSections', 'flags', 'code']);
+    expect(gradeVerdict(grade({ reason: 'tests-fail: already coded' })).reason).toBe('tests-fail: already coded');
+  });
+
+  it.each([
+    ['solved', 1, null],
+    ['patch-does-not-apply', -1, null],
+    ['no-patch', -1, null],
+    ['guard-missing', -1, 'guard-missing'],
+  ] as const)('keeps the code %s', (code, reward, flag) => {
+    const verdict = gradeVerdict(grade({ code, reward, flags: flag ? [flag] : [] }));
+    expect(verdict.code).toBe(code);
+    expect(verdict.reason.startsWith(`${code}: `)).toBe(true);
   });
 });

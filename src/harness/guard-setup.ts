@@ -1,0 +1,36 @@
+import { randomBytes } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { SCRATCH_DIR } from '../sandbox/sandbox.js';
+import { harnessAssetDir } from './default-files.js';
+
+/** The plugin's module name: what `-p` loads; the file ships as `<dir>/p/<name>.py`. */
+export const GUARD_MODULE = 'ssr_grading_guard';
+/** Its start-up half (guard/usercustomize.py): asks pytest processes to load the plugin. */
+export const GUARD_BOOT_MODULE = 'usercustomize';
+
+/** One run's guard: where it lives in the sandbox and the key its records are signed with. */
+export interface GuardRun {
+  /** A fresh folder under the scratch dir, named at random so repo code cannot guess it. */
+  dir: string;
+  /** HMAC key of this run's records (hex). */
+  key: string;
+  /** The stdin line the test driver reads: `<dir> <key> <plugin, base64> <start-up half, base64>`. */
+  stdinLine: string;
+}
+
+let sources: string | undefined;
+
+/** The guard's two files (src/harness/guard/), base64, space-separated; read once. */
+function guardSourcesB64(): string {
+  const read = (module: string): string => readFileSync(join(harnessAssetDir('guard'), `${module}.py`)).toString('base64');
+  sources ??= `${read(GUARD_MODULE)} ${read(GUARD_BOOT_MODULE)}`;
+  return sources;
+}
+
+/** A new guard for one test run: a random folder and key, never reused. */
+export function newGuardRun(): GuardRun {
+  const dir = `${SCRATCH_DIR}/.g${randomBytes(12).toString('hex')}`;
+  const key = randomBytes(32).toString('hex');
+  return { dir, key, stdinLine: `${dir} ${key} ${guardSourcesB64()}\n` };
+}

@@ -1,0 +1,240 @@
+"""ssr's grading guard: a pytest plugin that records what the runner itself saw.
+
+The test driver ships this file into the sandbox outside /repo; usercustomize.py beside it adds
+"-p ssr_grading_guard" to PYTEST_ADDOPTS in pytest processes, so it is imported while pytest
+parses its arguments: before any conftest.py or repository code runs in this process.
+
+What it does, and why (SPEC section 4: grading measures the code, not how the tests are run):
+- reads its configuration (a per-run key and an output folder) from the file named by
+  SSR_GUARD_CONF and removes that variable, so child processes do not inherit it;
+- records every test's outcome from the runner's own reports (setup, call, teardown): a test
+  passed only when all three passed and it was not an expected failure;
+- snapshots, at import, the identity of every function and class attribute of pytest, pluggy and
+  unittest, and compares them when the session ends: repository code that monkeypatches the
+  runner's machinery is reported as tampering;
+- reports hook implementations of the runner's reporting hooks that live in repository files
+  other than tests and conftest.py (a plugin registered from package code);
+- writes one record per session at its end, signed with HMAC-SHA256 under the per-run key, so a
+  file written by repository code (which does not know the key) is rejected by the host.
+
+Limits (said plainly in docs): code running in this same process can, in principle, read the key
+from memory or /proc and forge a record; this guard stops the generic hacks (fake output, forged
+files, early exits, runner patches), not code written against the guard itself. Stdlib only.
+"""
+import hashlib
+import hmac
+import json
+import os
+import sys
+
+import pytest
+
+_CONF_ENV = "SSR_GUARD_CONF"
+# Modules whose functions decide what a test outcome is; a rebinding in any of them is tampering.
+_WATCHED_ROOTS = ("pytest", "_pytest", "pluggy", "unittest")
+# Hooks through which an outcome travels from the test to the report the terminal prints.
+_REPORT_HOOKS = (
+    "pytest_runtest_protocol",
+    "pytest_runtest_setup",
+    "pytest_runtest_call",
+    "pytest_runtest_teardown",
+    "pytest_runtest_makereport",
+    "pytest_runtest_logreport",
+    "pytest_report_teststatus",
+    "pytest_pyfunc_call",
+    "pytest_runtestloop",
+    "pytest_collection_modifyitems",
+    "pytest_deselected",
+    "pytest_terminal_summary",
+    "pytest_sessionfinish",
+)
+
+
+def _read_conf():
+    # The start-up half (usercustomize.py) asked for this plugin; children must not inherit that.
+    opts = os.environ.get("PYTEST_ADDOPTS", "")
+    if opts.startswith("-p ssr_grading_guard"):
+        os.environ["PYTEST_ADDOPTS"] = opts[len("-p ssr_grading_guard"):].strip()
+    path = os.environ.pop(_CONF_ENV, None)
+    if not path:
+        return None
+    try:
+        with open(path, "r", encoding="utf-8") as handle:
+            conf = json.load(handle)
+        return conf["key"].encode("ascii"), conf["out"]
+    except (OSError, ValueError, KeyError, AttributeError):
+        return None
+
+
+def _watched(name):
+    return any(name == root or name.startswith(root + ".") for root in _WATCHED_ROOTS)
+
+
+def _snapshot():
+    """(module, owner attribute, attribute) -> object, for every callable or descriptor worth watching."""
+    import unittest  # noqa: F401  (imported so that its machinery is in the snapshot)
+
+    snap = {}
+    for name, module in list(sys.modules.items()):
+        if module is None or not _watched(name):
+            continue
+        for attr, value in list(vars(module).items()):
+            if callable(value) or isinstance(value, (property, staticmethod, classmethod)):
+                snap[(name, "", attr)] = value
+            if isinstance(value, type) and getattr(value, "__module__", None) == name:
+                for cattr, cvalue in list(vars(value).items()):
+                    if callable(cvalue) or isinstance(cvalue, (property, staticmethod, classmethod)):
+                        snap[(name, attr, cattr)] = cvalue
+    return snap
+
+
+def _code_file(value):
+    """The file that defines a replacement, or None when it has no Python code (a partial, a builtin)."""
+    for inner in ("__func__", "fget"):
+        value = getattr(value, inner, None) or value
+    code = getattr(value, "__code__", None)
+    return os.path.realpath(code.co_filename) if code is not None else None
+
+
+def _changed(snap, root):
+    """Watched attributes rebound since import, except by code installed outside the repository
+    (pytest's own plugins rebind a few at configure time, e.g. legacypath)."""
+    changed = []
+    for (name, owner, attr), value in snap.items():
+        module = sys.modules.get(name)
+        holder = module if owner == "" or module is None else vars(module).get(owner)
+        current = vars(holder).get(attr, None) if holder is not None else None
+        if current is value:
+            continue
+        where = _code_file(current) if current is not None else None
+        if where is not None and not where.startswith(root + os.sep):
+            continue
+        changed.append("%s.%s" % (name, attr) if owner == "" else "%s.%s.%s" % (name, owner, attr))
+    return sorted(changed)
+
+
+def _is_test_file(relative):
+    parts = relative.split(os.sep)
+    name = parts[-1]
+    if any(part in ("tests", "test", "testing") for part in parts[:-1]):
+        return True
+    return name == "conftest.py" or name.startswith("test_") or name.endswith("_test.py")
+
+
+def _root(config):
+    return os.path.realpath(str(config.invocation_params.dir))
+
+
+def _foreign_hookimpls(config):
+    """Hook implementations of the reporting hooks defined in repository code that is not a test."""
+    root = _root(config)
+    found = []
+    for hook in _REPORT_HOOKS:
+        caller = getattr(config.pluginmanager.hook, hook, None)
+        if caller is None:
+            continue
+        for impl in caller.get_hookimpls():
+            code = getattr(impl.function, "__code__", None)
+            filename = os.path.realpath(code.co_filename) if code is not None else ""
+            if not filename.startswith(root + os.sep):
+                continue
+            relative = os.path.relpath(filename, root)
+            if not _is_test_file(relative):
+                found.append("%s:%s" % (hook, relative))
+    return sorted(set(found))
+
+
+class _Recorder:
+    """Registered on the first config only, so pytest sessions run inside a test are not mixed in."""
+
+    def __init__(self, config, key, out, snap):
+        self.config = config
+        self.key = key
+        self.out = out
+        self.snap = snap
+        self.phases = {}
+        self.errors = []
+
+    @pytest.hookimpl(tryfirst=True)
+    def pytest_runtest_logreport(self, report):
+        # Never break the run it watches: a guard error makes the record say so, not pytest crash.
+        try:
+            nodeid = self.config.cwd_relative_nodeid(report.nodeid)
+            if report.failed:
+                phase = "failed"
+            elif hasattr(report, "wasxfail"):
+                phase = "xpassed" if report.passed else "xfailed"
+            elif report.skipped:
+                phase = "skipped"
+            else:
+                phase = "passed"
+            self.phases.setdefault(nodeid, []).append((report.when, phase))
+        except Exception as error:  # noqa: BLE001
+            self.errors.append("logreport: %r" % (error,))
+
+    def _outcomes(self):
+        """A test passed only if its call passed, no phase failed, and it was not an xfail/xpass."""
+        outcomes = {}
+        for nodeid, phases in self.phases.items():
+            kinds = [phase for _, phase in phases]
+            calls = [phase for when, phase in phases if when == "call"]
+            if "failed" in kinds:
+                outcomes[nodeid] = "failed"
+            elif "xpassed" in kinds or "xfailed" in kinds:
+                outcomes[nodeid] = "xpassed" if "xpassed" in kinds else "xfailed"
+            elif "skipped" in kinds:
+                outcomes[nodeid] = "skipped"
+            elif calls and all(phase == "passed" for phase in calls):
+                outcomes[nodeid] = "passed"
+            else:
+                outcomes[nodeid] = "missing"
+        return outcomes
+
+    @pytest.hookimpl(trylast=True)
+    def pytest_sessionfinish(self, session, exitstatus):
+        try:
+            tampered = _changed(self.snap, _root(self.config))
+            foreign = _foreign_hookimpls(self.config)
+        except Exception as error:  # noqa: BLE001
+            tampered, foreign = ["guard-error: %r" % (error,)], []
+        body = json.dumps(
+            {
+                "version": 1,
+                "pid": os.getpid(),
+                "exitstatus": int(exitstatus),
+                "outcomes": self._outcomes(),
+                # A guard that could not watch everything cannot vouch for the run.
+                "tampered": tampered + ["guard-error: " + e for e in self.errors],
+                "foreignHooks": foreign,
+            },
+            sort_keys=True,
+        )
+        mac = hmac.new(self.key, body.encode("utf-8"), hashlib.sha256).hexdigest()
+        name = os.path.join(self.out, "session-%d-%d.json" % (os.getpid(), id(self)))
+        try:
+            fd = os.open(name, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+            with os.fdopen(fd, "w", encoding="utf-8") as handle:
+                json.dump({"body": body, "mac": mac}, handle)
+        except OSError:
+            pass  # no record: the host sees an unguarded session, never a crashed run
+
+
+def _safe_snapshot():
+    try:
+        return _snapshot()
+    except Exception:  # noqa: BLE001
+        # Without a snapshot nothing can be compared: report that rather than break the run.
+        return {("ssr_grading_guard", "", "snapshot-failed"): object()}
+
+
+_CONF = _read_conf()
+_SNAPSHOT = _safe_snapshot() if _CONF is not None else {}
+_STATE = {"registered": False}
+
+
+def pytest_configure(config):
+    if _CONF is None or _STATE["registered"]:
+        return
+    _STATE["registered"] = True
+    key, out = _CONF
+    config.pluginmanager.register(_Recorder(config, key, out, _SNAPSHOT), "ssr-grading-guard-recorder")

@@ -1,0 +1,31 @@
+import { z } from 'zod';
+
+/**
+ * Why a file section of a Solver's patch was dropped before grading (SPEC §4: only changes to
+ * code files count; nothing may change how the tests are collected or run):
+ * - `outside-repo`: an absolute path, a `..` segment, or git's own metadata (`.git/`);
+ * - `symlink`: a symbolic link added, changed or removed (a fix never needs one; one can point out
+ *   of the repo or at a test file);
+ * - `oracle-test-file`: a file of test_files.txt (restored to the original anyway);
+ * - `startup-hook`: code the interpreter runs at start-up (sitecustomize, usercustomize, `.pth`);
+ * - `runner-config`: runner configuration (pytest.ini, tox.ini, setup.cfg, pyproject.toml,
+ *   conftest.py anywhere, `__init__.py` of a test package, .coveragerc, …);
+ * - `test-file`: any other test material (`tests/…`, `test_*.py`, …);
+ * - `shadows-module`: a new module named like the runner, a plugin or the standard library;
+ * - `non-code`: anything that is not a source file (docs, data, config).
+ */
+export const dropReasonSchema = z.enum([
+  'outside-repo',
+  'symlink',
+  'oracle-test-file',
+  'startup-hook',
+  'runner-config',
+  'test-file',
+  'shadows-module',
+  'non-code',
+]);
+export type DropReason = z.infer<typeof dropReasonSchema>;
+
+/** One dropped file section: its path (the new path, or the old one for a deletion) and why. */
+export const droppedSectionSchema = z.object({ path: z.string(), reason: dropReasonSchema });
+export type DroppedSection = z.infer<typeof droppedSectionSchema>;
