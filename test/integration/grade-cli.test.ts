@@ -53,7 +53,7 @@ describe('ssr grade through the real CLI (pyledger, real Docker, real pytest)', 
     const { code, stdout, stderr } = await grade(['--repo', 'pyledger', '--artifact', VALID, '--patch', patchFile('empty.diff')]);
     expect(code, stderr).toBe(1);
     const [verdictLine, ...details] = stdout.trimEnd().split('\n');
-    expect(verdictLine).toBe('-1 tests-fail: 3 of the 90 tests that pass on the original repo do not pass');
+    expect(verdictLine).toBe('-1 patch-empty: the patch is empty: it changes nothing; 3 of the 90 tests that pass on the original repo do not pass');
     expect(details).toContain('    tests/test_money.py::TestAllocation::test_allocate_by_ratio');
   });
 
