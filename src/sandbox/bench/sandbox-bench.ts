@@ -4,7 +4,7 @@ import { silentProgress } from '../../util/progress.js';
 import { errorMessage } from '../../util/engine-error.js';
 import { createProvider, prepareTemplate } from '../sandbox-factory.js';
 import { selectBackend } from '../select-backend.js';
-import type { SandboxBackend } from '../sandbox.js';
+import type { SandboxBackend, SandboxTemplate } from '../sandbox.js';
 
 /** One measured step: its samples in milliseconds. */
 export interface BenchRow {
@@ -44,8 +44,15 @@ export function benchHostPython(runs: number): BenchRow {
   return { backend: 'host', step: 'python3 -c pass', samples };
 }
 
-/** acquire (create+start), exec `true`, exec `python3 -c pass`, dispose: `runs` times each, after one warm-up. */
-export async function benchBackend(backend: SandboxBackend, repo: ResolvedRepo, runs: number): Promise<BenchOutcome> {
+/** The step name of an acquire from a warm pool of `warm`. */
+export const warmStep = (warm: number): string => `acquire (--warm ${warm})`;
+
+/**
+ * acquire (create+start), exec `true`, exec `python3 -c pass`, dispose: `runs` times each, after
+ * one warm-up; then, in the same run, acquire from a warm pool of `warm` (0: skipped), each
+ * sandbox used (`exec true`) and disposed before the next acquire, as an episode would.
+ */
+export async function benchBackend(backend: SandboxBackend, repo: ResolvedRepo, runs: number, warm = 0): Promise<BenchOutcome> {
   try {
     await selectBackend(backend);
   } catch (error) {
@@ -62,7 +69,37 @@ export async function benchBackend(backend: SandboxBackend, repo: ResolvedRepo, 
     const [, dispose] = await timed(() => sandbox.dispose());
     if (i > 0) [acquire, execTrue, execPython, dispose].forEach((ms, step) => samples[step]!.push(ms));
   }
-  return { status: 'measured', rows: steps.map((step, index) => ({ backend, step, samples: samples[index]! })) };
+  const rows: BenchRow[] = steps.map((step, index) => ({ backend, step, samples: samples[index]! }));
+  if (warm > 0) rows.push({ backend, step: warmStep(warm), samples: await benchWarmAcquire(backend, template, runs, warm) });
+  return { status: 'measured', rows };
+}
+
+async function benchWarmAcquire(backend: SandboxBackend, template: SandboxTemplate, runs: number, warm: number): Promise<number[]> {
+  const pool = createProvider(backend, warm);
+  const samples: number[] = [];
+  try {
+    for (let i = 0; i <= runs; i++) {
+      const [sandbox, acquire] = await timed(() => pool.acquire(template));
+      await sandbox.exec('true');
+      await sandbox.dispose();
+      if (i > 0) samples.push(acquire); // the first acquire waits for the pool's first start
+    }
+  } finally {
+    await pool.dispose?.();
+  }
+  return samples;
+}
+
+/** Per backend: the warm acquire's median against the cold one's, measured in the same run. */
+function warmComparisons(rows: readonly BenchRow[]): string[] {
+  const lines: string[] = [];
+  for (const warm of rows.filter((row) => row.step.startsWith('acquire (--warm'))) {
+    const cold = rows.find((row) => row.backend === warm.backend && row.step === 'acquire');
+    if (cold === undefined) continue;
+    const [w, c] = [median(warm.samples), median(cold.samples)];
+    lines.push(`${warm.backend}: ${warm.step} median ${w.toFixed(1)} ms vs cold acquire ${c.toFixed(1)} ms: ${(w / c).toFixed(3)}x (${(c / w).toFixed(1)} times faster)`);
+  }
+  return lines;
 }
 
 /** A plain-text table of medians with the ratio to the host baseline. */
@@ -76,6 +113,8 @@ export function renderBench(baseline: BenchRow, outcomes: BenchOutcome[], runs: 
     const cells = [value, Math.min(...row.samples), Math.max(...row.samples)].map((ms) => ms.toFixed(1));
     lines.push(`${row.backend.padEnd(8)} ${row.step.padEnd(22)} ${cells[0]!.padStart(10)} ${cells[1]!.padStart(8)} ${cells[2]!.padStart(8)} ${(value / base).toFixed(2).padStart(6)}x`);
   }
+  const comparisons = warmComparisons(rows);
+  if (comparisons.length > 0) lines.push('', ...comparisons);
   for (const outcome of outcomes) if (outcome.status === 'skipped') lines.push(`skipped ${outcome.backend}: ${outcome.reason}`);
   return `${lines.join('\n')}\n`;
 }

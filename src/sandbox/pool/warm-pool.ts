@@ -30,11 +30,16 @@ export class WarmPool {
     return next;
   }
 
-  /** Stop refilling and remove every sandbox still waiting, once its start has settled. Idempotent. */
+  /**
+   * Stop refilling and remove every sandbox still waiting, once its start has settled. Idempotent.
+   * Every removal is tried; the first that failed is then thrown (a start that failed left nothing).
+   */
   async dispose(): Promise<void> {
     this.closed = true;
     const left = this.waiting.splice(0);
-    await Promise.all(left.map((started) => started.then((sandbox) => sandbox.dispose(), () => undefined)));
+    const removals = await Promise.allSettled(left.map((started) => started.then((sandbox) => sandbox.dispose(), () => undefined)));
+    const failed = removals.find((removal) => removal.status === 'rejected');
+    if (failed !== undefined) throw failed.reason;
   }
 
   private refill(): void {
