@@ -5,6 +5,7 @@ import type { Policy } from '../policy/policy.js';
 import { progressDisplay } from '../report/progress-display.js';
 import { SampleWriter } from '../rl/sample-writer.js';
 import { createProvider, prepareTemplate } from '../sandbox/sandbox-factory.js';
+import { releaseProvider } from '../sandbox/pool/release-provider.js';
 import type { SandboxBackend, SandboxProvider } from '../sandbox/sandbox.js';
 import { publishWeights } from '../training/publish-weights.js';
 import { BaselineCache } from '../validator/baseline-cache.js';
@@ -108,10 +109,7 @@ export async function runSelfplay(input: SelfplayRunInput): Promise<SelfplayRunR
     return { status: stopped === null ? 'completed' : 'stopped', reason: stopped, summary: jsonSummary(store.episodes(), metrics.length, input.out), metrics };
   } finally {
     // Warm sandboxes go on every way out: done, stopped, or an error thrown through here.
-    try {
-      await provider?.dispose?.();
-    } finally {
-      await store.close();
-    }
+    if (provider) await releaseProvider(provider, (line) => stderr.write(`${input.command}: ${line}\n`));
+    await store.close();
   }
 }

@@ -12,6 +12,7 @@ import { formatValidationTable } from '../../report/validation-table.js';
 import { runInjectorEpisode, type InjectorEpisode } from '../../roles/injector-episode.js';
 import { pickStrategy, STRATEGY_CHOICES, type InjectorStrategy, type StrategyChoice } from '../../roles/injector-strategy.js';
 import { createProvider, prepareTemplate } from '../../sandbox/sandbox-factory.js';
+import { releaseProvider } from '../../sandbox/pool/release-provider.js';
 import { selectBackend } from '../../sandbox/select-backend.js';
 import { seededRng } from '../../util/seeded-rng.js';
 import { BaselineCache } from '../../validator/baseline-cache.js';
@@ -111,7 +112,7 @@ export function registerInject(program: Command): void {
       report({ valid: result.valid, failedCheck: result.failedCheck, bugDir, ...base }, code, `${formatValidationTable(result, bugDir)}`);
     } finally {
       // --warm: the sandboxes started ahead go on every way out.
-      await provider.dispose?.();
+      await releaseProvider(provider, (line) => process.stderr.write(`ssr inject: ${line}\n`));
     }
   });
 }

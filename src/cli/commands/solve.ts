@@ -17,6 +17,7 @@ import { validateForGrading } from '../../roles/grading-oracle.js';
 import { runSolverEpisode } from '../../roles/solver-episode.js';
 import { createProvider, prepareTemplate } from '../../sandbox/sandbox-factory.js';
 import type { SandboxProvider, SandboxTemplate } from '../../sandbox/sandbox.js';
+import { releaseProvider } from '../../sandbox/pool/release-provider.js';
 import { selectBackend } from '../../sandbox/select-backend.js';
 import { EngineError, errorMessage, isEngineError } from '../../util/engine-error.js';
 import { seededRng } from '../../util/seeded-rng.js';
@@ -173,7 +174,7 @@ export function registerSolve(program: Command): void {
       process.exitCode = scored.length === attempts.length ? 0 : 2;
     } finally {
       // --warm: the sandboxes started ahead go on every way out.
-      await provider.dispose?.();
+      await releaseProvider(provider, (line) => process.stderr.write(`ssr solve: ${line}\n`));
     }
   });
 }

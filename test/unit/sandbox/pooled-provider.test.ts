@@ -1,6 +1,7 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { describe, expect, it } from 'vitest';
 import { PooledProvider } from '../../../src/sandbox/pool/pooled-provider.js';
+import { releaseProvider } from '../../../src/sandbox/pool/release-provider.js';
 import type { Sandbox, SandboxProvider, SandboxTemplate } from '../../../src/sandbox/sandbox.js';
 import { EngineError } from '../../../src/util/engine-error.js';
 import { rejection } from '../../helpers/rejection.js';
@@ -170,5 +171,28 @@ describe('PooledProvider (--warm N)', () => {
     const pool = new PooledProvider(fake, 2);
     expect((await rejection(pool.acquire(template({ backend: 'bwrap' })))).code).toBe('usage');
     expect(fake.started).toHaveLength(0);
+  });
+
+  it('tries to remove every waiting sandbox when one removal fails, then throws that failure; releaseProvider says it and does not throw', async () => {
+    const fake = new FakeProvider();
+    const pool = new PooledProvider(fake, 3);
+    const first = pool.acquire(template());
+    await tick();
+    fake.settleAll();
+    await first;
+    const gone = new EngineError('docker-unavailable', 'dispose sandbox box-2: connect ENOENT', { retryable: true });
+    fake.started[1]!.sandbox.dispose = () => Promise.reject(gone);
+    const warnings: string[] = [];
+    await releaseProvider(pool, (line) => warnings.push(line));
+    expect(warnings).toEqual([`could not remove the sandboxes started ahead (--warm): ${gone.message}; the next run removes them`]);
+    expect([2, 3].map((i) => fake.started[i]!.sandbox.disposed)).toEqual([1, 1]);
+    // Strict at the pool itself: the failure is not swallowed there.
+    const again = new PooledProvider(fake, 1);
+    const box = again.acquire(template({ ref: 'other' }));
+    await tick();
+    fake.settleAll();
+    await box;
+    fake.started.at(-1)!.sandbox.dispose = () => Promise.reject(gone);
+    expect(await again.dispose().then(() => null, (error: unknown) => error)).toBe(gone);
   });
 });
