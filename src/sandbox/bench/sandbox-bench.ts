@@ -101,14 +101,24 @@ async function benchWarmAcquire(backend: SandboxBackend, template: SandboxTempla
 /** Sub-millisecond figures (a hand-over from a warm pool) keep their digits. */
 const formatMs = (ms: number): string => (ms < 1 ? ms.toPrecision(2) : ms.toFixed(1));
 
-/** Per backend: the warm acquire's median against the cold one's, measured in the same run. */
+/** Per run, acquire plus the first exec: what an episode waits for before its first command's answer. */
+const untilFirstAnswer = (acquire: BenchRow, exec: BenchRow): number[] => acquire.samples.map((ms, i) => ms + exec.samples[i]!);
+
+/**
+ * Per backend: the warm acquire's median against the cold one's, measured in the same run; and
+ * acquire plus first exec, since the pool's replacement starts while the sandbox handed out
+ * runs its first command and may slow it.
+ */
 function warmComparisons(rows: readonly BenchRow[]): string[] {
   const lines: string[] = [];
+  const find = (backend: BenchRow['backend'], step: string): BenchRow | undefined => rows.find((row) => row.backend === backend && row.step === step);
   for (const warm of rows.filter((row) => row.step.startsWith('acquire (--warm'))) {
-    const cold = rows.find((row) => row.backend === warm.backend && row.step === 'acquire');
-    if (cold === undefined) continue;
+    const [cold, coldExec, warmExec] = [find(warm.backend, 'acquire'), find(warm.backend, 'exec true'), find(warm.backend, 'exec true (warm)')];
+    if (cold === undefined || coldExec === undefined || warmExec === undefined) continue;
     const [w, c] = [median(warm.samples), median(cold.samples)];
     lines.push(`${warm.backend}: ${warm.step} median ${formatMs(w)} ms vs cold acquire ${formatMs(c)} ms in the same run: ${(w / c).toPrecision(3)}x`);
+    const [wa, ca] = [median(untilFirstAnswer(warm, warmExec)), median(untilFirstAnswer(cold, coldExec))];
+    lines.push(`${warm.backend}: acquire + first exec median ${formatMs(wa)} ms warm vs ${formatMs(ca)} ms cold: ${(wa / ca).toPrecision(3)}x`);
   }
   return lines;
 }
