@@ -28,6 +28,20 @@ export function addSandboxOption(command: Command): Command {
   );
 }
 
+/** Flags of {@link addWarmOption}. */
+export interface WarmFlags {
+  warm?: number;
+}
+
+/** Adds `--warm <n>` to the commands that run episodes (selfplay, corpus, inject, solve). */
+export function addWarmOption(command: Command): Command {
+  return command.option(
+    '--warm <n>',
+    'keep n fresh sandboxes per repo image started ahead of demand, so an episode does not wait for one to start (never reused; removed at the end of the run)',
+    positiveInt('--warm'),
+  );
+}
+
 export async function loadReposOption(file: string | undefined): Promise<LoadedRepos | undefined> {
   if (file !== undefined) return loadReposFile(resolve(file));
   const fallback = resolve('repos.yaml');

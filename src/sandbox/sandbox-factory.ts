@@ -6,6 +6,7 @@ import { pruneBwrapTemplates } from './bwrap/prune-templates.js';
 import { dockerClient } from './docker/docker-client.js';
 import { DockerProvider } from './docker/docker-provider.js';
 import { pruneRepoImages } from './docker/prune-repo-images.js';
+import { PooledProvider } from './pool/pooled-provider.js';
 import { ensureRepoImage } from './docker/repo-image.js';
 import type { PruneResult } from './prune-result.js';
 import { limitsOf } from './repo-limits.js';
@@ -28,7 +29,11 @@ export function pruneStaleTemplates(template: SandboxTemplate): Promise<PruneRes
     : pruneRepoImages(dockerClient(), template.repoId, template.ref);
 }
 
-/** The provider that creates sandboxes of `backend`. */
-export function createProvider(backend: SandboxBackend): SandboxProvider {
-  return backend === 'bwrap' ? new BwrapProvider() : new DockerProvider();
+/**
+ * The provider that creates sandboxes of `backend`; with `warm` > 0 (`--warm N`) it keeps that
+ * many started ahead of demand per template, and the caller must `dispose()` it when done.
+ */
+export function createProvider(backend: SandboxBackend, warm = 0): SandboxProvider {
+  const provider = backend === 'bwrap' ? new BwrapProvider() : new DockerProvider();
+  return warm > 0 ? new PooledProvider(provider, warm) : provider;
 }

@@ -72,6 +72,12 @@ export interface SandboxTemplate {
 
 export interface SandboxProvider {
   readonly backend: SandboxBackend;
-  /** Create and start a fresh sandbox from a template. */
+  /** Create and start a fresh sandbox from a template (never one handed out before). */
   acquire(template: SandboxTemplate): Promise<Sandbox>;
+  /**
+   * Remove what the provider started ahead of demand (a warm pool's sandboxes); sandboxes already
+   * handed out stay their holders' to dispose. Later acquires are refused. Idempotent; providers
+   * that start nothing ahead leave it out.
+   */
+  dispose?(): Promise<void>;
 }

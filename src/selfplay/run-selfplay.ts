@@ -5,7 +5,8 @@ import type { Policy } from '../policy/policy.js';
 import { progressDisplay } from '../report/progress-display.js';
 import { SampleWriter } from '../rl/sample-writer.js';
 import { createProvider, prepareTemplate } from '../sandbox/sandbox-factory.js';
-import type { SandboxBackend } from '../sandbox/sandbox.js';
+import { releaseProvider } from '../sandbox/pool/release-provider.js';
+import type { SandboxBackend, SandboxProvider } from '../sandbox/sandbox.js';
 import { publishWeights } from '../training/publish-weights.js';
 import { BaselineCache } from '../validator/baseline-cache.js';
 import { EngineHealth, type EngineHealthOptions } from './engine-health.js';
@@ -30,6 +31,8 @@ export interface SelfplayRunInput {
   /** What identifies the policy in run.json (a resume must use the same). */
   policyKey: Record<string, unknown>;
   backend: SandboxBackend;
+  /** `--warm N`: sandboxes per repo started ahead of demand (absent: none). */
+  warm?: number;
   settings: SelfplaySettings;
   steps: number;
   out: string;
@@ -81,8 +84,9 @@ export async function runSelfplay(input: SelfplayRunInput): Promise<SelfplayRunR
   const prepared = await prepareRepos(input.repos, input.backend, stderr);
   const config = resumeKey(settings, { repos: input.repos.map((repo) => ({ id: repo.id, commit: repo.commit })), policy: input.policyKey });
   const store = await RunStore.open(input.out, { command: input.command, config });
+  let provider: SandboxProvider | undefined;
   try {
-    const provider = createProvider(input.backend);
+    provider = createProvider(input.backend, input.warm);
     const repos = !settings.goldenGate
       ? prepared
       : await gateRepos({
@@ -117,6 +121,8 @@ export async function runSelfplay(input: SelfplayRunInput): Promise<SelfplayRunR
     const metrics = (await readJsonl(store.paths.metrics, stepMetricsSchema)).records;
     return { status: stopped === null ? 'completed' : 'stopped', reason: stopped, summary: jsonSummary(store.episodes(), metrics.length, input.out), metrics };
   } finally {
+    // Warm sandboxes go on every way out: done, stopped, or an error thrown through here.
+    if (provider) await releaseProvider(provider, (line) => stderr.write(`${input.command}: ${line}\n`));
     await store.close();
   }
 }

@@ -43,7 +43,7 @@ export function registerCorpus(program: Command): void {
       emitSamples: false,
     });
     const result = await runSelfplay({
-      command: 'corpus', repos, policy: await createPolicy(flags), policyKey: policyKey(flags), backend: await selectBackend(flags.sandbox),
+      command: 'corpus', repos, policy: await createPolicy(flags), policyKey: policyKey(flags), backend: await selectBackend(flags.sandbox), warm: flags.warm,
       settings, steps: 1, out: resolve(flags.out),
     });
     reportRun('corpus', result, flags.json);

@@ -12,16 +12,17 @@ import { formatValidationTable } from '../../report/validation-table.js';
 import { runInjectorEpisode, type InjectorEpisode } from '../../roles/injector-episode.js';
 import { pickStrategy, STRATEGY_CHOICES, type InjectorStrategy, type StrategyChoice } from '../../roles/injector-strategy.js';
 import { createProvider, prepareTemplate } from '../../sandbox/sandbox-factory.js';
+import { releaseProvider } from '../../sandbox/pool/release-provider.js';
 import { selectBackend } from '../../sandbox/select-backend.js';
 import { seededRng } from '../../util/seeded-rng.js';
 import { BaselineCache } from '../../validator/baseline-cache.js';
 import { validateArtifact, type ValidationResult } from '../../validator/validate-artifact.js';
 import { addAgentLimitOptions, agentLimitsFromFlags, type AgentLimitFlags } from '../agent-limit-options.js';
-import { addRepoOptions, addSandboxOption, positiveInt, resolveRepoOptions, type RepoOptions, type SandboxChoice } from '../common-options.js';
+import { addRepoOptions, addSandboxOption, addWarmOption, positiveInt, resolveRepoOptions, type RepoOptions, type SandboxChoice, type WarmFlags } from '../common-options.js';
 import { addPolicyOptions } from '../policy-options.js';
 import { DEFAULT_VALIDATE_CONCURRENCY } from './validate.js';
 
-interface InjectOptions extends RepoOptions, PolicyFlags, AgentLimitFlags {
+interface InjectOptions extends RepoOptions, PolicyFlags, AgentLimitFlags, WarmFlags {
   strategy: StrategyChoice;
   out: string;
   json?: boolean;
@@ -59,6 +60,7 @@ export function registerInject(program: Command): void {
     .option('--concurrency <n>', 'sandboxes the validator runs at once', positiveInt('--concurrency'), DEFAULT_VALIDATE_CONCURRENCY);
   addAgentLimitOptions(command);
   addSandboxOption(command);
+  addWarmOption(command);
   command.action(async (options: InjectOptions) => {
     const repo = await resolveRepoOptions(options);
     const policy = await createPolicy(options);
@@ -67,46 +69,51 @@ export function registerInject(program: Command): void {
     const backend = await selectBackend(options.sandbox);
     const display = progressDisplay(process.stderr);
     const template = await prepareTemplate(repo, backend, display.sink).finally(display.stop);
-    const provider = createProvider(backend);
-    const testTimeoutMs = (options.testTimeout ?? repo.limits.test_timeout_s) * 1000;
-    const out = resolve(options.out);
-    const episodeId = `inject-${strategy}-${randomUUID().slice(0, 8)}`;
-    const episodeDir = join(out, 'episodes', episodeId);
-    const trajectoryPath = join(episodeDir, 'trajectory.jsonl');
+    const provider = createProvider(backend, options.warm);
+    try {
+      const testTimeoutMs = (options.testTimeout ?? repo.limits.test_timeout_s) * 1000;
+      const out = resolve(options.out);
+      const episodeId = `inject-${strategy}-${randomUUID().slice(0, 8)}`;
+      const episodeDir = join(out, 'episodes', episodeId);
+      const trajectoryPath = join(episodeDir, 'trajectory.jsonl');
 
-    process.stderr.write(`ssr inject: episode ${episodeId} on ${repo.id} (${policy.name}, strategy ${strategy}, seed ${seed})\n`);
-    const episode = await runInjectorEpisode({
-      policy, repo, template, provider, strategy, limits: agentLimitsFromFlags(options), episodeId, seed, testTimeoutMs, trajectoryPath,
-    });
-    const { exit } = episode;
-    const ended = `episode ${episodeId} ended: ${exit.exitStatus} after ${exit.turns} turn(s)${exit.error ? ` (${exit.error.message})` : ''}`;
-    const report = (summary: InjectSummary, code: number, text: string): void => {
-      process.stdout.write(options.json ? `${JSON.stringify(summary)}\n` : `${ended}\n${text}`);
-      process.exitCode = code;
-    };
-    const base = { turns: exit.turns, exitStatus: exit.exitStatus };
+      process.stderr.write(`ssr inject: episode ${episodeId} on ${repo.id} (${policy.name}, strategy ${strategy}, seed ${seed})\n`);
+      const episode = await runInjectorEpisode({
+        policy, repo, template, provider, strategy, limits: agentLimitsFromFlags(options), episodeId, seed, testTimeoutMs, trajectoryPath,
+      });
+      const { exit } = episode;
+      const ended = `episode ${episodeId} ended: ${exit.exitStatus} after ${exit.turns} turn(s)${exit.error ? ` (${exit.error.message})` : ''}`;
+      const report = (summary: InjectSummary, code: number, text: string): void => {
+        process.stdout.write(options.json ? `${JSON.stringify(summary)}\n` : `${ended}\n${text}`);
+        process.exitCode = code;
+      };
+      const base = { turns: exit.turns, exitStatus: exit.exitStatus };
 
-    // Not the model's doing (endpoint down, sandbox gone): nothing to judge, the episode is discarded.
-    if (!exitEarnsReward(exit.exitStatus)) {
-      return report({ valid: false, failedCheck: null, bugDir: null, ...base }, 2, `episode discarded (not scored); trajectory: ${trajectoryPath}\n`);
+      // Not the model's doing (endpoint down, sandbox gone): nothing to judge, the episode is discarded.
+      if (!exitEarnsReward(exit.exitStatus)) {
+        return report({ valid: false, failedCheck: null, bugDir: null, ...base }, 2, `episode discarded (not scored); trajectory: ${trajectoryPath}\n`);
+      }
+      if (!episode.artifact) {
+        const why = await saveUnusable(episode, episodeDir);
+        return report({ valid: false, failedCheck: why.failedCheck, bugDir: null, ...base }, 1, `${why.text}; trajectory: ${trajectoryPath}\n`);
+      }
+
+      const result = await validateArtifact(episode.artifact, {
+        repo, template, provider, testTimeoutMs, queue: new PQueue({ concurrency: options.concurrency }), baselines: new BaselineCache(),
+      });
+      const bugDir = join(out, 'bugs', artifactId(episode.artifact));
+      const notes = episode.artifact.metadata;
+      const metadata = { ...rolloutMetadata(episodeId, strategy, seed, policy, exit), repo: repo.id, commit: repo.commit, ...(notes ? { injectorNotes: notes } : {}) };
+      await writeArtifactDir(bugDir, { ...episode.artifact, metadata }, { ifExists: 'replace' });
+      await writeFile(join(bugDir, 'validation.json'), `${JSON.stringify(result, null, 2)}\n`);
+      await rename(trajectoryPath, join(bugDir, 'trajectory.jsonl'));
+      await rmdir(episodeDir).catch(() => undefined);
+      const code = result.infrastructureError ? 2 : result.valid ? 0 : 1;
+      report({ valid: result.valid, failedCheck: result.failedCheck, bugDir, ...base }, code, `${formatValidationTable(result, bugDir)}`);
+    } finally {
+      // --warm: the sandboxes started ahead go on every way out.
+      await releaseProvider(provider, (line) => process.stderr.write(`ssr inject: ${line}\n`));
     }
-    if (!episode.artifact) {
-      const why = await saveUnusable(episode, episodeDir);
-      return report({ valid: false, failedCheck: why.failedCheck, bugDir: null, ...base }, 1, `${why.text}; trajectory: ${trajectoryPath}\n`);
-    }
-
-    const result = await validateArtifact(episode.artifact, {
-      repo, template, provider, testTimeoutMs, queue: new PQueue({ concurrency: options.concurrency }), baselines: new BaselineCache(),
-    });
-    const bugDir = join(out, 'bugs', artifactId(episode.artifact));
-    const notes = episode.artifact.metadata;
-    const metadata = { ...rolloutMetadata(episodeId, strategy, seed, policy, exit), repo: repo.id, commit: repo.commit, ...(notes ? { injectorNotes: notes } : {}) };
-    await writeArtifactDir(bugDir, { ...episode.artifact, metadata }, { ifExists: 'replace' });
-    await writeFile(join(bugDir, 'validation.json'), `${JSON.stringify(result, null, 2)}\n`);
-    await rename(trajectoryPath, join(bugDir, 'trajectory.jsonl'));
-    await rmdir(episodeDir).catch(() => undefined);
-    const code = result.infrastructureError ? 2 : result.valid ? 0 : 1;
-    report({ valid: result.valid, failedCheck: result.failedCheck, bugDir, ...base }, code, `${formatValidationTable(result, bugDir)}`);
   });
 }
 

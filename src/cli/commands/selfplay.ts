@@ -13,13 +13,13 @@ import { runSelfplay, type SelfplayRunResult } from '../../selfplay/run-selfplay
 import { selfplaySettingsSchema, TRAIN_ROLES, type SelfplaySettingsInput, type TrainRoles } from '../../selfplay/selfplay-settings.js';
 import { EngineError } from '../../util/engine-error.js';
 import { addAgentLimitOptions, agentLimitsFromFlags, type AgentLimitFlags } from '../agent-limit-options.js';
-import { addSandboxOption, loadReposOption, positiveInt, type SandboxChoice } from '../common-options.js';
+import { addSandboxOption, addWarmOption, loadReposOption, positiveInt, type SandboxChoice, type WarmFlags } from '../common-options.js';
 import { addPolicyOptions } from '../policy-options.js';
 import { addLeakPolicyOption } from '../leak-policy-option.js';
 import type { LeakPolicy } from '../../agent/leak-flag.js';
 
 /** Flags `ssr selfplay` and `ssr corpus` share. */
-export interface RunFlags extends PolicyFlags, AgentLimitFlags {
+export interface RunFlags extends PolicyFlags, AgentLimitFlags, WarmFlags {
   repos?: string;
   out: string;
   json?: boolean;
@@ -92,7 +92,7 @@ export function addRunOptions(command: Command): Command {
     .option('--policy-concurrency <n>', 'policy calls in flight (default 8)', positiveInt('--policy-concurrency'))
     .option('--no-golden-gate', "skip the golden gate: each repo's clean suite run twice before any episode (flaky tests quarantined from the oracle sets, a limit the suite is near raised, or the repo refused; see golden-gate.json)");
   addAgentLimitOptions(command);
-  return addSandboxOption(command);
+  return addWarmOption(addSandboxOption(command));
 }
 
 /** The settings fields the shared flags decide. */
@@ -215,7 +215,7 @@ export function registerSelfplay(program: Command): void {
     const policy = await createPolicy(flags);
     const backend = await selectBackend(flags.sandbox);
     const result = await runSelfplay({
-      command: 'selfplay', repos, policy, policyKey: policyKey(flags), backend, settings, steps: flags.steps, out: resolve(flags.out), resume: flags.resume ?? false,
+      command: 'selfplay', repos, policy, policyKey: policyKey(flags), backend, warm: flags.warm, settings, steps: flags.steps, out: resolve(flags.out), resume: flags.resume ?? false,
     });
     reportRun('selfplay', result, flags.json);
   });

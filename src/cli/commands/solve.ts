@@ -17,17 +17,18 @@ import { validateForGrading } from '../../roles/grading-oracle.js';
 import { runSolverEpisode } from '../../roles/solver-episode.js';
 import { createProvider, prepareTemplate } from '../../sandbox/sandbox-factory.js';
 import type { SandboxProvider, SandboxTemplate } from '../../sandbox/sandbox.js';
+import { releaseProvider } from '../../sandbox/pool/release-provider.js';
 import { selectBackend } from '../../sandbox/select-backend.js';
 import { EngineError, errorMessage, isEngineError } from '../../util/engine-error.js';
 import { seededRng } from '../../util/seeded-rng.js';
 import { BaselineCache } from '../../validator/baseline-cache.js';
 import { addAgentLimitOptions, agentLimitsFromFlags, type AgentLimitFlags } from '../agent-limit-options.js';
-import { addRepoOptions, addSandboxOption, positiveInt, resolveRepoOptions, type RepoOptions, type SandboxChoice } from '../common-options.js';
+import { addRepoOptions, addSandboxOption, addWarmOption, positiveInt, resolveRepoOptions, type RepoOptions, type SandboxChoice, type WarmFlags } from '../common-options.js';
 import { addPolicyOptions } from '../policy-options.js';
 import { addLeakPolicyOption } from '../leak-policy-option.js';
 import { DEFAULT_VALIDATE_CONCURRENCY } from './validate.js';
 
-interface SolveOptions extends RepoOptions, PolicyFlags, AgentLimitFlags {
+interface SolveOptions extends RepoOptions, PolicyFlags, AgentLimitFlags, WarmFlags {
   artifact: string;
   attempts: number;
   out: string;
@@ -121,6 +122,7 @@ export function registerSolve(program: Command): void {
   addAgentLimitOptions(command);
   addLeakPolicyOption(command);
   addSandboxOption(command);
+  addWarmOption(command);
   command.action(async (options: SolveOptions) => {
     const artifactDir = resolve(options.artifact);
     const artifact = await loadArtifactDir(artifactDir);
@@ -130,47 +132,52 @@ export function registerSolve(program: Command): void {
     const backend = await selectBackend(options.sandbox);
     const display = progressDisplay(process.stderr);
     const template = await prepareTemplate(repo, backend, display.sink).finally(display.stop);
-    const provider = createProvider(backend);
-    const testTimeoutMs = (options.testTimeout ?? repo.limits.test_timeout_s) * 1000;
-    const baseId = artifactId(artifact);
-    const bugId = priorPatch === undefined ? baseId : `${baseId}-o2-${createHash('sha256').update(priorPatch).digest('hex').slice(0, 8)}`;
+    const provider = createProvider(backend, options.warm);
+    try {
+      const testTimeoutMs = (options.testTimeout ?? repo.limits.test_timeout_s) * 1000;
+      const baseId = artifactId(artifact);
+      const bugId = priorPatch === undefined ? baseId : `${baseId}-o2-${createHash('sha256').update(priorPatch).digest('hex').slice(0, 8)}`;
 
-    process.stderr.write(`ssr solve: validating ${artifactDir}\n`);
-    const oracle = await validateForGrading(artifact, {
-      repo, template, provider, testTimeoutMs, queue: new PQueue({ concurrency: DEFAULT_VALIDATE_CONCURRENCY }), baselines: new BaselineCache(),
-    });
-    const { validation } = oracle;
-    if (oracle.status === 'invalid') {
-      process.stderr.write(`ssr solve: refusing an invalid artifact: rejected by ${oracle.failedCheck}: ${oracle.reason}\n`);
-      if (options.json) {
-        process.stdout.write(`${JSON.stringify({ bugId, valid: false, failedCheck: oracle.failedCheck, attempts: [], solveRate: null, injectorReward: -1 })}\n`);
+      process.stderr.write(`ssr solve: validating ${artifactDir}\n`);
+      const oracle = await validateForGrading(artifact, {
+        repo, template, provider, testTimeoutMs, queue: new PQueue({ concurrency: DEFAULT_VALIDATE_CONCURRENCY }), baselines: new BaselineCache(),
+      });
+      const { validation } = oracle;
+      if (oracle.status === 'invalid') {
+        process.stderr.write(`ssr solve: refusing an invalid artifact: rejected by ${oracle.failedCheck}: ${oracle.reason}\n`);
+        if (options.json) {
+          process.stdout.write(`${JSON.stringify({ bugId, valid: false, failedCheck: oracle.failedCheck, attempts: [], solveRate: null, injectorReward: -1 })}\n`);
+        }
+        process.exitCode = 1;
+        return;
       }
-      process.exitCode = 1;
-      return;
+
+      const solveDir = join(resolve(options.out), 'solves', bugId);
+      const ctx: AttemptContext = {
+        policy, template, provider, artifact, priorPatch, originalPassing: oracle.originalPassing, originalGuarded: validation.originalGuarded, testTimeoutMs, options,
+        baseSeed: options.seed ?? randomInt(2 ** 31), solveDir,
+      };
+      process.stderr.write(`ssr solve: ${options.attempts} attempt(s) on ${bugId} with ${policy.name}\n`);
+      const queue = new PQueue({ concurrency: options.concurrency ?? options.attempts });
+      const numbers = Array.from({ length: options.attempts }, (_, i) => i + 1);
+      const attempts = await Promise.all(numbers.map((n) => queue.add(() => runAttempt(ctx, n, bugId)) as Promise<AttemptLine>));
+
+      const scored = attempts.filter((a) => a.reward !== null);
+      const solves = scored.filter((a) => a.reward === 1).length;
+      const solveRate = scored.length > 0 ? solves / scored.length : null;
+      // Higher-order bugs train the Solver only (SPEC §6): they imply no injector reward.
+      const injector = scored.length > 0 && priorPatch === undefined ? scoreInjector({ valid: true, solves, attempts: scored.length }) : null;
+      const summary = { bugId, attempts, solveRate, injectorReward: injector?.value ?? null };
+      await writeFile(
+        join(solveDir, 'solves.json'),
+        `${JSON.stringify({ ...summary, artifact: artifactDir, repo: repo.id, policy: { name: policy.name, version: policy.version }, injectorRewardReason: injector?.reason ?? null, failToPass: validation.failToPass }, null, 2)}\n`,
+      );
+      process.stdout.write(options.json ? `${JSON.stringify(summary)}\n` : formatSolveReport(summary, solves, scored.length, injector?.reason));
+      process.exitCode = scored.length === attempts.length ? 0 : 2;
+    } finally {
+      // --warm: the sandboxes started ahead go on every way out.
+      await releaseProvider(provider, (line) => process.stderr.write(`ssr solve: ${line}\n`));
     }
-
-    const solveDir = join(resolve(options.out), 'solves', bugId);
-    const ctx: AttemptContext = {
-      policy, template, provider, artifact, priorPatch, originalPassing: oracle.originalPassing, originalGuarded: validation.originalGuarded, testTimeoutMs, options,
-      baseSeed: options.seed ?? randomInt(2 ** 31), solveDir,
-    };
-    process.stderr.write(`ssr solve: ${options.attempts} attempt(s) on ${bugId} with ${policy.name}\n`);
-    const queue = new PQueue({ concurrency: options.concurrency ?? options.attempts });
-    const numbers = Array.from({ length: options.attempts }, (_, i) => i + 1);
-    const attempts = await Promise.all(numbers.map((n) => queue.add(() => runAttempt(ctx, n, bugId)) as Promise<AttemptLine>));
-
-    const scored = attempts.filter((a) => a.reward !== null);
-    const solves = scored.filter((a) => a.reward === 1).length;
-    const solveRate = scored.length > 0 ? solves / scored.length : null;
-    // Higher-order bugs train the Solver only (SPEC §6): they imply no injector reward.
-    const injector = scored.length > 0 && priorPatch === undefined ? scoreInjector({ valid: true, solves, attempts: scored.length }) : null;
-    const summary = { bugId, attempts, solveRate, injectorReward: injector?.value ?? null };
-    await writeFile(
-      join(solveDir, 'solves.json'),
-      `${JSON.stringify({ ...summary, artifact: artifactDir, repo: repo.id, policy: { name: policy.name, version: policy.version }, injectorRewardReason: injector?.reason ?? null, failToPass: validation.failToPass }, null, 2)}\n`,
-    );
-    process.stdout.write(options.json ? `${JSON.stringify(summary)}\n` : formatSolveReport(summary, solves, scored.length, injector?.reason));
-    process.exitCode = scored.length === attempts.length ? 0 : 2;
   });
 }
 

@@ -5,6 +5,8 @@ import { probeCgroupLimits } from '../../../src/sandbox/bwrap/cgroup-probe.js';
 import { CGROUP_PARENT } from '../../../src/sandbox/bwrap/cgroup-values.js';
 import { dockerClient } from '../../../src/sandbox/docker/docker-client.js';
 import { DockerProvider } from '../../../src/sandbox/docker/docker-provider.js';
+import { OWNER_LABEL, ownerLabelValue } from '../../../src/sandbox/docker/orphan-sweep.js';
+import { PooledProvider } from '../../../src/sandbox/pool/pooled-provider.js';
 import type { Sandbox, SandboxProvider, SandboxTemplate } from '../../../src/sandbox/sandbox.js';
 import { ssrPath } from '../../../src/util/ssr-home.js';
 import { bwrapTemplate, dockerTemplate, exampleRepo } from '../../helpers/sandboxes.js';
@@ -24,6 +26,11 @@ export interface ContractProvider {
    * cgroup): something while the sandbox lives, nothing once it is disposed.
    */
   residue(sandbox: Sandbox): Promise<string[]>;
+  /**
+   * Every sandbox of this process the backend still holds (handed out or started ahead of
+   * demand): nothing once each sandbox and the provider itself are disposed.
+   */
+  leftovers(): Promise<string[]>;
 }
 
 /** Names in `dir` that end with the sandbox id (`<owner pid>-<id>` on bwrap), as full paths. */
@@ -46,6 +53,17 @@ const docker: ContractProvider = {
       );
     return found ? [`container ${sandbox.id}`] : [];
   },
+  async leftovers() {
+    const containers = await dockerClient().listContainers({ all: true, filters: { label: [`${OWNER_LABEL}=${ownerLabelValue()}`] } });
+    return containers.map((container) => `container ${container.Id.slice(0, 12)} (${container.State})`);
+  },
+};
+
+/** Docker behind a warm pool (`--warm 2`): the same contract, sandboxes handed out from the pool. */
+const warmDocker: ContractProvider = {
+  ...docker,
+  name: 'docker --warm 2',
+  provider: () => new PooledProvider(new DockerProvider(), 2),
 };
 
 const bwrap: ContractProvider = {
@@ -57,7 +75,12 @@ const bwrap: ContractProvider = {
     const dirs = [ssrPath('bwrap', '.sandboxes'), ...hierarchies.map((hierarchy) => join(hierarchy.mount, CGROUP_PARENT))];
     return (await Promise.all(dirs.map((dir) => entriesOf(dir, sandbox.id)))).flat();
   },
+  async leftovers() {
+    const dir = ssrPath('bwrap', '.sandboxes');
+    const names = await readdir(dir).catch(() => [] as string[]);
+    return names.filter((name) => name.startsWith(`${process.pid}-`)).map((name) => join(dir, name));
+  },
 };
 
-/** Every backend the contract suite runs against (CI has both). */
-export const CONTRACT_PROVIDERS: readonly ContractProvider[] = [docker, bwrap];
+/** Every backend the contract suite runs against (CI has Docker and bwrap), and Docker behind a warm pool. */
+export const CONTRACT_PROVIDERS: readonly ContractProvider[] = [docker, warmDocker, bwrap];

@@ -41,6 +41,7 @@ describe.each(CONTRACT_PROVIDERS.map((row) => [row.name, row] as const))('Sandbo
 
   afterAll(async () => {
     await box?.dispose();
+    await provider?.dispose?.();
   });
 
   describe.concurrent('exec', () => {
@@ -296,5 +297,14 @@ describe.each(CONTRACT_PROVIDERS.map((row) => [row.name, row] as const))('Sandbo
     ])('refuses to read %s with a sandbox-failed EngineError', async (_name, path) => {
       expect((await rejection(box.readFile(path))).code).toBe('sandbox-failed');
     });
+  });
+
+  // Last, after every other check of this backend has disposed what it acquired.
+  it('leaves nothing of this process once its sandboxes and the provider are disposed (a warm pool\'s too)', async () => {
+    await box.dispose();
+    await provider.dispose?.();
+    await provider.dispose?.();
+    expect(await row.leftovers()).toEqual([]);
+    if (provider.dispose) expect((await rejection(provider.acquire(template))).code).toBe('sandbox-failed');
   });
 });
