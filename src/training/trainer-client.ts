@@ -1,5 +1,6 @@
 import type { TrainingSample } from '../rl/training-sample.js';
-import { EngineError, errorMessage } from '../util/engine-error.js';
+import { EngineError } from '../util/engine-error.js';
+import { requestJson, serverRoot } from './http-json.js';
 
 /** What `POST /train/step` answers: the trainer's metrics and the version of its new weights. */
 export interface TrainerStep {
@@ -11,30 +12,9 @@ export interface TrainerStep {
 const TRAIN_TIMEOUT_MS = 60 * 60_000;
 const HEALTH_TIMEOUT_MS = 30_000;
 
-/** The URL without trailing slashes, for appending routes. */
-export const root = (url: string): string => url.replace(/\/+$/, '');
-
-/** One request to the trainer; the body parsed as JSON when it is (else null, with the raw text). */
-export async function request(url: string, init: RequestInit, timeoutMs: number): Promise<{ status: number; body: unknown; text: string }> {
-  let response: Response;
-  try {
-    response = await fetch(url, { ...init, signal: AbortSignal.timeout(timeoutMs) });
-  } catch (error) {
-    throw new EngineError('policy-unavailable', `the trainer at ${url} cannot be reached: ${errorMessage(error)}`, { retryable: true, cause: error });
-  }
-  const text = await response.text();
-  let body: unknown = null;
-  try {
-    body = JSON.parse(text);
-  } catch {
-    // Left null: the caller words the error with the text.
-  }
-  return { status: response.status, body, text };
-}
-
 /** The trainer's current weights version (`GET /health` → `policy_version`). */
 export async function trainerVersion(url: string): Promise<number> {
-  const { status, body, text } = await request(`${root(url)}/health`, { method: 'GET' }, HEALTH_TIMEOUT_MS);
+  const { status, body, text } = await requestJson(`${serverRoot(url)}/health`, { method: 'GET' }, HEALTH_TIMEOUT_MS);
   const version = (body as { policy_version?: unknown } | null)?.policy_version;
   if (status !== 200 || typeof version !== 'number' || !Number.isInteger(version) || version < 0) {
     throw new EngineError('policy-unavailable', `the trainer's GET /health at ${url} gave HTTP ${status} without a policy_version: ${text.slice(0, 300)}`);
@@ -57,10 +37,9 @@ export async function postTrainStep(
   expectedVersion: number,
   config?: Record<string, unknown>,
 ): Promise<TrainerStep> {
-  const target = `${root(url)}/train/step`;
+  const target = `${serverRoot(url)}/train/step`;
   const payload = { samples, expected_version: expectedVersion, ...(config ? { config } : {}) };
-  const init = { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(payload) };
-  const { status, body, text } = await request(target, init, TRAIN_TIMEOUT_MS);
+  const { status, body, text } = await requestJson(target, { method: 'POST', body: payload }, TRAIN_TIMEOUT_MS);
   if (status === 409) {
     const current = await trainerVersion(url);
     if (current === expectedVersion + 1) return { version: current, metrics: { alreadyApplied: true } };

@@ -4,7 +4,7 @@ import { assignAdvantages } from '../../rl/groups.js';
 import { dropLost, dropStale } from '../../rl/staleness.js';
 import type { Interval } from '../../training/overlap.js';
 import { publishWeights } from '../../training/publish-weights.js';
-import { saveWeights } from '../../training/save-weights.js';
+import { saveTrainerWeights } from '../../training/trainer-checkpoint.js';
 import { postTrainStep, trainerVersion, type TrainerStep } from '../../training/trainer-client.js';
 import { checkTrainerVersion } from '../../training/version-guard.js';
 import type { RunTrainer, SelfplayContext } from '../selfplay-context.js';
@@ -78,8 +78,8 @@ export async function emitStage(ctx: SelfplayContext, evidence: readonly Episode
 async function checkpointEvery(ctx: SelfplayContext, trainer: RunTrainer, step: number): Promise<void> {
   const every = ctx.settings.saveEvery;
   if (every === 0 || step % every !== 0) return;
-  const checkpoint = await saveWeights(trainer.url);
-  await trainer.journal.append({ type: 'checkpoint', step, ...checkpoint, at: new Date().toISOString() });
+  const { path, version } = await saveTrainerWeights(trainer.url);
+  await trainer.journal.append({ type: 'checkpoint', step, path, version, at: new Date().toISOString() });
 }
 
 /** Dr.GRPO's generation budget: the most tokens one trajectory may hold (the larger role context limit). */
