@@ -1,4 +1,3 @@
-import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -10,9 +9,9 @@ import { silentProgress } from '../../src/util/progress.js';
 import { trainingSampleSchema, type TrainingSample } from '../../src/rl/training-sample.js';
 import { prepareTemplate } from '../../src/sandbox/sandbox-factory.js';
 import { stepMetricsSchema } from '../../src/selfplay/step-metrics.js';
-import { miniRepo, ROOT, spawnCli } from './selfplay-helpers.js';
+import { miniRepo, spawnCli } from './selfplay-helpers.js';
+import { requireTrainerPython, startTrainerService } from './trainer-service.js';
 
-const PYTHON = '/usr/bin/python3';
 const MAX_TOKENS = 48;
 /** `<|im_start|>assistant\n` in the tiny model's byte vocabulary: what every sampled turn follows. */
 const GENERATION_PROMPT = [258, ...Buffer.from('assistant\n')];
@@ -22,39 +21,6 @@ const GENERATION_PROMPT = [258, ...Buffer.from('assistant\n')];
  * this CPU. The loop is under test here, not the model.
  */
 const MODEL_CONFIG = JSON.stringify({ d_model: 16, n_layers: 1, n_heads: 1, d_ff: 32, attn_chunk: 2048 });
-
-/** Debian's torch for /usr/bin/python3, installed the way trainer/run-tests does when missing. */
-function ensureTorch(): void {
-  try {
-    execFileSync(PYTHON, ['-c', 'import torch'], { stdio: 'ignore' });
-  } catch {
-    const env = { ...process.env, DEBIAN_FRONTEND: 'noninteractive' };
-    execFileSync('apt-get', ['update', '-qq'], { env, stdio: 'ignore' });
-    execFileSync('apt-get', ['install', '-y', '-qq', 'python3-torch'], { env, stdio: 'ignore' });
-  }
-}
-
-/** The real trainer service (trainer/ssr_trainer/service.py) on a free port; resolves its URL. */
-function startTrainer(): Promise<{ child: ChildProcess; url: string }> {
-  const child = spawn(PYTHON, ['-m', 'ssr_trainer.service', '--model', 'tiny', '--model-config', MODEL_CONFIG, '--port', '0', '--host', '127.0.0.1', '--threads', '1'], {
-    cwd: join(ROOT, 'trainer'), stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let output = '';
-  return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`the trainer did not start in 60 s:\n${output}`)), 60_000);
-    const onData = (chunk: Buffer): void => {
-      output += String(chunk);
-      const url = /serving .* on (http:\/\/\S+)/.exec(output)?.[1];
-      if (url) {
-        clearTimeout(timer);
-        resolve({ child, url });
-      }
-    };
-    child.stdout!.on('data', onData);
-    child.stderr!.on('data', onData);
-    child.on('exit', (code) => reject(new Error(`the trainer exited (${code}):\n${output}`)));
-  });
-}
 
 /** [start, end) of each maximal run of lossMask 1: the policy's sampled turns. */
 function maskRuns(mask: number[]): Array<[number, number]> {
@@ -69,17 +35,17 @@ function maskRuns(mask: number[]): Array<[number, number]> {
 describe('ssr selfplay against the real trainer service (tiny model, CPU): the closed RL loop', () => {
   let root: string;
   let out: string;
-  let trainer: Awaited<ReturnType<typeof startTrainer>> | undefined;
+  let trainer: Awaited<ReturnType<typeof startTrainerService>> | undefined;
   let code: number | null;
   let stderr: string;
 
   beforeAll(async () => {
-    ensureTorch();
+    requireTrainerPython();
     root = await mkdtemp(join(tmpdir(), 'ssr-selfplay-real-trainer-'));
     out = join(root, 'run');
     const repo = await miniRepo();
     await prepareTemplate(repo, 'docker', silentProgress);
-    trainer = await startTrainer();
+    trainer = await startTrainerService(['--model-config', MODEL_CONFIG]);
     // Two turns of random bytes end each injector episode (turn limit, nothing submitted), so no
     // bug is valid and no Solver runs: each step is one injector sample and one train step.
     // --max-staleness 0: synchronous steps, so each step samples as the version the previous one trained.

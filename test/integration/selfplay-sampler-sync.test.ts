@@ -10,7 +10,7 @@ import { trainingSampleSchema, type TrainingSample } from '../../src/rl/training
 import { prepareTemplate } from '../../src/sandbox/sandbox-factory.js';
 import { stepMetricsSchema } from '../../src/selfplay/step-metrics.js';
 import { miniRepo, spawnCli } from './selfplay-helpers.js';
-import { ensureTorch, startTrainerService } from './trainer-service.js';
+import { requireTrainerPython, startTrainerService } from './trainer-service.js';
 
 /**
  * One trainer service trains (`--trainer`), a second one only samples (`--base-url`): after each
@@ -49,7 +49,7 @@ describe('ssr selfplay with a separate sampler (two real trainer services, tiny 
   };
 
   beforeAll(async () => {
-    ensureTorch();
+    requireTrainerPython();
     root = await mkdtemp(join(tmpdir(), 'ssr-sampler-sync-'));
     const mini = await miniRepo();
     await prepareTemplate(mini, 'docker', silentProgress);

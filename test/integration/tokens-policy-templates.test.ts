@@ -1,4 +1,4 @@
-import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ChatMessage, PolicyRequest, PolicyTurn, TokenSample, ToolSpec } from '../../src/policy/policy.js';
@@ -7,6 +7,7 @@ import { TokensPolicy, type TokensPolicyOptions } from '../../src/policy/tokens-
 import { startFakeOpenAIServer, type FakeOpenAIServer } from '../../src/testing/fake-openai-server.js';
 import { SAMPLED_ID_OFFSET } from '../../src/testing/toy-tokenizer.js';
 import { ROOT } from './selfplay-helpers.js';
+import { requireTrainerPython, startTrainerService } from './trainer-service.js';
 
 /**
  * The tokens policy against real chat templates (test/fixtures/chat-templates, rendered by the
@@ -46,43 +47,14 @@ function decode(ids: number[]): string {
   return text + Buffer.from(bytes).toString('utf8');
 }
 
-/** Debian's torch and jinja2 for /usr/bin/python3, installed the way trainer/run-tests does when missing. */
-function ensureTrainerDeps(): void {
-  try {
-    execFileSync('/usr/bin/python3', ['-c', 'import torch, jinja2'], { stdio: 'ignore' });
-  } catch {
-    const env = { ...process.env, DEBIAN_FRONTEND: 'noninteractive' };
-    execFileSync('apt-get', ['update', '-qq'], { env, stdio: 'ignore' });
-    execFileSync('apt-get', ['install', '-y', '-qq', 'python3-torch', 'python3-jinja2'], { env, stdio: 'ignore' });
-  }
-}
-
 function startService(template: TemplateName): Promise<{ child: ChildProcess; url: string }> {
-  const args = ['-m', 'ssr_trainer.service', '--model', 'tiny', '--model-config', '{"d_model":8,"n_layers":1,"n_heads":1,"d_ff":16}'];
-  const child = spawn('/usr/bin/python3', [...args, '--chat-template', join(ROOT, 'test/fixtures/chat-templates', `${template}.jinja`), '--port', '0', '--threads', '1'], {
-    cwd: join(ROOT, 'trainer'),
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let output = '';
-  return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`the trainer service did not start in 60 s:\n${output}`)), 60_000);
-    const onData = (chunk: Buffer): void => {
-      output += String(chunk);
-      const url = /serving .* on (http:\/\/\S+)/.exec(output)?.[1];
-      if (url) {
-        clearTimeout(timer);
-        resolve({ child, url });
-      }
-    };
-    child.stdout!.on('data', onData);
-    child.stderr!.on('data', onData);
-    child.on('exit', (code) => reject(new Error(`the trainer service exited (${code}):\n${output}`)));
-  });
+  const chatTemplate = join(ROOT, 'test/fixtures/chat-templates', `${template}.jinja`);
+  return startTrainerService(['--model-config', '{"d_model":8,"n_layers":1,"n_heads":1,"d_ff":16}', '--chat-template', chatTemplate]);
 }
 
 const services = new Map<TemplateName, { child: ChildProcess; url: string }>();
 beforeAll(async () => {
-  ensureTrainerDeps();
+  requireTrainerPython();
   await Promise.all(TEMPLATES.map(async (name) => services.set(name, await startService(name))));
 }, 600_000);
 afterAll(() => {
