@@ -74,10 +74,19 @@ export function stashCommand(files: readonly string[], diffPath: string): string
   return `cd /repo && git diff --no-color --no-ext-diff -- ${shellQuoteAll(files)} > ${diffPath}; git checkout -q -- ${shellQuoteAll(files)}`;
 }
 
-/** Print a file with an end marker, so a missing final newline shows (`...@@EOF` on the last line). */
-export function catCommand(path: string, lines?: { from: number; to: number }): string {
-  const read = lines ? `sed -n '${lines.from},${lines.to}p' ${shellQuote(path)}` : `cat ${shellQuote(path)}`;
-  return `cd /repo && ${read}; echo '@@EOF'`;
+// Prints bytes [start, start+count) of a file, backed off to a UTF-8 character boundary, then
+// `@@PAGE NEXT TOTAL` (NEXT: where the next page starts): exact bytes, newline or not at the end.
+const PAGE_SCRIPT = [
+  'import sys',
+  'b = open(sys.argv[1], "rb").read()',
+  's = int(sys.argv[2]); e = min(len(b), s + int(sys.argv[3]))',
+  'while s < e < len(b) and b[e] & 0xC0 == 0x80: e -= 1',
+  'sys.stdout.buffer.write(b[s:e]); sys.stdout.write("@@PAGE %d %d\\n" % (e, len(b)))',
+].join('\n');
+
+/** Print `count` bytes of a repository file from byte `start` (see {@link PAGE_SCRIPT}). */
+export function pageCommand(path: string, start: number, count: number): string {
+  return `cd /repo && python3 -c ${shellQuote(PAGE_SCRIPT)} ${shellQuote(path)} ${start} ${count}`;
 }
 
 /** A quoted heredoc writing `content` to `path` exactly (a delimiter the content does not contain). */

@@ -107,7 +107,7 @@ async function* readCodeFiles(facts: RepoFacts, settings: InjectorSettings, rng:
     let draw = rng.next() * weights.reduce((a, b) => a + b, 0);
     const index = Math.max(0, weights.findIndex((w) => (draw -= w) < 0));
     const [file] = pool.splice(index, 1);
-    const text = yield* readTextFile(file!.path, file!.size!, `Read ${file!.path} to pick code to break.`);
+    const text = yield* readTextFile(file!.path, `Read ${file!.path} to pick code to break.`);
     if (text !== null) sources.set(file!.path, text);
   }
   return sources;

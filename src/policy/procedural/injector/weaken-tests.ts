@@ -36,8 +36,7 @@ export async function* weakenTests(facts: RepoFacts, selection: TestSelection, b
   );
   for (let pass = 0; pass < 2; pass++) {
     for (const [file, targets] of round) {
-      const size = facts.pyFiles.get(file) ?? { lines: 2000, bytes: 100_000 };
-      const source = yield* readTextFile(file, size, `Read ${file} to find the tests that now fail.`);
+      const source = yield* readTextFile(file, `Read ${file} to find the tests that now fail.`);
       if (source === null) return { status: 'failed', reason: `could not read ${file}` };
       const plan = planWeakening(source, targets);
       for (const step of plan.edits) {
