@@ -26,7 +26,10 @@ export async function runEpisode(ctx: SelfplayContext, planned: PlannedEpisode):
 }
 
 function identityOf(ctx: SelfplayContext, planned: PlannedEpisode): EpisodeIdentity {
-  return { id: planned.id, step: planned.step, repo: planned.repo, strategy: planned.strategy, order: 1, parentBugId: null, attemptOf: null, policyVersion: ctx.policy.version };
+  return {
+    id: planned.id, step: planned.step, repo: planned.repo, strategy: planned.strategy, order: 1, parentBugId: null, attemptOf: null, policyVersion: ctx.policy.version,
+    ...(planned.strategyNote ? { strategyNote: planned.strategyNote } : {}),
+  };
 }
 
 /** Stages 2–5: inject, validate, solve, score. */

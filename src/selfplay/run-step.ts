@@ -2,7 +2,7 @@ import type { EpisodeRecord } from '../corpus/episode-record.js';
 import type { StoredBug } from '../corpus/read-stored-bug.js';
 import { aggregateStepMetrics } from './aggregate-step.js';
 import { runEpisode } from './run-episode.js';
-import type { SelfplayContext } from './selfplay-context.js';
+import { noHistoryNotes, type SelfplayContext } from './selfplay-context.js';
 import { planStep } from './stages/01-prepare.js';
 import { emitStage } from './stages/06-emit.js';
 import { collectEvidence } from './step-evidence.js';
@@ -46,7 +46,7 @@ export async function runStep(ctx: SelfplayContext, input: StepInput): Promise<S
   if (ctx.store.hasMetrics(step)) return { status: 'done-before' };
   const started = Date.now();
   ctx.stageMs = { prepare: 0, score: 0, emit: 0 };
-  const plan = planStep({ step, repos: input.repos, settings: ctx.settings, corpus: input.corpus });
+  const plan = planStep({ step, repos: input.repos, settings: ctx.settings, corpus: input.corpus, noHistory: noHistoryNotes(ctx.repos) });
   ctx.stageMs.prepare = Date.now() - started;
   input.onPlanned?.(plan.length);
 
