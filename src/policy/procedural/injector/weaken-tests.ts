@@ -46,7 +46,7 @@ export async function* weakenTests(facts: RepoFacts, selection: TestSelection, b
       deletedTests.push(...plan.deletedTests.map((name) => `${file}::${name}`));
       deletedAssertions.push(...plan.deletedAssertions.map((name) => `${file}::${name}`));
     }
-    const run = runCommand(facts.suite, 'w', { files: selection.files, against: BUGGY_JSON, fails: true, limit: 80 });
+    const run = runCommand(facts.suite, 'w', { files: selection.files, against: BUGGY_JSON, fails: true, limit: 80, timeoutS: facts.runLimitS });
     const weakened = parseRunSummary((yield bash(run, 'Run the oracle test files on the weakened tests and compare with the buggy run.')).text);
     if (!weakened) return { status: 'failed', reason: 'the run of the weakened tests failed' };
     const newlyFailing = weakened.broken.filter((t) => t.exc !== 'missing');
