@@ -1,9 +1,7 @@
-import type { AgentLimits } from '../agent/agent-limits.js';
 import type { ResolvedRepo } from '../config/resolve-repo.js';
 import type { RunStore } from '../corpus/run-store.js';
 import type { SampleWriter } from '../rl/sample-writer.js';
 import type { SandboxProvider, SandboxTemplate } from '../sandbox/sandbox.js';
-import { DEFAULT_COMMAND_TIMEOUT_MS } from '../tools/tool.js';
 import type { BaselineCache } from '../validator/baseline-cache.js';
 import type { EngineHealth } from './engine-health.js';
 import type { Lanes } from './lanes.js';
@@ -61,19 +59,6 @@ export function configuredTestTimeout(settings: Pick<SelfplaySettings, 'testTime
 /** The test-script time limit of a repo in this run, ms: the configured one, or what the golden gate raised it to. */
 export function testTimeoutOf(ctx: SelfplayContext, repo: ResolvedRepo): number {
   return ctx.repos.get(repo.id)?.gate?.testTimeoutMs ?? configuredTestTimeout(ctx.settings, repo);
-}
-
-/** Seconds a bash command gets beyond the test limit, for what runs around the tests (parsing, diffs). */
-export const COMMAND_MARGIN_MS = 30_000;
-
-/**
- * A role's agent limits on a repo: a bash command may run at least as long as the repo's test
- * limit (which the golden gate derives from its clean-suite time) plus a margin, so an agent can
- * run the whole suite of a slow repo in one command. A command limit the user set is kept as set.
- */
-export function roleLimits(limits: Partial<AgentLimits>, testTimeoutMs: number): Partial<AgentLimits> {
-  if (limits.commandTimeoutMs !== undefined) return limits;
-  return { ...limits, commandTimeoutMs: Math.max(DEFAULT_COMMAND_TIMEOUT_MS, testTimeoutMs + COMMAND_MARGIN_MS) };
 }
 
 /** Tests of a repo the golden gate quarantined (flaky on the clean repo): no oracle set holds them. */

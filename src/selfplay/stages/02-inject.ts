@@ -4,7 +4,8 @@ import { runInjectorEpisode } from '../../roles/injector-episode.js';
 import { injectorStrategySchema } from '../../roles/injector-strategy.js';
 import { discardFromError, discardFromExit, engineStopped, type Discard } from '../discard.js';
 import { injectorRunId } from '../episode-ids.js';
-import { roleLimits, runRepo, testTimeoutOf, type SelfplayContext } from '../selfplay-context.js';
+import { roleLimits } from '../../roles/role-limits.js';
+import { runRepo, testTimeoutOf, type SelfplayContext } from '../selfplay-context.js';
 import type { PlannedEpisode } from './01-prepare.js';
 
 /** How the Injector's rollout ended: a bug to validate, nothing usable (reward −1), or infrastructure. */

@@ -6,7 +6,8 @@ import { gradeSolution } from '../../roles/grade-solution.js';
 import { runSolverEpisode } from '../../roles/solver-episode.js';
 import { discardFromError, discardFromExit, discardText, engineStopped, type Discard } from '../discard.js';
 import { attemptId, runSeed } from '../episode-ids.js';
-import { quarantineOf, roleLimits, runRepo, testTimeoutOf, type SelfplayContext } from '../selfplay-context.js';
+import { roleLimits } from '../../roles/role-limits.js';
+import { quarantineOf, runRepo, testTimeoutOf, type SelfplayContext } from '../selfplay-context.js';
 
 /** One Solver attempt, graded (SPEC §4) or discarded (infrastructure: no reward). */
 export interface AttemptOutcome {

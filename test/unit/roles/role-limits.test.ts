@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { roleLimits } from '../../../src/selfplay/selfplay-context.js';
+import { roleLimits } from '../../../src/roles/role-limits.js';
 
 describe('roleLimits', () => {
   it.each([
