@@ -38,7 +38,8 @@ export async function* readTextFile(path: string, why: string): Steps<string | n
 
 /** The bytes before {@link pageCommand}'s `@@PAGE NEXT TOTAL` marker, which must end the output. */
 export function readPage(output: string): Page | null {
-  if (output.includes('bytes of output;')) return null;
+  // The bash tool's cut note (a page is sized never to need it; a file may well mention the words).
+  if (/\n\[\.\.\. [\d,]+ bytes (?:\(\d+ lines\) )?cut from the middle of [\d,]+ bytes of output; /.test(output)) return null;
   const marker = /@@PAGE (\d+) (\d+)$/.exec(output);
   if (!marker) return null;
   return { text: output.slice(0, marker.index), next: Number(marker[1]), total: Number(marker[2]) };

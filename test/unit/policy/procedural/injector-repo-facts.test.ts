@@ -55,6 +55,7 @@ describe('sandbox I/O helpers', () => {
     ['@@PAGE 0 0', { text: '', next: 0, total: 0 }],
     ['a\n[... 100 bytes (3 lines) cut from the middle of 20,000 bytes of output; narrow the command ...]\nb\n@@PAGE 5 9', null],
     ['a\n@@PAGE 2 9\nmore', null],
+    ['says "bytes of output; narrow"\n@@PAGE 31 31', { text: 'says "bytes of output; narrow"\n', next: 31, total: 31 }],
     ["FileNotFoundError: [Errno 2] No such file or directory: 'x'", null],
   ])('readPage(%j)', (output, expected) => {
     expect(readPage(output)).toEqual(expected);
