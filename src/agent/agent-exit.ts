@@ -14,6 +14,8 @@ export const exitStatusSchema = z.enum([
   'time-limit',
   /** Too many turns in a row without exactly one valid tool call. */
   'format-errors',
+  /** The policy ended without submitting and said why (see PolicyTurn.gaveUp): not a format error. */
+  'gave-up',
   /** The policy or the sandbox threw an EngineError (endpoint down, Docker gone, …). */
   'infrastructure-error',
   /** The policy threw something other than an EngineError (a bug in the client). */
@@ -25,7 +27,7 @@ export const exitStatusSchema = z.enum([
 ]);
 export type ExitStatus = z.infer<typeof exitStatusSchema>;
 
-const SCORED: ReadonlySet<ExitStatus> = new Set(['submitted', 'turn-limit', 'context-limit', 'time-limit', 'format-errors']);
+const SCORED: ReadonlySet<ExitStatus> = new Set(['submitted', 'turn-limit', 'context-limit', 'time-limit', 'format-errors', 'gave-up']);
 
 /** Whether an ending may be scored; the others are infrastructure and never become rewards. */
 export function exitEarnsReward(status: ExitStatus): boolean {
@@ -48,5 +50,7 @@ export const agentExitSchema = z.object({
   formatErrors: z.number().int().nonnegative(),
   durationMs: z.number().nonnegative(),
   error: z.object({ message: z.string(), code: z.string().optional(), retryable: z.boolean().optional() }).optional(),
+  /** `gave-up` only: the policy's own reason (its closing message). */
+  gaveUp: z.string().optional(),
 });
 export type AgentExit = z.infer<typeof agentExitSchema>;

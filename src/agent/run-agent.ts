@@ -60,10 +60,11 @@ export async function runAgent(options: RunAgentOptions): Promise<AgentExit> {
     seed, limits, systemPrompt: options.systemPrompt, userPrompt: options.userPrompt, tools: specs, startedAt: new Date(started).toISOString(),
   });
 
-  const finish = async (exitStatus: ExitStatus, error?: unknown): Promise<AgentExit> => {
+  const finish = async (exitStatus: ExitStatus, error?: unknown, gaveUp?: string): Promise<AgentExit> => {
     const exit: AgentExit = {
       exitStatus, submission, turns, usage, contextTokens: budget.used(), formatErrors, durationMs: Date.now() - started,
       ...(error === undefined ? {} : { error: describeError(error) }),
+      ...(gaveUp === undefined ? {} : { gaveUp }),
     };
     policy.endEpisode?.(episodeId);
     await trajectory?.write({ type: 'exit', ...exit });
@@ -107,6 +108,11 @@ export async function runAgent(options: RunAgentOptions): Promise<AgentExit> {
     if (submission && turn.toolCalls.length === 0) {
       await record({ messages: [] }, 0);
       return finish('submitted');
+    }
+    // A policy that says it is done without having submitted gave up: that is its answer, not a botched call.
+    if (!submission && turn.gaveUp !== undefined && turn.toolCalls.length === 0) {
+      await record({ messages: [] }, 0);
+      return finish('gave-up', undefined, turn.gaveUp);
     }
 
     const toolStart = Date.now();

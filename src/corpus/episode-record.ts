@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { exitStatusSchema } from '../agent/agent-exit.js';
 import { leakFlagSchema } from '../agent/leak-flag.js';
 
 const count = z.number().int().nonnegative();
@@ -34,6 +35,14 @@ export const episodeRecordSchema = z
     durationsMs: z.object({ inject: ms, validate: ms, solve: ms, total: ms }),
     turns: count.describe('policy turns over all trajectories of the episode'),
     tokens: count.describe('prompt + completion tokens over all trajectories of the episode'),
+    injectorExit: z
+      .object({ status: exitStatusSchema, reason: z.string().nullable().describe('a give-up: why the Injector stopped without a bug') })
+      .optional()
+      .describe("order 1: how the Injector's run ended; absent when it did not run (discarded at inject, solve-only, order 2, older records)"),
+    strategyNote: z
+      .string()
+      .optional()
+      .describe('why the planned strategy differs from the requested mix (e.g. history planned only where the repo has usable history)'),
     leaks: z
       .array(leakFlagSchema.extend({ attempt: z.string().min(1).describe('the Solver attempt (its trajectory id)') }))
       .optional()

@@ -84,6 +84,12 @@ export interface PolicyTurn {
    * `message` carries no tool calls (what the model wrote is in `message.content`).
    */
   formatError?: string;
+  /**
+   * Set when the policy ends the episode on purpose without a tool call before anything was
+   * submitted (a program that found no bug): why. The loop then ends with `gave-up` rather than
+   * counting the turn as a format error and asking again.
+   */
+  gaveUp?: string;
 }
 
 export interface Policy {

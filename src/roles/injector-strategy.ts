@@ -12,7 +12,13 @@ export type StrategyChoice = (typeof STRATEGY_CHOICES)[number];
 /** The strategies `mixed` draws from: the paper's best combination (removal + history > removal > direct). */
 export const MIXED_STRATEGIES: readonly InjectorStrategy[] = ['removal', 'history'];
 
-/** The strategy of one rollout: `mixed` draws removal or history uniformly from `rng`; anything else is itself. */
-export function pickStrategy(choice: StrategyChoice, rng: SeededRng): InjectorStrategy {
-  return choice === 'mixed' ? rng.pick(MIXED_STRATEGIES) : choice;
+/**
+ * The strategy of one rollout: `mixed` draws removal or history uniformly from `rng` — only
+ * removal where the repo has no usable history (`historyUsable` false), since history would
+ * find nothing to change there; anything else is itself.
+ */
+export function pickStrategy(choice: StrategyChoice, rng: SeededRng, historyUsable = true): InjectorStrategy {
+  // Draw either way, so a repo's other random choices do not shift with its history.
+  const drawn = choice === 'mixed' ? rng.pick(MIXED_STRATEGIES) : choice;
+  return choice === 'mixed' && !historyUsable ? 'removal' : drawn;
 }

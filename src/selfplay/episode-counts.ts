@@ -3,6 +3,8 @@ import { discardCategory } from './discard.js';
 
 /** The pseudo-check of an order-1 episode whose Injector submitted nothing (usable). */
 export const NO_SUBMISSION = 'no-submission';
+/** The pseudo-check of an order-1 episode whose Injector gave up (said it found no bug): not a format error. */
+export const GAVE_UP = 'gave-up';
 
 /** Counts over episode records, shared by the step metrics and the run's `--json` summary. */
 export interface EpisodeCounts {
@@ -53,7 +55,7 @@ export function countEpisodes(records: readonly EpisodeRecord[]): EpisodeCounts 
     bump(counts.strategies, record.strategy);
     if (record.rewards.injector !== null) counts.rewards.injector.push(record.rewards.injector);
     if (record.valid === true) counts.valid += 1;
-    else bump(counts.invalidByCheck, record.valid === null ? NO_SUBMISSION : (record.failedCheck ?? 'unknown'));
+    else bump(counts.invalidByCheck, record.valid === null ? (record.injectorExit?.status === 'gave-up' ? GAVE_UP : NO_SUBMISSION) : (record.failedCheck ?? 'unknown'));
   }
   counts.validRate = judged === 0 ? null : counts.valid / judged;
   const rate = (order: 1 | 2): number | null => (attempts[order].scored === 0 ? null : attempts[order].solved / attempts[order].scored);

@@ -1,3 +1,4 @@
+import type { AgentExit } from '../agent/agent-exit.js';
 import type { EpisodeRecord } from '../corpus/episode-record.js';
 import { originalPassingTests } from '../roles/grade-solution.js';
 import { finishEpisode, stoppedDuring } from './finish-episode.js';
@@ -25,7 +26,10 @@ export async function runEpisode(ctx: SelfplayContext, planned: PlannedEpisode):
 }
 
 function identityOf(ctx: SelfplayContext, planned: PlannedEpisode): EpisodeIdentity {
-  return { id: planned.id, step: planned.step, repo: planned.repo, strategy: planned.strategy, order: 1, parentBugId: null, attemptOf: null, policyVersion: ctx.policy.version };
+  return {
+    id: planned.id, step: planned.step, repo: planned.repo, strategy: planned.strategy, order: 1, parentBugId: null, attemptOf: null, policyVersion: ctx.policy.version,
+    ...(planned.strategyNote ? { strategyNote: planned.strategyNote } : {}),
+  };
 }
 
 /** Stages 2–5: inject, validate, solve, score. */
@@ -37,11 +41,12 @@ async function injectAndSolve(ctx: SelfplayContext, planned: PlannedEpisode): Pr
   const durations = { inject: injected.durationMs, validate: 0, solve: 0 };
   if (injected.status === 'discarded') return finishEpisode(ctx, { ...base, discard: injected.discard, durationsMs: durations, injector: { turns: 0, tokens: 0 } });
   const injector = { turns: injected.exit.turns, tokens: injected.exit.usage.promptTokens + injected.exit.usage.completionTokens };
+  const ran = { ...base, injectorExit: injectorExitOf(injected.exit) };
   if (injected.status === 'unusable') {
     // An unusable test_files.txt is an artifact that fails `existence`; no submission at all is no artifact.
     const score = scoreEpisode({ verdict: { kind: 'no-artifact' }, attempts: [], attemptsWanted: ctx.settings.attempts, alpha: ctx.settings.alpha });
     const judged = injected.problem === null ? { valid: null, failedCheck: null } : { valid: false, failedCheck: 'existence' };
-    return finishEpisode(ctx, { ...base, ...judged, score, durationsMs: durations, injector });
+    return finishEpisode(ctx, { ...ran, ...judged, score, durationsMs: durations, injector });
   }
 
   const validated = await validateStage(ctx, {
@@ -50,11 +55,11 @@ async function injectAndSolve(ctx: SelfplayContext, planned: PlannedEpisode): Pr
     metadata: { strategy: planned.strategy, order: 1, parentBugId: null, attemptOf: null, episodeId: planned.id, policyVersion: identity.policyVersion },
   });
   durations.validate = validated.durationMs;
-  if (validated.status === 'discarded') return finishEpisode(ctx, { ...base, discard: validated.discard, durationsMs: durations, injector });
+  if (validated.status === 'discarded') return finishEpisode(ctx, { ...ran, discard: validated.discard, durationsMs: durations, injector });
   const { validation, bugId } = validated;
   if (!validation.valid) {
     const score = scoreEpisode({ verdict: { kind: 'invalid', failedCheck: validation.failedCheck! }, attempts: [], attemptsWanted: ctx.settings.attempts, alpha: ctx.settings.alpha });
-    return finishEpisode(ctx, { ...base, bugId, valid: false, failedCheck: validation.failedCheck, score, durationsMs: durations, injector });
+    return finishEpisode(ctx, { ...ran, bugId, valid: false, failedCheck: validation.failedCheck, score, durationsMs: durations, injector });
   }
   const solved = ctx.settings.attempts === 0
     ? { attempts: [], durationMs: 0 }
@@ -62,7 +67,12 @@ async function injectAndSolve(ctx: SelfplayContext, planned: PlannedEpisode): Pr
   durations.solve = solved.durationMs;
   const score = scoreEpisode({ verdict: { kind: 'valid' }, attempts: solved.attempts, attemptsWanted: ctx.settings.attempts, alpha: ctx.settings.alpha });
   const discard = stoppedDuring(ctx, solved.attempts);
-  return finishEpisode(ctx, { ...base, bugId, valid: true, failedCheck: null, score, discard, attempts: solved.attempts, durationsMs: durations, injector });
+  return finishEpisode(ctx, { ...ran, bugId, valid: true, failedCheck: null, score, discard, attempts: solved.attempts, durationsMs: durations, injector });
+}
+
+/** How the Injector's run ended, for the record: a give-up keeps its reason apart from format errors. */
+function injectorExitOf(exit: AgentExit): NonNullable<EpisodeRecord['injectorExit']> {
+  return { status: exit.exitStatus, reason: exit.gaveUp ?? null };
 }
 
 /** Solve-only mode (`--corpus`): the stored bug is copied into this run and solved; no Injector, no injector reward. */

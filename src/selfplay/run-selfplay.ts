@@ -17,6 +17,7 @@ import { RunPolicy } from './run-policy.js';
 import { connectTrainer } from './connect-trainer.js';
 import { configuredTestTimeout, type RunRepo, type SelfplayContext } from './selfplay-context.js';
 import { gateRepos } from './golden-gate/gate-repos.js';
+import { probeHistories } from './probe-histories.js';
 import { SelfplayProgress } from './selfplay-progress.js';
 import { resumeKey, type SelfplaySettings } from './selfplay-settings.js';
 import { stepMetricsSchema, type StepMetrics } from './step-metrics.js';
@@ -87,11 +88,14 @@ export async function runSelfplay(input: SelfplayRunInput): Promise<SelfplayRunR
   let provider: SandboxProvider | undefined;
   try {
     provider = createProvider(input.backend, input.warm);
-    const repos = !settings.goldenGate
+    const log = (line: string): void => void stderr.write(`${input.command}: ${line}\n`);
+    const gated = !settings.goldenGate
       ? prepared
       : await gateRepos({
-          repos: prepared, provider, file: store.paths.goldenGate, limitOf: (run) => configuredTestTimeout(settings, run.repo), log: (line) => stderr.write(`${input.command}: ${line}\n`),
+          repos: prepared, provider, file: store.paths.goldenGate, limitOf: (run) => configuredTestTimeout(settings, run.repo), log,
         });
+    // Only a mix draws strategies; a strategy asked for by name is run as asked.
+    const repos = settings.strategy === 'mixed' && corpus === null ? await probeHistories(gated, provider, log) : gated;
     const lanes = createLanes(settings.lanes);
     const policy = new RunPolicy(input.policy, lanes.policy);
     let firstUndoneStep = 1;

@@ -1,7 +1,7 @@
 import type { EpisodeRecord } from '../corpus/episode-record.js';
 import type { StoredBug } from '../corpus/read-stored-bug.js';
 import { runEpisode } from './run-episode.js';
-import { stageTimesOf, type SelfplayContext } from './selfplay-context.js';
+import { noHistoryNotes, stageTimesOf, type SelfplayContext } from './selfplay-context.js';
 import { planStep } from './stages/01-prepare.js';
 
 export type SampleOutcome =
@@ -41,7 +41,7 @@ export async function sampleStep(ctx: SelfplayContext, input: StepInput): Promis
   const interval = { start: started, end: null as number | null };
   ctx.sampling.push(interval);
   try {
-    const plan = planStep({ step, repos: input.repos, settings: ctx.settings, corpus: input.corpus });
+    const plan = planStep({ step, repos: input.repos, settings: ctx.settings, corpus: input.corpus, noHistory: noHistoryNotes(ctx.repos) });
     stageTimesOf(ctx, step).prepare = Date.now() - started;
     input.onPlanned?.(plan.length);
     const settled = await Promise.allSettled(plan.map((planned) => ctx.lanes.episodes.add(() => runEpisode(ctx, planned))));

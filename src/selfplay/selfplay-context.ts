@@ -10,6 +10,7 @@ import type { Lanes } from './lanes.js';
 import type { RunPolicy } from './run-policy.js';
 import type { SelfplaySettings } from './selfplay-settings.js';
 import type { GoldenGate } from './golden-gate/judge-golden-gate.js';
+import { historyNote, historyUsable, type RepoHistory } from '../roles/repo-history.js';
 
 /** A repo of the run with the template its sandboxes start from. */
 export interface RunRepo {
@@ -17,6 +18,8 @@ export interface RunRepo {
   template: SandboxTemplate;
   /** The golden gate's verdict (quarantined tests, the limit in force); absent when the gate is off. */
   gate?: Extract<GoldenGate, { status: 'passed' }>;
+  /** What the history strategy has to work with (probed when the run's strategy may plan history). */
+  history?: RepoHistory;
 }
 
 /** Reports progress as episodes finish (see selfplay-progress.ts). */
@@ -89,4 +92,11 @@ export function testTimeoutOf(ctx: SelfplayContext, repo: ResolvedRepo): number 
 /** Tests of a repo the golden gate quarantined (flaky on the clean repo): no oracle set holds them. */
 export function quarantineOf(ctx: SelfplayContext, repoId: string): ReadonlySet<string> {
   return new Set(ctx.repos.get(repoId)?.gate?.quarantined ?? []);
+}
+
+/** Per repo of the run without usable history, the note saying history is not planned there. */
+export function noHistoryNotes(repos: ReadonlyMap<string, RunRepo>): Map<string, string> {
+  const notes = new Map<string, string>();
+  for (const [id, run] of repos) if (run.history && !historyUsable(run.history)) notes.set(id, historyNote(id, run.history));
+  return notes;
 }

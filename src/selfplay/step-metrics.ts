@@ -42,7 +42,8 @@ export type StageName = (typeof STAGES)[number];
  *
  * Counting rules: `episodes` and `discarded` include order-2 episodes; `valid`, `invalidByCheck`
  * and `validRate` judge the Injector, so they count order-1 episodes only (`no-submission` is the
- * pseudo-check of an Injector that submitted nothing usable); solve counts and rates are over
+ * pseudo-check of an Injector that submitted nothing usable, `gave-up` of one that said it found
+ * no bug); solve counts and rates are over
  * scored attempts (discarded attempts excluded).
  */
 export const stepMetricsSchema = z.object({

@@ -57,7 +57,7 @@ export function createBashTool(options: BashToolOptions = {}): Tool<BashArgs> {
       const output = result.output.replace(/\n$/, '');
       // When the sandbox cut, it kept exactly its cap (head + tail): that gives the true size.
       const total = result.droppedBytes > 0 ? sandboxCap + result.droppedBytes : undefined;
-      parts.push(output === '' ? '(no output)' : capOutput(output, maxOutputBytes, total));
+      parts.push(output === '' ? '(no output)' : capOutput(output, maxOutputBytes, total, command));
       if (result.timedOut) {
         parts.push(
           `[timed out after ${Math.round(commandTimeoutMs / 1000)} s: the command was killed and its cd/export changes were lost. ` +

@@ -10,6 +10,8 @@ import { createPolicy, type PolicyFlags } from '../../policy/create-policy.js';
 import { progressDisplay } from '../../report/progress-display.js';
 import { formatValidationTable } from '../../report/validation-table.js';
 import { runInjectorEpisode, type InjectorEpisode } from '../../roles/injector-episode.js';
+import { historyNote, historyUsable, probeRepoHistory } from '../../roles/repo-history.js';
+import { roleLimits } from '../../roles/role-limits.js';
 import { pickStrategy, STRATEGY_CHOICES, type InjectorStrategy, type StrategyChoice } from '../../roles/injector-strategy.js';
 import { createProvider, prepareTemplate } from '../../sandbox/sandbox-factory.js';
 import { releaseProvider } from '../../sandbox/pool/release-provider.js';
@@ -65,12 +67,15 @@ export function registerInject(program: Command): void {
     const repo = await resolveRepoOptions(options);
     const policy = await createPolicy(options);
     const seed = options.seed ?? randomInt(2 ** 31);
-    const strategy = pickStrategy(options.strategy, seededRng(seed).fork('strategy'));
     const backend = await selectBackend(options.sandbox);
     const display = progressDisplay(process.stderr);
     const template = await prepareTemplate(repo, backend, display.sink).finally(display.stop);
     const provider = createProvider(backend, options.warm);
     try {
+      // The mix plans history only where there is a code change to revert (one git log in the image).
+      const history = options.strategy === 'mixed' ? await probeRepoHistory(provider, template) : null;
+      if (history && !historyUsable(history)) process.stderr.write(`ssr inject: ${historyNote(repo.id, history)}\n`);
+      const strategy = pickStrategy(options.strategy, seededRng(seed).fork('strategy'), history === null || historyUsable(history));
       const testTimeoutMs = (options.testTimeout ?? repo.limits.test_timeout_s) * 1000;
       const out = resolve(options.out);
       const episodeId = `inject-${strategy}-${randomUUID().slice(0, 8)}`;
@@ -79,10 +84,10 @@ export function registerInject(program: Command): void {
 
       process.stderr.write(`ssr inject: episode ${episodeId} on ${repo.id} (${policy.name}, strategy ${strategy}, seed ${seed})\n`);
       const episode = await runInjectorEpisode({
-        policy, repo, template, provider, strategy, limits: agentLimitsFromFlags(options), episodeId, seed, testTimeoutMs, trajectoryPath,
+        policy, repo, template, provider, strategy, limits: roleLimits(agentLimitsFromFlags(options), testTimeoutMs), episodeId, seed, testTimeoutMs, trajectoryPath,
       });
       const { exit } = episode;
-      const ended = `episode ${episodeId} ended: ${exit.exitStatus} after ${exit.turns} turn(s)${exit.error ? ` (${exit.error.message})` : ''}`;
+      const ended = `episode ${episodeId} ended: ${exit.exitStatus} after ${exit.turns} turn(s)${exit.error ? ` (${exit.error.message})` : ''}${exit.gaveUp ? ` (${exit.gaveUp})` : ''}`;
       const report = (summary: InjectSummary, code: number, text: string): void => {
         process.stdout.write(options.json ? `${JSON.stringify(summary)}\n` : `${ended}\n${text}`);
         process.exitCode = code;

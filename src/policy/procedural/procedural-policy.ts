@@ -16,6 +16,8 @@ interface Episode {
   program: Program;
   ctx: ProgramContext;
   calls: number;
+  /** Whether the program has called `submit`: its summary without one is a give-up. */
+  submitted: boolean;
   /** The program's closing summary, once it returned. */
   summary?: string;
 }
@@ -49,7 +51,7 @@ export class ProceduralPolicy implements Policy {
       this.episodes.set(request.episodeId, episode);
       next = await episode.program.next();
     } else if (episode.summary !== undefined) {
-      return summaryTurn(episode.summary);
+      return summaryTurn(episode.summary, !episode.submitted);
     } else {
       const observation = lastObservation(request.messages) ?? EMPTY_OBSERVATION;
       episode.ctx.budget.turnsLeft = observation.turnsLeft ?? episode.ctx.budget.turnsLeft;
@@ -58,9 +60,10 @@ export class ProceduralPolicy implements Policy {
     }
     if (next.done) {
       episode.summary = next.value;
-      return summaryTurn(next.value);
+      return summaryTurn(next.value, !episode.submitted);
     }
     episode.calls += 1;
+    if (next.value.tool === 'submit') episode.submitted = true;
     return toolTurn(next.value, `procedural_${episode.calls}`);
   }
 
@@ -85,7 +88,7 @@ export class ProceduralPolicy implements Policy {
       tools: request.tools,
       budget: { turnsLeft: null, tokensLeft: null },
     };
-    return { program: this.programs[request.role](ctx), ctx, calls: 0 };
+    return { program: this.programs[request.role](ctx), ctx, calls: 0, submitted: false };
   }
 }
 
@@ -103,6 +106,6 @@ function toolTurn(step: ProgramStep, id: string): PolicyTurn {
   };
 }
 
-function summaryTurn(summary: string): PolicyTurn {
-  return { message: { role: 'assistant', content: summary }, toolCalls: [], usage: NO_USAGE, finishReason: 'stop' };
+function summaryTurn(summary: string, gaveUp: boolean): PolicyTurn {
+  return { message: { role: 'assistant', content: summary }, toolCalls: [], usage: NO_USAGE, finishReason: 'stop', ...(gaveUp ? { gaveUp: summary } : {}) };
 }

@@ -1,6 +1,6 @@
 import type { StoredBug } from '../../corpus/read-stored-bug.js';
 import { pickStrategy } from '../../roles/injector-strategy.js';
-import { seededRng } from '../../util/seeded-rng.js';
+import { seededRng, type SeededRng } from '../../util/seeded-rng.js';
 import { episodeId, runSeed } from '../episode-ids.js';
 import type { SelfplaySettings } from '../selfplay-settings.js';
 
@@ -17,6 +17,8 @@ export interface PlannedEpisode {
   strategy: string;
   /** Solve-only mode (`--corpus`): the stored bug this episode solves instead of injecting. */
   corpusBug: StoredBug | null;
+  /** Set when the mix was adapted to the repo: history drawn where the repo has no usable history. */
+  strategyNote?: string;
 }
 
 export interface PlanInput {
@@ -25,12 +27,15 @@ export interface PlanInput {
   settings: Pick<SelfplaySettings, 'episodesPerStep' | 'seed' | 'strategy'>;
   /** Solve-only mode: each repo's valid corpus bugs, in a fixed order. */
   corpus?: ReadonlyMap<string, readonly StoredBug[]> | null;
+  /** Per repo, why history is not planned there (absent: history is usable, or was not probed). */
+  noHistory?: ReadonlyMap<string, string>;
 }
 
 /**
  * Stage 1 (prepare): the step's order-1 episodes, `episodesPerStep` per repo, repos in the given
  * order. Ids, seeds and strategies (`mixed` draws per rollout, SPEC §7) are pure functions of
- * (seed, step, repo, index), so a resumed run plans exactly the same episodes. In solve-only mode
+ * (seed, step, repo, index) and each repo's history, so a resumed run plans exactly the same
+ * episodes; `mixed` plans history only where the repo has usable history. In solve-only mode
  * the corpus bugs are taken round-robin across steps, so every bug is used before any repeats.
  */
 export function planStep(input: PlanInput): PlannedEpisode[] {
@@ -42,8 +47,12 @@ export function planStep(input: PlanInput): PlannedEpisode[] {
     for (let index = 0; index < settings.episodesPerStep; index++) {
       const corpusBug = bugs === null ? null : bugs[((step - 1) * settings.episodesPerStep + index) % bugs.length]!;
       const id = episodeId({ step, repo, index, seed: settings.seed, bugId: corpusBug?.id });
-      const strategy = corpusBug ? corpusBug.metadata.strategy : pickStrategy(settings.strategy, seededRng(`${settings.seed}:${id}`).fork('strategy'));
-      plan.push({ id, step, repo, index, seed: runSeed(settings.seed, id), strategy, corpusBug });
+      const noHistory = input.noHistory?.get(repo);
+      const rng = (): SeededRng => seededRng(`${settings.seed}:${id}`).fork('strategy');
+      const strategy = corpusBug ? corpusBug.metadata.strategy : pickStrategy(settings.strategy, rng(), noHistory === undefined);
+      // Said only where the adaptation changed this episode's draw.
+      const adapted = !corpusBug && noHistory !== undefined && pickStrategy(settings.strategy, rng()) !== strategy;
+      plan.push({ id, step, repo, index, seed: runSeed(settings.seed, id), strategy, corpusBug, ...(adapted ? { strategyNote: noHistory } : {}) });
     }
   }
   return plan;

@@ -4,6 +4,7 @@ import { runInjectorEpisode } from '../../roles/injector-episode.js';
 import { injectorStrategySchema } from '../../roles/injector-strategy.js';
 import { discardFromError, discardFromExit, engineStopped, type Discard } from '../discard.js';
 import { injectorRunId } from '../episode-ids.js';
+import { roleLimits } from '../../roles/role-limits.js';
 import { runRepo, testTimeoutOf, type SelfplayContext } from '../selfplay-context.js';
 import type { PlannedEpisode } from './01-prepare.js';
 
@@ -31,7 +32,7 @@ export async function injectStage(ctx: SelfplayContext, planned: PlannedEpisode)
       template,
       provider: ctx.provider,
       strategy: injectorStrategySchema.parse(planned.strategy),
-      limits: ctx.settings.injectorLimits,
+      limits: roleLimits(ctx.settings.injectorLimits, testTimeoutOf(ctx, repo)),
       episodeId: id,
       seed: planned.seed,
       testTimeoutMs: testTimeoutOf(ctx, repo),

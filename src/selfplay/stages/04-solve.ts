@@ -7,6 +7,7 @@ import { gradeSolution } from '../../roles/grade-solution.js';
 import { runSolverEpisode } from '../../roles/solver-episode.js';
 import { discardFromError, discardFromExit, discardText, engineStopped, type Discard } from '../discard.js';
 import { attemptId, runSeed } from '../episode-ids.js';
+import { roleLimits } from '../../roles/role-limits.js';
 import { quarantineOf, runRepo, testTimeoutOf, type SelfplayContext } from '../selfplay-context.js';
 
 /** One Solver attempt, graded (SPEC §4) or discarded (infrastructure: no reward). */
@@ -73,7 +74,7 @@ async function runAttempt(ctx: SelfplayContext, input: SolveInput, n: number): P
   let leaks: LeakFlag[] = [];
   try {
     const episode = await runSolverEpisode({
-      policy: ctx.policy, template, provider: ctx.provider, artifact: input.artifact, limits: ctx.settings.solverLimits,
+      policy: ctx.policy, template, provider: ctx.provider, artifact: input.artifact, limits: roleLimits(ctx.settings.solverLimits, testTimeoutOf(ctx, repo)),
       episodeId: id, seed: runSeed(input.seed, id), trajectoryPath: ctx.store.trajectoryPath(id), signal: ctx.health.signal,
     });
     exit = episode.exit;

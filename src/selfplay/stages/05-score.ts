@@ -52,7 +52,7 @@ export function scoreEpisode(input: ScoreInput): Score {
 }
 
 /** The identity of an episode record: who ran it, on what. */
-export type EpisodeIdentity = Pick<EpisodeRecord, 'id' | 'step' | 'repo' | 'strategy' | 'order' | 'parentBugId' | 'attemptOf' | 'policyVersion'>;
+export type EpisodeIdentity = Pick<EpisodeRecord, 'id' | 'step' | 'repo' | 'strategy' | 'order' | 'parentBugId' | 'attemptOf' | 'policyVersion' | 'strategyNote'>;
 
 export interface RecordInput {
   identity: EpisodeIdentity;
@@ -67,6 +67,8 @@ export interface RecordInput {
   tokens: number;
   /** Leak flags of the episode's Solver attempts (see scanLeaks). */
   leaks?: EpisodeRecord['leaks'];
+  /** How the Injector's run ended (order 1, when it ran). */
+  injectorExit?: EpisodeRecord['injectorExit'];
 }
 
 /** The episodes.jsonl line of an episode; a discarded one carries its reason and no reward. */
@@ -87,5 +89,6 @@ export function buildEpisodeRecord(input: RecordInput): EpisodeRecord {
     turns: input.turns,
     tokens: input.tokens,
     leaks: input.leaks ?? [],
+    ...(input.injectorExit ? { injectorExit: input.injectorExit } : {}),
   };
 }

@@ -32,6 +32,7 @@ describe('exitEarnsReward', () => {
     ['context-limit', true],
     ['time-limit', true],
     ['format-errors', true],
+    ['gave-up', true],
     ['infrastructure-error', false],
     ['policy-error', false],
     ['tool-error', false],
@@ -41,6 +42,6 @@ describe('exitEarnsReward', () => {
   });
 
   it('covers every status', () => {
-    expect(exitStatusSchema.options).toHaveLength(9);
+    expect(exitStatusSchema.options).toHaveLength(10);
   });
 });

@@ -33,6 +33,7 @@ afterAll(async () => {
 const bash = (command: string): ScriptedStep => ({ toolCall: { name: 'bash', arguments: { command } } });
 const submit = (patch: string): ScriptedStep => ({ toolCall: { name: 'submit', arguments: { patch } } });
 const summary: ScriptedStep = { content: 'Fixed the bug and submitted the patch.' };
+const quit: PolicyTurn = { message: { role: 'assistant', content: 'I give up.' }, toolCalls: [], usage: { promptTokens: 0, completionTokens: 0 }, finishReason: 'stop' };
 
 interface Episode {
   exit: AgentExit;
@@ -140,6 +141,24 @@ describe('runAgent', () => {
       [{ toolCall: { name: 'bash', arguments: { command: 'seq 1 3000' } }, usage: { promptTokens: 0, completionTokens: 0 } }, bash('echo never')],
       { maxContextTokens: 3_000 },
       { exitStatus: 'context-limit', turns: 1 },
+    ],
+    [
+      'a give-up: the policy ends without submitting and says why (no format error, no retry)',
+      [bash('echo looking'), (): PolicyTurn => ({ ...quit, gaveUp: 'found nothing to change' }), bash('echo never')],
+      {},
+      { exitStatus: 'gave-up', gaveUp: 'found nothing to change', turns: 2, formatErrors: 0, submission: null },
+    ],
+    [
+      'a give-up flag after a submission is just the summary',
+      [bash('echo g > /ssr/gu.diff'), submit('/ssr/gu.diff'), (): PolicyTurn => ({ ...quit, gaveUp: 'done anyway' })],
+      {},
+      { exitStatus: 'submitted', turns: 3, formatErrors: 0, submission: { type: 'solver', patch: 'g\n' } },
+    ],
+    [
+      'a plain message without the flag is still a format error',
+      [(): PolicyTurn => quit, bash('echo 1')],
+      { maxTurns: 2 },
+      { exitStatus: 'turn-limit', turns: 2, formatErrors: 1 },
     ],
     [
       'a streak of malformed turns',

@@ -29,6 +29,14 @@ describe('countEpisodes', () => {
       },
     ],
     [
+      'a give-up counts as its own class, apart from an Injector that ran out of turns with nothing submitted',
+      [
+        makeEpisode({ id: 'g', valid: null, bugId: null, strategy: 'history', injectorExit: { status: 'gave-up', reason: 'the history strategy found nothing to change' }, rewards: { injector: -1, solver: [] }, solverAttempts: 0, solved: 0 }),
+        makeEpisode({ id: 'f', valid: null, bugId: null, injectorExit: { status: 'format-errors', reason: null }, rewards: { injector: -1, solver: [] }, solverAttempts: 0, solved: 0 }),
+      ],
+      { valid: 0, invalidByCheck: { 'gave-up': 1, 'no-submission': 1 } },
+    ],
+    [
       'order-2 episodes count in solves and higherOrder, never in validity',
       [makeEpisode({ id: 'a' }), order2('a-o2-a4', [1, -1, -1, -1]), { ...discarded('a-o2-a5', 'engine-stopped: the run stopped'), order: 2 as const, parentBugId: 'bug-p' }],
       { episodes: 3, valid: 1, validRate: 1, higherOrder: 2, discarded: 1, solverAttempts: 12, solved: 4, solveRate: { order1: 3 / 8, order2: 1 / 4 } },

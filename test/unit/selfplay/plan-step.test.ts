@@ -32,6 +32,25 @@ describe('planStep (stage 1)', () => {
     expect(new Set(planStep({ step: 1, repos: ['pyledger'], settings: { ...settings, strategy: 'direct' } }).map((p) => p.strategy))).toEqual(new Set(['direct']));
   });
 
+  it('plans history only where the repo has usable history, and notes the adapted episodes', () => {
+    const note = 'history not planned on tiny (1 commit): its mixed episodes use removal';
+    const wide = { ...settings, episodesPerStep: 40 };
+    const free = planStep({ step: 1, repos: ['pyledger', 'tiny'], settings: wide });
+    const plan = planStep({ step: 1, repos: ['pyledger', 'tiny'], settings: wide, noHistory: new Map([['tiny', note]]) });
+    const of = (p: typeof plan, repo: string) => p.filter((e) => e.repo === repo);
+    // pyledger keeps its mix, draw for draw; tiny plans removal only, and says so where it drew history.
+    expect(of(plan, 'pyledger')).toEqual(of(free, 'pyledger'));
+    expect(new Set(of(plan, 'tiny').map((p) => p.strategy))).toEqual(new Set(['removal']));
+    const drewHistory = of(free, 'tiny').map((p) => p.strategy === 'history');
+    expect(drewHistory.some(Boolean)).toBe(true);
+    expect(of(plan, 'tiny').map((p) => p.strategyNote === note)).toEqual(drewHistory);
+    expect(of(plan, 'tiny').filter((p) => p.strategyNote === undefined).every((p) => !('strategyNote' in p))).toBe(true);
+    // Ids and seeds do not move with the adaptation (a resumed run finds its episodes).
+    expect(plan.map((p) => [p.id, p.seed])).toEqual(free.map((p) => [p.id, p.seed]));
+    // A strategy named outright is run as asked.
+    expect(new Set(planStep({ step: 1, repos: ['tiny'], settings: { ...wide, strategy: 'history' }, noHistory: new Map([['tiny', note]]) }).map((p) => p.strategy))).toEqual(new Set(['history']));
+  });
+
   it('solve-only mode takes the corpus bugs round-robin across steps and skips repos without bugs', () => {
     const bug = (id: string) => ({ id, metadata: { strategy: 'history' } }) as unknown as StoredBug;
     const corpus = new Map([['pyledger', [bug('bug-a'), bug('bug-b')]], ['tiny', []]]);

@@ -33,4 +33,21 @@ describe('capOutput', () => {
         `narrow the command (grep, head, tail, -q) to see what you need ...]\n${'b'.repeat(500)}`,
     );
   });
+
+  it('names the command that shows the next page of lines after the head it kept', () => {
+    const text = Array.from({ length: 1000 }, (_, i) => `line ${String(i + 1).padStart(4, '0')}`).join('\n');
+    const capped = capOutput(text, 1000, undefined, 'cat big.txt');
+    const head = capped.split('\n[... ')[0]!.split('\n');
+    const next = /next page: \{ cat big\.txt; \} \| sed -n '(\d+),(\d+)p' \.\.\.\]/.exec(capped);
+    expect(next, capped).not.toBeNull();
+    // The page starts at the first line not shown and is as long as the head.
+    expect(`line ${next![1]!.padStart(4, '0')}`).toBe(`line ${String(head.length + 1).padStart(4, '0')}`);
+    expect(Number(next![2]) - Number(next![1]) + 1).toBe(head.length);
+  });
+
+  it('pages by bytes when a line is longer than the cap, and never repeats a multi-line command', () => {
+    const capped = capOutput('a'.repeat(5000) + 'b'.repeat(5000), 1000, undefined, 'python3 gen.py');
+    expect(capped).toContain('; next page (a line is longer than the cap): { python3 gen.py; } | tail -c +501 | head -c 500 ...]');
+    expect(capOutput('x'.repeat(5000), 1000, undefined, 'a\nb')).toContain('<your command> | tail -c +501');
+  });
 });

@@ -3,6 +3,7 @@ import { bash, type Steps } from '../program.js';
 import { injectorAssets } from './injector-assets.js';
 import { heredoc, runCommand, setupCommand, WORK_DIR } from './injector-commands.js';
 import { classifyPyFiles, countsPerFile, parseCoverage, parsePyListing, type PyFile, type RepoFacts } from './repo-facts.js';
+import { runLimitSeconds } from '../run-limits.js';
 import { parseRunSummary } from './run-summary.js';
 import type { TestSuite } from './test-suite.js';
 
@@ -12,9 +13,10 @@ export type Discovery = { status: 'ok'; facts: RepoFacts } | { status: 'failed';
 /**
  * Learn the repo: write the helper scripts, list the Python files, run the whole suite once
  * with pytest (falling back to unittest when pytest is missing or collects nothing) to know
- * which tests pass, and, when asked, trace which code lines the suite executes.
+ * which tests pass and how long the suite takes, and, when asked, trace which code lines it
+ * executes. `maxRunS` caps every run (the limit the prompts state).
  */
-export async function* discover(options: { coverage: boolean }): Steps<Discovery> {
+export async function* discover(options: { coverage: boolean; maxRunS: number }): Steps<Discovery> {
   const listing = yield bash(setupCommand(injectorAssets()), 'Write my helper scripts to /tmp and list the Python files of the repo.');
   if (!listing.ok) return { status: 'failed', reason: `setup failed: ${listing.text.slice(-300)}` };
   const pyFiles = parsePyListing(listing.text);
@@ -22,26 +24,31 @@ export async function* discover(options: { coverage: boolean }): Steps<Discovery
   if (codeFiles.length === 0) return { status: 'failed', reason: 'the repository has no Python code files' };
 
   let suite: TestSuite = { kind: 'pytest' };
-  let baseline = parseRunSummary((yield bash(runCommand(suite, 'o', { limit: 50 }), 'Run the whole test suite once with pytest to see which tests pass.')).text);
+  const clean = { limit: 50, timeoutS: options.maxRunS };
+  let baseline = parseRunSummary((yield bash(runCommand(suite, 'o', clean), 'Run the whole test suite once with pytest to see which tests pass.')).text);
   if (!baseline || baseline.passed === 0) {
     suite = { kind: 'unittest', startDir: unittestStartDir(testFiles, pyFiles) };
     const why = 'pytest found no passing tests; try the standard library unittest runner instead.';
-    baseline = parseRunSummary((yield bash(runCommand(suite, 'o', { limit: 50 }), why)).text);
+    baseline = parseRunSummary((yield bash(runCommand(suite, 'o', clean), why)).text);
   }
   if (!baseline || baseline.passed === 0) return { status: 'failed', reason: 'no test passes on the original repository (pytest and unittest tried)' };
   // pytest names every file it ran: a large repo's test files beyond the listing's cut are known too.
   if (suite.kind === 'pytest') for (const key of baseline.groups.keys()) if (key.endsWith('.py')) testFiles.add(key);
-  const facts: RepoFacts = { pyFiles, testFiles, codeFiles, suite, baseline, perFile: countsPerFile(baseline, suite, testFiles), coverage: null };
-  if (options.coverage) facts.coverage = yield* traceCoverage(suite, codeFiles);
+  // Unknown time (no marker): the cap, as before the clean run was timed.
+  const cleanMs = Number(baseline.markers.get('ms'));
+  const runLimitS = Number.isFinite(cleanMs) ? runLimitSeconds(cleanMs / 1000, options.maxRunS) : options.maxRunS;
+  const facts: RepoFacts = { pyFiles, testFiles, codeFiles, suite, baseline, perFile: countsPerFile(baseline, suite, testFiles), coverage: null, runLimitS };
+  // Tracing slows the suite several times over: it gets the cap, not the clean run's limit.
+  if (options.coverage) facts.coverage = yield* traceCoverage(suite, codeFiles, options.maxRunS);
   return { status: 'ok', facts };
 }
 
-async function* traceCoverage(suite: TestSuite, codeFiles: readonly string[]): Steps<Map<string, Set<number>> | null> {
+async function* traceCoverage(suite: TestSuite, codeFiles: readonly string[], timeoutS: number): Steps<Map<string, Set<number>> | null> {
   const list = `${WORK_DIR}/code_files.txt`;
   const args = suite.kind === 'pytest' ? 'pytest -q -p no:cacheprovider' : `unittest discover -s ${suite.startDir}`;
   const command = [
     heredoc(list, codeFiles.join('\n')),
-    `cd /repo && PYTHONDONTWRITEBYTECODE=1 timeout 100 python3 ${WORK_DIR}/trace_lines.py ${list} ${args} > ${WORK_DIR}/cov.log 2>&1`,
+    `cd /repo && PYTHONDONTWRITEBYTECODE=1 timeout --kill-after=5 ${timeoutS} python3 ${WORK_DIR}/trace_lines.py ${list} ${args} > ${WORK_DIR}/cov.log 2>&1`,
     `grep '^@@cov' ${WORK_DIR}/cov.log | head -c 15000`,
   ].join('\n');
   const traced = yield bash(command, 'Trace which lines of the code the tests execute, to break only code the tests reach.');

@@ -71,7 +71,7 @@ export async function* findBug(ctx: ProgramContext, candidates: BugCandidate[], 
 }
 
 async function* tryCandidate(candidate: BugCandidate, diffPath: string, index: number, options: SearchOptions): Steps<AttemptVerdict> {
-  const run = runCommand(options.facts.suite, `t${index}`, { against: BASELINE_JSON, limit: 60 });
+  const run = runCommand(options.facts.suite, `t${index}`, { against: BASELINE_JSON, limit: 60, timeoutS: options.facts.runLimitS });
   const stash = stashCommand([candidate.file], diffPath);
   let observation;
   if (candidate.apply.type === 'edit') {
@@ -91,7 +91,7 @@ async function* confirm(parts: KeptCandidate[], options: SearchOptions): Steps<C
   const { facts } = options;
   const files = parts.map((p) => p.candidate.file);
   const apply = `cd /repo && git apply --whitespace=nowarn ${shellQuoteAll(parts.map((p) => p.diffPath))}`;
-  const run = runCommand(facts.suite, 'b', { against: BASELINE_JSON, limit: 80 });
+  const run = runCommand(facts.suite, 'b', { against: BASELINE_JSON, limit: 80, timeoutS: facts.runLimitS });
   const observation = yield bash(`${apply} && {\n${run}\n}`, `Apply the kept change${parts.length > 1 ? 's' : ''} together and run the whole suite.`);
   const buggy = parseRunSummary(observation.text);
   const verdict = judgeAttempt(buggy, facts, options.minFailingTests);
@@ -104,7 +104,7 @@ async function* confirm(parts: KeptCandidate[], options: SearchOptions): Steps<C
     for (const part of parts) {
       const file = part.candidate.file;
       const revert = `cd /repo && git diff --no-color -- ${shellQuoteAll([file])} > ${WORK_DIR}/keep.diff && git checkout -q -- ${shellQuoteAll([file])}`;
-      const inverse = runCommand(facts.suite, 'inv', { against: BASELINE_JSON, limit: 80 });
+      const inverse = runCommand(facts.suite, 'inv', { against: BASELINE_JSON, limit: 80, timeoutS: facts.runLimitS });
       const back = `cd /repo && git apply --whitespace=nowarn ${WORK_DIR}/keep.diff`;
       const seen = yield bash(`${revert}\n${inverse}\n${back}`, `Check that reverting ${file} alone fixes some failing test (every changed file must matter).`);
       const still = parseRunSummary(seen.text);

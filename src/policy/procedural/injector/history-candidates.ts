@@ -39,11 +39,13 @@ export function parseHistoryLog(text: string): LoggedCommit[] {
  * on HEAD with `git apply -R` (retried with one line of context when later commits moved its
  * surroundings). Commits, and the files of each, are visited in a seeded order (a fix that
  * touched three files gives three different bugs across seeds, not always its first file);
- * test files are never reverted.
+ * test files are never reverted. Other commits that modified code follow the fixes: a repo whose
+ * subjects never say "fix" still has changes to undo, which the history probe planned on.
  */
 export function historyCandidates(commits: readonly LoggedCommit[], codeFiles: ReadonlySet<string>, rng: SeededRng): BugCandidate[] {
-  const wanted = rng.shuffle(commits.filter((c) => HISTORY_SUBJECT.test(c.subject)));
-  return wanted.flatMap((commit) =>
+  const fixes = rng.shuffle(commits.filter((c) => HISTORY_SUBJECT.test(c.subject)));
+  const others = rng.fork('others').shuffle(commits.filter((c) => !HISTORY_SUBJECT.test(c.subject)));
+  return [...fixes, ...others].flatMap((commit) =>
     rng
       .fork(`files:${commit.sha}`)
       .shuffle(commit.modified.filter((file) => codeFiles.has(file)))

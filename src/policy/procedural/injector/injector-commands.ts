@@ -11,9 +11,6 @@ export const BASELINE_JSON = `${WORK_DIR}/o.json`;
 /** Status map of the combined buggy run (B), which the weakened run is compared with. */
 export const BUGGY_JSON = `${WORK_DIR}/b.json`;
 
-/** A bash run longer than this is cut (the tool's own per-command limit is 120 s by default). */
-const RUN_TIMEOUT_S = 100;
-
 /** Parser file of a suite kind inside {@link WORK_DIR}. */
 export function parserPath(suite: TestSuite): string {
   return `${WORK_DIR}/${suite.kind}_parser.py`;
@@ -46,14 +43,15 @@ export function setupCommand(assets: InjectorAssets): string {
 }
 
 /**
- * Run the suite (or `files`) into `<label>.log`, parse it with the suite's parser into
- * `<label>.json` and summarise it (against the clean baseline when `against` is given).
- * Prints `@@exit N` with the test command's exit status, then summarize_run.py's `@@` lines.
+ * Run the suite (or `files`) into `<label>.log`, killed after `timeoutS` seconds, parse it with
+ * the suite's parser into `<label>.json` and summarise it (against the clean baseline when
+ * `against` is given). Prints `@@exit N` with the test command's exit status (124: timed out) and
+ * `@@ms N` with its wall time, then summarize_run.py's `@@` lines.
  */
 export function runCommand(
   suite: TestSuite,
   label: string,
-  options: { files?: readonly string[]; against?: string; fails?: boolean; limit?: number } = {},
+  options: { timeoutS: number; files?: readonly string[]; against?: string; fails?: boolean; limit?: number },
 ): string {
   const log = `${WORK_DIR}/${label}.log`;
   const json = `${WORK_DIR}/${label}.json`;
@@ -64,7 +62,8 @@ export function runCommand(
     options.limit !== undefined ? ` --limit ${options.limit}` : '',
   ].join('');
   return [
-    `cd /repo && timeout ${RUN_TIMEOUT_S} ${searchCommand(suite, options.files)} > ${log} 2>&1; echo "@@exit $?"`,
+    `cd /repo && __ssr_t0=$(date +%s%N) && timeout --kill-after=5 ${options.timeoutS} ${searchCommand(suite, options.files)} > ${log} 2>&1; ` +
+      `__ssr_rc=$?; echo "@@exit $__ssr_rc"; echo "@@ms $(( ($(date +%s%N) - __ssr_t0) / 1000000 ))"`,
     `python3 ${parserPath(suite)} < ${log} > ${json} && ${summary}`,
   ].join('\n');
 }
@@ -74,10 +73,19 @@ export function stashCommand(files: readonly string[], diffPath: string): string
   return `cd /repo && git diff --no-color --no-ext-diff -- ${shellQuoteAll(files)} > ${diffPath}; git checkout -q -- ${shellQuoteAll(files)}`;
 }
 
-/** Print a file with an end marker, so a missing final newline shows (`...@@EOF` on the last line). */
-export function catCommand(path: string, lines?: { from: number; to: number }): string {
-  const read = lines ? `sed -n '${lines.from},${lines.to}p' ${shellQuote(path)}` : `cat ${shellQuote(path)}`;
-  return `cd /repo && ${read}; echo '@@EOF'`;
+// Prints bytes [start, start+count) of a file, backed off to a UTF-8 character boundary, then
+// `@@PAGE NEXT TOTAL` (NEXT: where the next page starts): exact bytes, newline or not at the end.
+const PAGE_SCRIPT = [
+  'import sys',
+  'b = open(sys.argv[1], "rb").read()',
+  's = int(sys.argv[2]); e = min(len(b), s + int(sys.argv[3]))',
+  'while s < e < len(b) and b[e] & 0xC0 == 0x80: e -= 1',
+  'sys.stdout.buffer.write(b[s:e]); sys.stdout.write("@@PAGE %d %d\\n" % (e, len(b)))',
+].join('\n');
+
+/** Print `count` bytes of a repository file from byte `start` (see {@link PAGE_SCRIPT}). */
+export function pageCommand(path: string, start: number, count: number): string {
+  return `cd /repo && python3 -c ${shellQuote(PAGE_SCRIPT)} ${shellQuote(path)} ${start} ${count}`;
 }
 
 /** A quoted heredoc writing `content` to `path` exactly (a delimiter the content does not contain). */

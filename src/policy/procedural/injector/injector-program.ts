@@ -12,6 +12,7 @@ import {
   showCommitFileCommand,
   type LoggedCommit,
 } from './history-candidates.js';
+import { maxRunSeconds, readTimeLimits } from '../run-limits.js';
 import { injectorAssets } from './injector-assets.js';
 import { readInjectorSettings, type InjectorSettings } from './injector-settings.js';
 import { mutationCandidates } from './mutation-candidates.js';
@@ -41,7 +42,8 @@ export function createInjectorProgram(ctx: ProgramContext): Program {
 async function* inject(ctx: ProgramContext): Program {
   const rng = ctx.rng.fork('injector');
   const settings = readInjectorSettings(ctx.systemPrompt, ctx.userPrompt, rng.fork('strategy'));
-  const discovery = yield* discover({ coverage: settings.strategy !== 'history' });
+  const maxRunS = maxRunSeconds(readTimeLimits(ctx.systemPrompt, ctx.userPrompt));
+  const discovery = yield* discover({ coverage: settings.strategy !== 'history', maxRunS });
   if (discovery.status === 'failed') return giveUp(settings, discovery.reason);
   const { facts } = discovery;
 
@@ -107,7 +109,7 @@ async function* readCodeFiles(facts: RepoFacts, settings: InjectorSettings, rng:
     let draw = rng.next() * weights.reduce((a, b) => a + b, 0);
     const index = Math.max(0, weights.findIndex((w) => (draw -= w) < 0));
     const [file] = pool.splice(index, 1);
-    const text = yield* readTextFile(file!.path, file!.size!, `Read ${file!.path} to pick code to break.`);
+    const text = yield* readTextFile(file!.path, `Read ${file!.path} to pick code to break.`);
     if (text !== null) sources.set(file!.path, text);
   }
   return sources;

@@ -1,33 +1,46 @@
 import { bash, type Steps } from '../program.js';
-import { catCommand } from './injector-commands.js';
+import { pageCommand } from './injector-commands.js';
 
-/** Bytes the bash tool shows uncut (16 KiB) with room to spare. */
-const CHUNK_BYTES = 12_000;
+/** Bytes per page: under the bash tool's 16 KiB output cap with room for its notes. */
+export const PAGE_BYTES = 12_000;
+/** Pages read at most (~1.2 MB): a file bigger than that is not worth the turns. */
+const MAX_PAGES = 100;
 
-/**
- * Read a repository file through `bash` exactly as it is (the end marker tells whether it ends
- * with a newline), in line chunks small enough that the tool never cuts its output. Null when the
- * file cannot be read or a chunk came back cut.
- */
-export async function* readTextFile(path: string, size: { lines: number; bytes: number }, why: string): Steps<string | null> {
-  const perChunk = Math.max(20, Math.floor((size.lines * CHUNK_BYTES) / Math.max(1, size.bytes)));
-  const chunks = size.bytes <= CHUNK_BYTES ? 1 : Math.ceil(size.lines / perChunk) + 1;
-  let text = '';
-  for (let i = 0; i < chunks; i++) {
-    const lines = chunks === 1 ? undefined : { from: i * perChunk + 1, to: (i + 1) * perChunk };
-    const observation = yield bash(catCommand(path, lines), i === 0 ? why : `Read the next lines of ${path}.`);
-    const part = readMarked(observation.text);
-    if (!observation.ok || part === null) return null;
-    text += part;
-    // Fewer lines than asked for: that was the end of the file.
-    if (lines && (part.match(/\n/g)?.length ?? 0) < lines.to - lines.from + 1) break;
-  }
-  return text;
+/** One page as {@link pageCommand} prints it: the bytes, then where the next page starts. */
+export interface Page {
+  text: string;
+  next: number;
+  total: number;
 }
 
-/** The text before the `@@EOF` marker (`...\n@@EOF` keeps the newline; `...line@@EOF` had none). */
-export function readMarked(output: string): string | null {
-  if (output.includes('bytes of output; narrow the command')) return null;
-  if (!output.endsWith('@@EOF')) return null;
-  return output.slice(0, -'@@EOF'.length);
+/**
+ * Read a repository file through `bash` exactly as it is, in byte pages small enough that the
+ * tool never cuts its output: a page ends at a UTF-8 character boundary, not at a line, so a
+ * test file of a few very long lines (generated data, 100 kB on one line) reads as well as a
+ * short one. Null when the file cannot be read, a page came back cut, or it needs more than
+ * {@link MAX_PAGES} pages.
+ */
+export async function* readTextFile(path: string, why: string): Steps<string | null> {
+  let text = '';
+  let offset = 0;
+  for (let page = 0; page < MAX_PAGES; page++) {
+    const observation = yield bash(pageCommand(path, offset, PAGE_BYTES), page === 0 ? why : `Read the next part of ${path} (from byte ${offset}).`);
+    const read = observation.ok ? readPage(observation.text) : null;
+    if (read === null) return null;
+    text += read.text;
+    if (read.next >= read.total) return text;
+    // No progress (a page that cannot hold one character) would loop forever.
+    if (read.next <= offset) return null;
+    offset = read.next;
+  }
+  return null;
+}
+
+/** The bytes before {@link pageCommand}'s `@@PAGE NEXT TOTAL` marker, which must end the output. */
+export function readPage(output: string): Page | null {
+  // The bash tool's cut note (a page is sized never to need it; a file may well mention the words).
+  if (/\n\[\.\.\. [\d,]+ bytes (?:\(\d+ lines\) )?cut from the middle of [\d,]+ bytes of output; /.test(output)) return null;
+  const marker = /@@PAGE (\d+) (\d+)$/.exec(output);
+  if (!marker) return null;
+  return { text: output.slice(0, marker.index), next: Number(marker[1]), total: Number(marker[2]) };
 }

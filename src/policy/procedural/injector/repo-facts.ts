@@ -25,6 +25,8 @@ export interface RepoFacts {
   perFile: Map<string, { passed: number; failed: number }>;
   /** Executed lines per code file, when the tracer ran. */
   coverage: Map<string, Set<number>> | null;
+  /** Seconds each later run of the suite may take: derived from the clean run's time (see runLimitSeconds). */
+  runLimitS: number;
 }
 
 /** `@@py LINES BYTES PATH` lines of the setup listing. */

@@ -18,6 +18,7 @@ import {
 import { describeSolverRun, type SolverRun } from './solver-summary.js';
 import { extractTaskDiff } from './task-diff.js';
 import type { AttemptLimits } from './try-repair.js';
+import { maxRunSeconds, readTimeLimits } from '../run-limits.js';
 
 /**
  * What the Solver program needs: the seed and its task prompt. A dispatcher's `ProgramContext`
@@ -55,8 +56,8 @@ async function* solve(ctx: SolverProgramContext): Program {
   const budget = new SolverBudget({ ...DEFAULT_SOLVER_LIMITS, ...ctx.limits });
   const task = extractTaskDiff(ctx.taskPrompt ?? ctx.userPrompt ?? '');
   const run: SolverRun = { seed: ctx.seed, task, taskApplied: false, coverage: false, tried: [], kept: [], notes: [] };
-  const commandLimitS = /at most (\d+) seconds/.exec(ctx.systemPrompt ?? '')?.[1];
-  const maxRunS = Math.max(10, Math.min(100, commandLimitS === undefined ? 100 : Number(commandLimitS) - 15));
+  // The command limit the system prompt states, less a margin: no fixed ceiling, so a slow suite is not cut short.
+  const maxRunS = maxRunSeconds(readTimeLimits(ctx.systemPrompt ?? '', ''));
 
   const setup = yield* ask(bash(setupCommand(), 'Make a scratch folder outside the repository and check whether coverage.py is available.'), budget);
   run.coverage = setup.text.includes('#coverage yes');

@@ -86,6 +86,16 @@ describe('history candidates', () => {
     expect(historyCandidates(parseHistoryLog(LOG), code, seededRng(1))).toEqual(candidates);
   });
 
+  it('offers the other commits that modified code after the fixes, so a repo that never says "fix" still has changes to undo', () => {
+    const log = [
+      '@@commit ' + 'b'.repeat(40) + ' Add CSV import', 'M\tpkg/csvio.py', 'M\ttests/test_csvio.py',
+      '@@commit ' + 'a'.repeat(40) + ' Fix rounding', 'M\tpkg/money.py',
+    ].join('\n');
+    const candidates = historyCandidates(parseHistoryLog(log), new Set(['pkg/csvio.py', 'pkg/money.py']), seededRng(3));
+    expect(candidates.map((c) => c.file)).toEqual(['pkg/money.py', 'pkg/csvio.py']);
+    expect(historyCandidates(parseHistoryLog(log.split('@@commit ' + 'a')[0]!), new Set(['pkg/csvio.py']), seededRng(3)).map((c) => c.file)).toEqual(['pkg/csvio.py']);
+  });
+
   it('visits the files of a multi-file fix in a seeded order, so every file leads for some seed', () => {
     const log = ['@@commit ' + 'a'.repeat(40) + ' Handle empty results everywhere', 'M\tpkg/a.py', 'M\tpkg/b.py', 'M\tpkg/c.py', 'M\ttests/test_a.py'].join('\n');
     const code = new Set(['pkg/a.py', 'pkg/b.py', 'pkg/c.py']);

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { unittestStartDir } from '../../../../src/policy/procedural/injector/discover.js';
 import { heredoc } from '../../../../src/policy/procedural/injector/injector-commands.js';
-import { readMarked } from '../../../../src/policy/procedural/injector/read-text-file.js';
+import { readPage } from '../../../../src/policy/procedural/injector/read-text-file.js';
 import { classifyPyFiles, countsPerFile, parseCoverage, parsePyListing } from '../../../../src/policy/procedural/injector/repo-facts.js';
 import { parseRunSummary } from '../../../../src/policy/procedural/injector/run-summary.js';
 
@@ -50,13 +50,15 @@ describe('repository facts', () => {
 
 describe('sandbox I/O helpers', () => {
   it.each([
-    ['a\nb\n@@EOF', 'a\nb\n'],
-    ['a\nb@@EOF', 'a\nb'],
-    ['@@EOF', ''],
-    ['a\n[... 100 bytes (3 lines) cut from the middle of 20,000 bytes of output; narrow the command (grep, head, tail, -q) to see what you need ...]\nb\n@@EOF', null],
-    ['cat: x: No such file or directory', null],
-  ])('readMarked(%j)', (output, expected) => {
-    expect(readMarked(output)).toBe(expected);
+    ['a\nb\n@@PAGE 4 9', { text: 'a\nb\n', next: 4, total: 9 }],
+    ['a\nb@@PAGE 3 3', { text: 'a\nb', next: 3, total: 3 }],
+    ['@@PAGE 0 0', { text: '', next: 0, total: 0 }],
+    ['a\n[... 100 bytes (3 lines) cut from the middle of 20,000 bytes of output; narrow the command ...]\nb\n@@PAGE 5 9', null],
+    ['a\n@@PAGE 2 9\nmore', null],
+    ['says "bytes of output; narrow"\n@@PAGE 31 31', { text: 'says "bytes of output; narrow"\n', next: 31, total: 31 }],
+    ["FileNotFoundError: [Errno 2] No such file or directory: 'x'", null],
+  ])('readPage(%j)', (output, expected) => {
+    expect(readPage(output)).toEqual(expected);
   });
 
   it('writes a heredoc whose delimiter the content does not contain', () => {

@@ -15,6 +15,7 @@ function facts(perFile: Record<string, [number, number]>): RepoFacts {
     baseline: parseRunSummary('@@run passed=1 failed=0')!,
     perFile: new Map(files.map((f) => [f, { passed: perFile[f]![0], failed: perFile[f]![1] }])),
     coverage: null,
+    runLimitS: 30,
   };
 }
 

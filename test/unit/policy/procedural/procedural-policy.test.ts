@@ -56,9 +56,21 @@ describe('ProceduralPolicy', () => {
     expect(last.toolCalls).toEqual([]);
     expect(last.finishReason).toBe('stop');
     expect(last.message.content).toMatch(/^done with \d+$/);
+    expect(last.gaveUp).toBeUndefined(); // it submitted: a summary, not a give-up
     expect(seen.observations[1]).toMatchObject({ tool: 'submit', ok: true });
     // Asked again (the loop would not, but a policy must not crash): the same summary.
     expect((await policy.complete(request(messages))).message.content).toBe(last.message.content);
+  });
+
+  it('ends a program that returns without submitting as a give-up, with its summary as the reason', async () => {
+    async function* quitter(): Program {
+      yield bash('git log --oneline | wc -l', 'Count the commits.');
+      return 'No bug submitted (history strategy): the history strategy found nothing to change.';
+    }
+    const policy = new ProceduralPolicy({ programs: { injector: quitter } });
+    const first = await policy.complete(request(START, { role: 'injector' }));
+    const last = await policy.complete(request(answer(START, first, '1', 9), { role: 'injector' }));
+    expect(last).toMatchObject({ toolCalls: [], finishReason: 'stop', gaveUp: 'No bug submitted (history strategy): the history strategy found nothing to change.' });
   });
 
   it('is deterministic per seed: the request seed wins over the policy seed', async () => {
