@@ -1,7 +1,7 @@
 import { parseUnifiedDiff } from '../code/unified-diff.js';
 import type { BugArtifact } from '../artifact/bug-artifact.js';
 import { applyBuggyState } from '../roles/buggy-state.js';
-import { dropTestFileSections } from '../roles/drop-test-sections.js';
+import { priorCodeChanges } from '../roles/grading/prior-code-changes.js';
 import { isEngineError } from '../util/engine-error.js';
 import { diffAgainstHead } from '../workspace/diff-paths.js';
 import { discardFromError, type Discard } from './discard.js';
@@ -24,13 +24,14 @@ const pathsOf = (diff: string): string[] => {
 
 /**
  * An order-2 bug's bug_inject.diff: the whole change from O to O + bug_inject + the failed
- * attempt's patch (its sections on test files dropped, as grading drops them), made by applying
+ * attempt's patch (only what grading applied of it: its code changes, see priorCodeChanges), made by applying
  * both in a fresh sandbox and diffing against HEAD (= O) over the files either touches. So the
  * stored bug dir is self-contained: it validates and solves like any bug, no prior patch needed.
  */
 export async function combineBugInject(ctx: SelfplayContext, run: RunRepo, parent: BugArtifact, priorPatch: string): Promise<Combined> {
-  const prior = dropTestFileSections(priorPatch, parent.testFiles).patch;
-  if (prior.trim() === '') return { status: 'unusable', reason: 'the patch changes no code file' };
+  const code = priorCodeChanges(priorPatch, parent.testFiles);
+  if (code.status === 'none') return { status: 'unusable', reason: code.reason };
+  const prior = code.patch;
   const paths = [...new Set([...pathsOf(parent.bugInject), ...pathsOf(prior)])];
   return ctx.lanes.sandbox.add(async (): Promise<Combined> => {
     let sandbox;

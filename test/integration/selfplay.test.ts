@@ -8,7 +8,7 @@ import { readTrajectory } from '../../src/agent/trajectory.js';
 import { episodeRecordSchema, type EpisodeRecord } from '../../src/corpus/episode-record.js';
 import { bugMetadataSchema } from '../../src/corpus/bug-metadata.js';
 import { solvesRecordSchema } from '../../src/corpus/solves-record.js';
-import { dropTestFileSections } from '../../src/roles/drop-test-sections.js';
+import { priorCodeChanges } from '../../src/roles/grading/prior-code-changes.js';
 import { trainingSampleSchema, type TrainingSample } from '../../src/rl/training-sample.js';
 import { planStep } from '../../src/selfplay/stages/01-prepare.js';
 import { stepMetricsSchema } from '../../src/selfplay/step-metrics.js';
@@ -139,9 +139,14 @@ describe('ssr selfplay: one step on pyledger with the procedural policy (real Do
       expect(patch?.type).toBe('solver');
       const parentDir = join(out, 'bugs', parent.bugId!);
       const testFiles = readFileSync(join(parentDir, 'test_files.txt'), 'utf8').split('\n').filter(Boolean);
+      const codeChangesOf = (text: string, tests: string[]): string => {
+        const code = priorCodeChanges(text, tests);
+        if (code.status !== 'ok') throw new Error(`a combined bug's prior patch has no code change: ${code.reason}`);
+        return code.patch;
+      };
       const scratch = mkdtempSync(join(root, 'apply-'));
       const stepwise = checkout(join(scratch, 'a'));
-      applyAll(stepwise, [readFileSync(join(parentDir, 'bug_inject.diff'), 'utf8'), dropTestFileSections((patch as { patch: string }).patch, testFiles).patch]);
+      applyAll(stepwise, [readFileSync(join(parentDir, 'bug_inject.diff'), 'utf8'), codeChangesOf((patch as { patch: string }).patch, testFiles)]);
       const combined = checkout(join(scratch, 'b'));
       applyAll(combined, [readFileSync(join(out, 'bugs', child.bugId!, 'bug_inject.diff'), 'utf8')]);
       const diffOf = (dir: string) => execFileSync('git', ['-C', dir, 'diff', COMMIT], { encoding: 'utf8' });

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { parseUnifiedDiff } from '../../../src/code/unified-diff.js';
 import { artifactFromSubmission } from '../../../src/roles/artifact-from-submission.js';
-import { dropTestFileSections } from '../../../src/roles/drop-test-sections.js';
 import { originalPassingTests } from '../../../src/roles/grade-solution.js';
+import { priorCodeChanges } from '../../../src/roles/grading/prior-code-changes.js';
 import { pickStrategy, type InjectorStrategy, type StrategyChoice } from '../../../src/roles/injector-strategy.js';
 import type { InjectorSubmission } from '../../../src/tools/submission.js';
 import { seededRng } from '../../../src/util/seeded-rng.js';
@@ -11,29 +11,27 @@ const section = (path: string, from = 'a', to = 'b'): string =>
   `diff --git a/${path} b/${path}\nindex 1111111..2222222 100644\n--- a/${path}\n+++ b/${path}\n@@ -1 +1 @@\n-${from}\n+${to}\n`;
 const added = (path: string): string => `diff --git a/${path} b/${path}\nnew file mode 100644\n--- /dev/null\n+++ b/${path}\n@@ -0,0 +1 @@\n+x\n`;
 
-describe('dropTestFileSections', () => {
+describe('priorCodeChanges: what of a failed patch may enter a higher-order bug', () => {
   const tests = ['tests/test_money.py', 'tests/test_ledger.py'];
-  it.each<[string, string, string[], string[]]>([
-    ['no test section: the patch byte for byte', section('pyledger/money.py'), [], ['pyledger/money.py']],
-    ['a listed test file', section('pyledger/money.py') + section('tests/test_money.py'), ['tests/test_money.py'], ['pyledger/money.py']],
-    ['every section', section('tests/test_money.py') + section('tests/test_ledger.py'), ['tests/test_money.py', 'tests/test_ledger.py'], []],
-    ['an unlisted test file is dropped too (a Solver fixes code, not tests)', section('tests/test_reports.py') + section('tests/test_ledger.py') + section('pyledger/ledger.py'), ['tests/test_reports.py', 'tests/test_ledger.py'], ['pyledger/ledger.py']],
-    ['a new conftest.py is dropped (a pytest hook could rewrite every outcome)', added('tests/conftest.py') + section('pyledger/ledger.py'), ['tests/conftest.py'], ['pyledger/ledger.py']],
-    ['a new file at a listed path', added('tests/test_money.py') + section('pyledger/ledger.py'), ['tests/test_money.py'], ['pyledger/ledger.py']],
-    ['a rename away from a listed file', 'diff --git a/tests/test_money.py b/x.py\nsimilarity index 100%\nrename from tests/test_money.py\nrename to x.py\n', ['x.py'], []],
-  ])('%s', (_label, patch, dropped, kept) => {
-    const result = dropTestFileSections(patch, tests);
-    expect(result.dropped).toEqual(dropped);
-    expect(parseUnifiedDiff(result.patch).files.map((f) => f.newPath ?? f.oldPath)).toEqual(kept);
-    if (dropped.length === 0) expect(result.patch).toBe(patch);
+  it.each<[string, string, string[]]>([
+    ['a code change alone: kept', section('pyledger/money.py'), ['pyledger/money.py']],
+    ['oracle and other test files go', section('pyledger/money.py') + section('tests/test_money.py') + section('tests/test_reports.py'), ['pyledger/money.py']],
+    ['runner config goes: a pytest.ini that deselects would make every order-2 attempt +1', added('pytest.ini') + section('pyledger/ledger.py'), ['pyledger/ledger.py']],
+    ['start-up hooks and conftest.py go', added('sitecustomize.py') + added('conftest.py') + section('pyledger/ledger.py'), ['pyledger/ledger.py']],
+  ])('%s', (_label, patch, kept) => {
+    const result = priorCodeChanges(patch, tests);
+    expect(result.status).toBe('ok');
+    if (result.status === 'ok') expect(parseUnifiedDiff(result.patch).files.map((f) => f.newPath ?? f.oldPath)).toEqual(kept);
   });
 
-  it('returns a patch that does not parse unchanged, so applying it fails on its own', () => {
-    expect(dropTestFileSections('this is not a diff\n', tests)).toEqual({ patch: 'this is not a diff\n', dropped: [] });
-  });
-
-  it('matches listed paths written with ./', () => {
-    expect(dropTestFileSections(section('tests/test_money.py'), ['./tests/test_money.py']).dropped).toEqual(['tests/test_money.py']);
+  it.each([
+    ['only test and config sections', section('tests/test_money.py') + added('pytest.ini'), /^no-code-change: /],
+    ['not a diff', 'this is not a diff\n', /^patch-malformed: /],
+    ['empty', '', /^patch-empty: /],
+  ])('nothing when %s, saying why', (_label, patch, reason) => {
+    const result = priorCodeChanges(patch, tests);
+    expect(result).toMatchObject({ status: 'none' });
+    if (result.status === 'none') expect(result.reason).toMatch(reason);
   });
 });
 
