@@ -7,7 +7,8 @@ import { TokensPolicy, type TokensPolicyOptions } from '../../src/policy/tokens-
 import { startFakeOpenAIServer, type FakeOpenAIServer, type FakeRequest } from '../../src/testing/fake-openai-server.js';
 import { SAMPLED_ID_OFFSET, toyTokenizeChat, type ToyChatMessage } from '../../src/testing/toy-tokenizer.js';
 import { toOpenAIMessages, toOpenAITools } from '../../src/policy/openai-messages.js';
-import { EngineError, isEngineError } from '../../src/util/engine-error.js';
+import { isEngineError } from '../../src/util/engine-error.js';
+import { rejection } from '../helpers/rejection.js';
 
 const tools: ToolSpec[] = [
   { name: 'bash', description: 'Run a command.', parameters: { type: 'object', properties: { command: { type: 'string' } }, required: ['command'] } },
@@ -35,14 +36,6 @@ function posts(server: FakeOpenAIServer, path: string): FakeRequest[] {
   return server.requests.filter((r) => r.method === 'POST' && r.path === path);
 }
 
-async function rejection(promise: Promise<unknown>): Promise<EngineError> {
-  const error = await promise.then(
-    () => undefined,
-    (e: unknown) => e,
-  );
-  if (!isEngineError(error)) throw new Error(`expected an EngineError, got ${String(error)}`);
-  return error;
-}
 
 let server: FakeOpenAIServer;
 beforeEach(async () => {

@@ -7,8 +7,8 @@ import { describeServerFacts } from '../../src/policy/preflight/describe-server-
 import { runPreflight, type PreflightOptions } from '../../src/policy/preflight/run-preflight.js';
 import { startFakeOpenAIServer, type FakeOpenAIServer, type FakeOpenAIServerOptions } from '../../src/testing/fake-openai-server.js';
 import { VLLM_NO_TOOL_PARSER } from '../../src/testing/fake-server-flavor.js';
-import { isEngineError, type EngineError } from '../../src/util/engine-error.js';
 import { runCli } from '../helpers/cli.js';
+import { rejection } from '../helpers/rejection.js';
 
 const servers: FakeOpenAIServer[] = [];
 afterEach(async () => {
@@ -25,14 +25,6 @@ function preflight(server: { baseUrl: string }, extra: Partial<PreflightOptions>
   return runPreflight({ endpoint: { root: server.baseUrl }, mode: 'chat', ...extra });
 }
 
-async function failure(promise: Promise<unknown>): Promise<EngineError> {
-  const error = await promise.then(
-    () => undefined,
-    (e: unknown) => e,
-  );
-  if (!isEngineError(error)) throw new Error(`expected an EngineError, got ${String(error)}`);
-  return error;
-}
 
 const probes = (server: FakeOpenAIServer) => server.requests.filter((r) => r.path === '/v1/chat/completions').map((r) => r.body as Record<string, unknown>);
 
@@ -60,7 +52,7 @@ describe('preflight: what a model server serves and how it takes tool calls', ()
 
   it('vLLM without a tool parser: --tool-protocol native is refused with the server flags that fix it', async () => {
     const server = await serve({ flavor: 'vllm', toolParser: false });
-    const error = await failure(preflight(server, { toolProtocol: 'native' }));
+    const error = await rejection(preflight(server, { toolProtocol: 'native' }));
     expect(error.code).toBe('usage');
     expect(error.message).toBe(
       `${server.baseUrl} refuses native tool calls (${VLLM_NO_TOOL_PARSER}): start the server with a tool-call parser (vLLM: --enable-auto-tool-choice --tool-call-parser NAME) or pass --tool-protocol text`,
@@ -116,7 +108,7 @@ describe('preflight: bad input gets one line (URL, what was expected, the fix), 
     const port = await closedPort();
     const root = `http://127.0.0.1:${port}`;
     const began = Date.now();
-    const error = await failure(preflight({ baseUrl: root }));
+    const error = await rejection(preflight({ baseUrl: root }));
     expect(Date.now() - began).toBeLessThan(5_000);
     expect(error.message).toBe(`cannot reach ${root}/v1/models: ECONNREFUSED after 2 attempts: expected an OpenAI-compatible server at ${root}: start it, or point --base-url at it`);
   });
@@ -124,20 +116,20 @@ describe('preflight: bad input gets one line (URL, what was expected, the fix), 
   it('a server that answers HTML', async () => {
     const server = await serve({});
     server.fail({ type: 'html' });
-    const error = await failure(preflight(server));
+    const error = await rejection(preflight(server));
     expect(error.message).toBe(`HTML instead of JSON from ${server.baseUrl}/v1/models (page "Sign in"): expected an OpenAI-compatible API (check --base-url)`);
   });
 
   it('a server that lists no models', async () => {
     const server = await serve({});
     server.fail({ type: 'status', status: 200, body: '{"object": "list", "data": []}' });
-    const error = await failure(preflight(server));
+    const error = await rejection(preflight(server));
     expect(error.message).toBe(`${server.baseUrl}/v1/models: expected {"data": [{"id": "<model>"}, …]} listing at least one model, got {"object":"list","data":[]}: check --base-url`);
   });
 
   it('a model the server does not serve', async () => {
     const server = await serve({ flavor: 'vllm' });
-    const error = await failure(preflight(server, { model: 'Qwen/Qwen3-32B' }));
+    const error = await rejection(preflight(server, { model: 'Qwen/Qwen3-32B' }));
     expect(error.message).toBe(`${server.baseUrl}/v1/models does not list the model "Qwen/Qwen3-32B" (it serves Qwen/Qwen3-8B): fix --model`);
   });
 
@@ -150,7 +142,7 @@ describe('preflight: bad input gets one line (URL, what was expected, the fix), 
 
   it('a context smaller than one prompt', async () => {
     const server = await serve({ flavor: 'vllm', maxModelLen: 2_048 });
-    const error = await failure(preflight(server, { promptTokens: 3_000 }));
+    const error = await rejection(preflight(server, { promptTokens: 3_000 }));
     expect(error.code).toBe('usage');
     expect(error.message).toBe(
       `Qwen/Qwen3-8B at ${server.baseUrl} has a context of 2048 tokens (vllm /v1/models max_model_len), smaller than one prompt (~3000 tokens) plus 256 for a reply: ` +
@@ -163,7 +155,7 @@ describe('preflight: bad input gets one line (URL, what was expected, the fix), 
     ['top_p', '--top-p', { top_p: 0.9 }],
   ])('a server that rejects %s', async (field, flag, sampling) => {
     const server = await serve({ flavor: 'vllm', rejectParams: [field] });
-    const error = await failure(preflight(server, { sampling }));
+    const error = await rejection(preflight(server, { sampling }));
     expect(error.message).toBe(`${server.baseUrl}/v1/chat/completions rejects the request field "${field}" (Unrecognized request argument supplied: ${field}): leave ${flag} out`);
   });
 
@@ -186,7 +178,7 @@ describe('preflight: bad input gets one line (URL, what was expected, the fix), 
     await new Promise<void>((resolve) => proxy.listen(0, '127.0.0.1', resolve));
     const root = `http://127.0.0.1:${(proxy.address() as AddressInfo).port}`;
     try {
-      const error = await failure(preflight({ baseUrl: root }, { mode: 'tokens' }));
+      const error = await rejection(preflight({ baseUrl: root }, { mode: 'tokens' }));
       expect(error.message).toBe(
         `HTTP 404 from ${root}/tokenize: {"detail": "Not Found"} (check --base-url and --model): --policy tokens needs /tokenize with chat messages (vLLM, or trainer/'s service): use --policy openai with other servers`,
       );
@@ -209,11 +201,11 @@ describe('a vLLM server with a 32k context: turns fit it instead of being discar
   it('without the preflight the server answers 400 (what every episode hit before)', async () => {
     const server = await serve({ flavor: 'vllm', maxModelLen: 32_768, toolParser: false });
     const policy = await createPolicy({ policy: 'openai', baseUrl: server.baseUrl, env: {}, preflight: false });
-    const error = await failure(policy.complete(request()));
+    const error = await rejection(policy.complete(request()));
     expect(error.code).toBe('policy-unavailable');
     expect(error.message).toContain('tool choice requires --enable-auto-tool-choice');
     const text = await createPolicy({ policy: 'openai', baseUrl: server.baseUrl, env: {}, preflight: false, toolProtocol: 'text' });
-    expect((await failure(text.complete(request()))).code).toBe('policy-context-overflow');
+    expect((await rejection(text.complete(request()))).code).toBe('policy-context-overflow');
   });
 
   it('with it: text protocol, max_tokens clamped to what the context leaves, and the agent learns the context', async () => {
