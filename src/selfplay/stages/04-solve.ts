@@ -62,6 +62,8 @@ export async function solveStage(ctx: SelfplayContext, input: SolveInput): Promi
 
 async function runAttempt(ctx: SelfplayContext, input: SolveInput, n: number): Promise<AttemptOutcome> {
   const id = attemptId(input.episodeId, n);
+  // Declared before `discarded`, which reads it: an attempt discarded before its episode ran has none.
+  let leaks: LeakFlag[] = [];
   const discarded = (discard: Discard, exit: AgentExit | null): AttemptOutcome => ({
     id, n, status: 'discarded', reward: null, exitStatus: exit?.exitStatus ?? null, reason: discardText(discard), turns: exit?.turns ?? 0, tokens: exit ? tokensOf(exit) : 0, leaks,
   });
@@ -71,7 +73,6 @@ async function runAttempt(ctx: SelfplayContext, input: SolveInput, n: number): P
   const quarantine = quarantineOf(ctx, input.repo);
   const oracle = input.originalPassing.filter((id) => !quarantine.has(id));
   let exit: AgentExit | null = null;
-  let leaks: LeakFlag[] = [];
   try {
     const episode = await runSolverEpisode({
       policy: ctx.policy, template, provider: ctx.provider, artifact: input.artifact, limits: roleLimits(ctx.settings.solverLimits, testTimeoutOf(ctx, repo)),
