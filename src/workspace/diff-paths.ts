@@ -12,7 +12,10 @@ set -u
 export GIT_INDEX_FILE="$1"; out="$2"; list="$3"
 trap 'rm -f -- "$GIT_INDEX_FILE" "$GIT_INDEX_FILE.lock" "$list"' EXIT
 mkdir -p -- "\${out%/*}" || exit 3
-if [ -f .git/index ]; then cp .git/index "$GIT_INDEX_FILE" || exit 3; else rm -f -- "$GIT_INDEX_FILE"; fi
+# -p keeps the index's mtime: git trusts an entry's cached stat only when the file is older than the
+# index, so a fresh copy (mtime now) would hide a same-size edit made in the second the entry was
+# written ("racy git"), and the diff would silently miss that file.
+if [ -f .git/index ]; then cp -p .git/index "$GIT_INDEX_FILE" || exit 3; else rm -f -- "$GIT_INDEX_FILE"; fi
 git add -A >/dev/null || exit 4
 paths=()
 if [ -f "$list" ]; then mapfile -d '' -t paths < "$list"; fi

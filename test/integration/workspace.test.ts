@@ -103,6 +103,17 @@ describe.each<[SandboxBackend, (repo: Awaited<ReturnType<typeof tinyRepo>>) => P
   );
 
   it(
+    'keeps a same-size edit made in the second its index entry was written ("racy git"), though it diffs on a copy of the index',
+    inFixture(async (sandbox) => {
+      // Index entry and edit in one second, in place (same inode, same size): only git's racy check
+      // sees it, and that check needs the index copy to keep the index's mtime. The diff runs a second later.
+      const edit = "touch a.py && git add a.py && o=$(grep -bo '^line 15$' a.py | cut -d: -f1) && printf LINE | dd of=a.py bs=1 seek=$o conv=notrunc status=none";
+      await sh(sandbox, `${edit} && sleep 1.2`);
+      expect(await diffAgainstHead(sandbox, ['a.py'])).toContain('+LINE 15');
+    }),
+  );
+
+  it(
     'falls back to git apply --3way when the context moved in a way only a merge can resolve',
     inFixture(async (sandbox) => {
       await sh(sandbox, "sed -i 's/^line 15$/LINE 15/' a.py");
