@@ -2,7 +2,7 @@ import { mkdtemp, rename, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { diskError, tempSibling } from './atomic-write.js';
-import { hostGit } from './host-git.js';
+import { hostGit } from '../util/host-git.js';
 import type { StoredBug } from './read-stored-bug.js';
 
 /** One instance to commit: a valid bug and the branch name its commit gets in the bundle. */

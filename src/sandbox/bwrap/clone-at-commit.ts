@@ -1,19 +1,6 @@
-import { execFile } from 'node:child_process';
-import { promisify } from 'node:util';
-import { EngineError } from '../../util/engine-error.js';
+import { hostGit } from '../../util/host-git.js';
 
-const execFileAsync = promisify(execFile);
-
-async function git(args: string[], cwd?: string): Promise<string> {
-  try {
-    const { stdout } = await execFileAsync('git', args, { cwd, maxBuffer: 64 * 1024 * 1024 });
-    return stdout;
-  } catch (error) {
-    const failure = error as NodeJS.ErrnoException & { stderr?: string };
-    if (failure.code === 'ENOENT') throw new EngineError('sandbox-failed', 'git is not installed on the host: apt-get install git');
-    throw new EngineError('repo-not-found', `git ${args.join(' ')} failed: ${(failure.stderr ?? '').trim() || failure.message}`);
-  }
-}
+const git = (args: string[], cwd = process.cwd()): Promise<string> => hostGit(args, { cwd, what: `git ${args.join(' ')}`, code: 'repo-not-found' });
 
 /**
  * Clone `location` (a directory, bare repo, bundle file or URL) into `dest` with its own object

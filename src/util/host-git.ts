@@ -1,5 +1,5 @@
 import { execFile } from 'node:child_process';
-import { EngineError, type EngineErrorCode } from '../util/engine-error.js';
+import { EngineError, type EngineErrorCode } from './engine-error.js';
 
 export interface HostGitOptions {
   /** Working directory (the repository). */
@@ -23,8 +23,11 @@ export function hostGit(args: readonly string[], options: HostGitOptions): Promi
     const env = { ...process.env, GIT_TERMINAL_PROMPT: '0', ...options.env };
     execFile('git', [...args], { cwd: options.cwd, env, maxBuffer: MAX_BUFFER, encoding: 'utf8' }, (error, stdout, stderr) => {
       if (!error) return resolve(stdout.trim());
+      if ((error as NodeJS.ErrnoException).code === 'ENOENT') {
+        return reject(new EngineError('sandbox-failed', 'git is not installed on the host: apt-get install git', { cause: error }));
+      }
       const started = typeof error.code === 'number';
-      const detail = started ? stderr.trim().split('\n').slice(-8).join('\n') : `cannot run git: ${error.message}`;
+      const detail = started ? stderr.trim().split('\n').slice(-8).join('\n') || error.message : `cannot run git: ${error.message}`;
       reject(new EngineError(started ? (options.code ?? 'internal') : 'internal', `${options.what} failed: ${detail}`, { cause: error }));
     });
   });
