@@ -3,7 +3,7 @@ import { serverRoot } from './http-json.js';
 import type { SamplerSyncMode } from './sampler-sync-mode.js';
 import type { SamplerState } from './sampler-state.js';
 import { syncSampler } from './sampler-sync.js';
-import { saveTrainerWeights } from './trainer-checkpoint.js';
+import { saveTrainerWeights, type TrainerCheckpoint } from './trainer-checkpoint.js';
 
 /** Where the weights go: the trainer, the sampler (`--base-url`; null when the policy has none) and how to sync it. */
 export interface WeightsRoute {
@@ -23,12 +23,15 @@ export function samplesFromTrainer(route: WeightsRoute): boolean {
  * trainer samples itself; null with `--sampler-sync none` and a separate sampler (samples keep the
  * version the sampler reports, so they age out instead of passing as new).
  *
+ * `saved`: a checkpoint the caller already had the trainer write after this step (`--save-every`),
+ * used instead of a second save of the same weights (minutes on a real model).
+ *
  * @throws EngineError when the trainer does not save that version or the sampler does not load it.
  */
-export async function publishWeights(route: WeightsRoute, trainerVersion: number): Promise<SamplerState | null> {
+export async function publishWeights(route: WeightsRoute, trainerVersion: number, saved?: TrainerCheckpoint): Promise<SamplerState | null> {
   if (samplesFromTrainer(route)) return { version: trainerVersion };
   if (route.samplerSync === 'none') return null;
-  const checkpoint = await saveTrainerWeights(route.trainerUrl);
+  const checkpoint = saved ?? (await saveTrainerWeights(route.trainerUrl));
   if (checkpoint.version !== trainerVersion) {
     throw new EngineError('policy-unavailable', `the trainer at ${route.trainerUrl} saved version ${checkpoint.version}, but its step answered version ${trainerVersion}: another client is training it`);
   }

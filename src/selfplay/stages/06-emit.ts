@@ -7,7 +7,7 @@ import { publishWeights } from '../../training/publish-weights.js';
 import { saveTrainerWeights } from '../../training/trainer-checkpoint.js';
 import { postTrainStep, trainerVersion, type TrainerStep } from '../../training/trainer-client.js';
 import { checkTrainerVersion } from '../../training/version-guard.js';
-import type { RunTrainer, SelfplayContext } from '../selfplay-context.js';
+import type { SelfplayContext } from '../selfplay-context.js';
 import type { SelfplaySettings } from '../selfplay-settings.js';
 import type { EpisodeEvidence } from '../step-evidence.js';
 import type { StepMetrics } from '../step-metrics.js';
@@ -65,21 +65,16 @@ export async function emitStage(ctx: SelfplayContext, evidence: readonly Episode
   const training: Interval = { start: Date.now(), end: null };
   const answer = await postTrainStep(trainer.url, samples, version, lossNormalization(ctx.settings.advantage, generationBudget(ctx.settings)));
   // The policy samples as the version the SAMPLER confirmed (see publishWeights), never the trainer's when they differ.
+  // `--save-every N`: every N-th step's weights are saved once, and the sampler (if separate) loads that save.
+  const every = ctx.settings.saveEvery;
+  const checkpoint = every > 0 && step % every === 0 ? await saveTrainerWeights(trainer.url) : undefined;
   const { samplerUrl, samplerSync } = ctx.settings;
-  const served = await publishWeights({ trainerUrl: trainer.url, samplerUrl, samplerSync }, answer.version);
+  const served = await publishWeights({ trainerUrl: trainer.url, samplerUrl, samplerSync }, answer.version, checkpoint);
   if (served !== null) ctx.policy.serve(served);
   training.end = Date.now();
   trainer.version = answer.version;
-  await checkpointEvery(ctx, trainer, step);
+  if (checkpoint) await trainer.journal.append({ type: 'checkpoint', step, path: checkpoint.path, version: checkpoint.version, at: new Date().toISOString() });
   return { ...result, trainer: answer, training };
-}
-
-/** `--save-every N`: after every N-th step's train call, a trainer checkpoint, recorded in training.jsonl. */
-async function checkpointEvery(ctx: SelfplayContext, trainer: RunTrainer, step: number): Promise<void> {
-  const every = ctx.settings.saveEvery;
-  if (every === 0 || step % every !== 0) return;
-  const { path, version } = await saveTrainerWeights(trainer.url);
-  await trainer.journal.append({ type: 'checkpoint', step, path, version, at: new Date().toISOString() });
 }
 
 /** Dr.GRPO's generation budget: the most tokens one trajectory may hold (the larger role context limit). */

@@ -144,6 +144,14 @@ describe('publishWeights (after a train step)', () => {
     expect(trainer.calls.map((call) => call.route)).toEqual(['POST /weights/save']);
   });
 
+  it('a checkpoint already saved this step (--save-every) is the one the sampler loads: no second save', async () => {
+    const trainer = await serve({});
+    const sampler = await serve(ssrRoutes({ version: 2 }));
+    const saved = { path: '/ckpt/v3', version: 3, kind: 'full' as const };
+    expect(await publishWeights({ trainerUrl: trainer.url, samplerUrl: sampler.url, samplerSync: 'ssr' }, 3, saved)).toEqual({ version: 3 });
+    expect(trainer.calls).toEqual([]);
+  });
+
   it('--sampler-sync none leaves a separate sampler alone and the policy at its version', async () => {
     const trainer = await serve({});
     const sampler = await serve({});
