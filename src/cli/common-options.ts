@@ -3,9 +3,10 @@ import { resolve } from 'node:path';
 import { Option, type Command } from 'commander';
 import { loadReposFile, type LoadedRepos } from '../config/load-repos.js';
 import { resolveRepo, type ResolvedRepo } from '../config/resolve-repo.js';
+import { configureK8s } from '../sandbox/k8s/k8s-cluster.js';
 import { EngineError } from '../util/engine-error.js';
 
-export type SandboxChoice = 'docker' | 'bwrap' | 'auto';
+export type SandboxChoice = 'docker' | 'bwrap' | 'k8s' | 'auto';
 
 export interface RepoOptions {
   repo: string;
@@ -19,13 +20,31 @@ export function addRepoOptions(command: Command): Command {
     .option('--repos <file>', 'repo set file (default: ./repos.yaml when present)');
 }
 
-/** Adds `--sandbox docker|bwrap|auto`. */
+/** Flags of {@link addSandboxOption} beyond `--sandbox` itself. */
+export interface K8sFlags {
+  k8sNamespace?: string;
+  k8sContext?: string;
+  k8sRegistry?: string;
+}
+
+/**
+ * Adds `--sandbox docker|bwrap|k8s|auto` and the `--k8s-*` flags; a hook hands the latter to the
+ * k8s backend before the command runs (the kubeconfig is found as kubectl finds it: KUBECONFIG).
+ */
 export function addSandboxOption(command: Command): Command {
-  return command.addOption(
-    new Option('--sandbox <backend>', 'sandbox backend (auto prefers a running Docker engine, then bubblewrap)')
-      .choices(['docker', 'bwrap', 'auto'])
-      .default('auto'),
-  );
+  return command
+    .addOption(
+      new Option('--sandbox <backend>', 'sandbox backend (auto prefers a running Docker engine, then bubblewrap; k8s only when asked for, see docs/kubernetes.md)')
+        .choices(['docker', 'bwrap', 'k8s', 'auto'])
+        .default('auto'),
+    )
+    .addOption(new Option('--k8s-namespace <name>', "with --sandbox k8s: namespace of the sandbox pods (default: the context's, else default)").env('SSR_K8S_NAMESPACE'))
+    .addOption(new Option('--k8s-context <name>', 'with --sandbox k8s: kubeconfig context (default: the current one)').env('SSR_K8S_CONTEXT'))
+    .addOption(new Option('--k8s-registry <prefix>', 'with --sandbox k8s: registry prefix the cluster pulls ssr images from (default: the bare local tag, as kind load leaves it)').env('SSR_K8S_REGISTRY'))
+    .hook('preAction', (_command, action) => {
+      const flags = action.opts<K8sFlags>();
+      configureK8s({ namespace: flags.k8sNamespace, context: flags.k8sContext, registry: flags.k8sRegistry });
+    });
 }
 
 /** Flags of {@link addWarmOption}. */

@@ -8,22 +8,27 @@ import { DockerProvider } from './docker/docker-provider.js';
 import { pruneRepoImages } from './docker/prune-repo-images.js';
 import { PooledProvider } from './pool/pooled-provider.js';
 import { ensureRepoImage } from './docker/repo-image.js';
+import { K8sProvider } from './k8s/k8s-provider.js';
+import { prepareK8sTemplate } from './k8s/k8s-template.js';
 import type { PruneResult } from './prune-result.js';
 import { limitsOf } from './repo-limits.js';
 import type { SandboxBackend, SandboxProvider, SandboxTemplate } from './sandbox.js';
 
 /**
- * Build (idempotently) what sandboxes of `repo` start from on `backend`: a Docker image, or a
- * bwrap template directory. Cheap when it already exists.
+ * Build (idempotently) what sandboxes of `repo` start from on `backend`: a Docker image, a
+ * bwrap template directory, or (k8s) the image as the cluster names it. Cheap when it already exists.
  */
 export async function prepareTemplate(repo: ResolvedRepo, backend: SandboxBackend, progress: ProgressSink): Promise<SandboxTemplate> {
   if (backend === 'bwrap') return prepareBwrapTemplate(repo, progress);
+  if (backend === 'k8s') return prepareK8sTemplate(repo, progress);
   const ref = await ensureRepoImage(dockerClient(), repo, progress);
   return { backend: 'docker', repoId: repo.id, ref, limits: limitsOf(repo) };
 }
 
 /** Remove the repo's sandbox images (or bwrap templates) other than `template`, the current one. */
 export function pruneStaleTemplates(template: SandboxTemplate): Promise<PruneResult> {
+  // The local images a k8s template was built from are Docker's; the cluster's copies are the registry's to prune.
+  if (template.backend === 'k8s') return pruneRepoImages(dockerClient(), template.repoId, template.ref.slice(template.ref.lastIndexOf('/') + 1));
   return template.backend === 'bwrap'
     ? pruneBwrapTemplates(bwrapTemplatesDir(), template.repoId, template.ref)
     : pruneRepoImages(dockerClient(), template.repoId, template.ref);
@@ -34,6 +39,6 @@ export function pruneStaleTemplates(template: SandboxTemplate): Promise<PruneRes
  * many started ahead of demand per template, and the caller must `dispose()` it when done.
  */
 export function createProvider(backend: SandboxBackend, warm = 0): SandboxProvider {
-  const provider = backend === 'bwrap' ? new BwrapProvider() : new DockerProvider();
+  const provider = backend === 'bwrap' ? new BwrapProvider() : backend === 'k8s' ? new K8sProvider() : new DockerProvider();
   return warm > 0 ? new PooledProvider(provider, warm) : provider;
 }

@@ -9,7 +9,7 @@
 export const REPO_DIR = '/repo';
 export const SCRATCH_DIR = '/ssr';
 
-export type SandboxBackend = 'docker' | 'bwrap';
+export type SandboxBackend = 'docker' | 'bwrap' | 'k8s';
 
 export interface ExecOptions {
   /** Kill the whole process tree after this many ms (default 120 000). */
@@ -65,9 +65,11 @@ export interface Sandbox {
 export interface SandboxTemplate {
   readonly backend: SandboxBackend;
   readonly repoId: string;
-  /** Docker image tag, or the bwrap template directory. */
+  /** Docker image tag (on k8s: the image reference the cluster pulls), or the bwrap template directory. */
   readonly ref: string;
   readonly limits: SandboxLimits;
+  /** The image's configured user (`uid[:gid]`) when known and not root; k8s runs pods as it (runAsNonRoot). */
+  readonly user?: string;
 }
 
 export interface SandboxProvider {

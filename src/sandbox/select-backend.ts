@@ -1,6 +1,8 @@
 import { EngineError, errorMessage } from '../util/engine-error.js';
 import { probeBwrap } from './bwrap/bwrap-probe.js';
 import { dockerClient } from './docker/docker-client.js';
+import { k8sCluster } from './k8s/k8s-cluster.js';
+import { preflightK8s } from './k8s/k8s-preflight.js';
 import type { SandboxBackend } from './sandbox.js';
 
 /** Outcome of looking for a usable backend. */
@@ -42,9 +44,15 @@ export async function probeBwrapBackend(): Promise<BackendProbe> {
 
 /**
  * The backend to use for `--sandbox <choice>`. `auto` prefers a reachable Docker engine, then a
- * working bubblewrap. An explicit choice that does not work is an error, never a silent fallback.
+ * working bubblewrap; Kubernetes is used only when asked for (`k8s`: the cluster of
+ * `configureK8s`, checked at once: reachable, permitted, namespace present). An explicit choice
+ * that does not work is an error, never a silent fallback.
  */
 export async function selectBackend(choice: SandboxBackend | 'auto'): Promise<SandboxBackend> {
+  if (choice === 'k8s') {
+    await preflightK8s(k8sCluster());
+    return 'k8s';
+  }
   const docker = choice === 'bwrap' ? undefined : await probeDockerBackend();
   if (docker?.status === 'ok') return 'docker';
   if (choice === 'docker' && docker?.status === 'unavailable') {

@@ -14,6 +14,8 @@ export type EngineErrorCode =
   | 'image-build-failed'
   | 'docker-unavailable'
   | 'bwrap-unavailable'
+  /** The Kubernetes API server of `--sandbox k8s` does not answer. */
+  | 'k8s-unavailable'
   | 'disk-full'
   | 'policy-unavailable'
   /** The prompt (plus requested completion) does not fit the model's context window. */

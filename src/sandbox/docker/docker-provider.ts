@@ -1,5 +1,6 @@
 import type Docker from 'dockerode';
 import { EngineError } from '../../util/engine-error.js';
+import { SANDBOX_INIT } from '../exec-scripts.js';
 import { REPO_DIR, type Sandbox, type SandboxProvider, type SandboxTemplate } from '../sandbox.js';
 import { dockerClient, dockerError, dockerStatus } from './docker-client.js';
 import { DockerSandbox } from './docker-sandbox.js';
@@ -7,14 +8,6 @@ import { OWNER_LABEL, ownerLabelValue, removeOrphanSandboxes } from './orphan-sw
 
 /** Label on every sandbox container, so leftovers of a crashed run can be found and removed. */
 export const SANDBOX_LABEL = 'ssr.sandbox';
-
-/**
- * PID 1 of every sandbox: `sleep` with SIGCHLD ignored (the ignore survives exec), so the kernel
- * reaps orphans at once and a killed fork bomb leaves no zombies eating the pids limit. Docker's
- * `--init` would reap too, but its child would then be the one process a `kill -9 -1` cannot
- * spare; PID 1 itself is immune to signals sent from inside its namespace.
- */
-export const SANDBOX_INIT = ['bash', '-c', 'trap "" CHLD; exec sleep infinity'];
 
 /** Container options of a sandbox: no network, no mounts, the template's limits. */
 export function sandboxContainerOptions(template: SandboxTemplate): Docker.ContainerCreateOptions {

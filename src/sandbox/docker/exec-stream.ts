@@ -2,10 +2,11 @@ import { randomUUID } from 'node:crypto';
 import type { Duplex } from 'node:stream';
 import type Docker from 'dockerode';
 import type { ExecResult } from '../sandbox.js';
+import { EXEC_MARKER, EXEC_WRAPPER } from '../exec-scripts.js';
 import { OutputCap } from '../output-cap.js';
 import { dockerError } from './docker-client.js';
 import { FrameDemuxer } from './frame-demuxer.js';
-import { EXEC_MARKER, killByMarker } from './kill-sweep.js';
+import { killByMarker } from './kill-sweep.js';
 
 export interface DockerExecRequest {
   command: string;
@@ -21,13 +22,6 @@ const GRACE_MS = 1000;
 const KILLED = 137;
 /** How long the host sweep may take before the stream is cut and the exec reported anyway. */
 const SWEEP_BUDGET_MS = 3000;
-
-/**
- * `cd` first so a missing cwd is an ordinary failed command; `timeout` then puts the command in
- * its own process group and SIGKILLs that whole group at the deadline. stderr joins stdout in the
- * container: two pipes read by the daemon would reorder lines written close together.
- */
-const WRAPPER = 'cd -- "$1" || exit 1; exec timeout -s KILL "$2" bash -c "$3" 2>&1';
 
 /**
  * The exit code once the daemon has reaped the process, or 'running' at the deadline. Usually the
@@ -56,7 +50,7 @@ export async function runDockerExec(container: Docker.Container, request: Docker
   let stream: Duplex;
   try {
     exec = await container.exec({
-      Cmd: ['bash', '-c', WRAPPER, 'ssr-exec', request.cwd, seconds, request.command],
+      Cmd: ['bash', '-c', EXEC_WRAPPER, 'ssr-exec', request.cwd, seconds, request.command],
       Env: env,
       AttachStdin: false,
       AttachStdout: true,
