@@ -50,12 +50,12 @@ export class K8sSandbox implements Sandbox {
     return result;
   }
 
-  readFile(path: string): Promise<Buffer> {
+  async readFile(path: string): Promise<Buffer> {
     this.assertLive();
     return copyOutOfPod(this.cluster, this.id, inSandbox(path));
   }
 
-  writeFile(path: string, content: string | Buffer, options: { mode?: number } = {}): Promise<void> {
+  async writeFile(path: string, content: string | Buffer, options: { mode?: number } = {}): Promise<void> {
     this.assertLive();
     return copyIntoPod(this.cluster, this.id, inSandbox(path), Buffer.from(content), options.mode ?? 0o644);
   }
