@@ -17,6 +17,11 @@ import { rejection } from '../../helpers/rejection.js';
  * bwrap-sandbox.test.ts.
  */
 describe.each(CONTRACT_PROVIDERS.map((row) => [row.name, row] as const))('Sandbox contract: %s', (_name, row) => {
+  if (row.skip !== undefined) {
+    // The one allowed skip (a backend this machine cannot have), visible with its reason.
+    it.skip(`skipped: ${row.skip}`, () => undefined);
+    return;
+  }
   let template: SandboxTemplate;
   let provider: SandboxProvider;
   let commit: string;
@@ -127,11 +132,12 @@ describe.each(CONTRACT_PROVIDERS.map((row) => [row.name, row] as const))('Sandbo
       expect(growth).toBeLessThan(96 * 1024 * 1024);
     });
 
-    it('has no network: only the loopback device, connections fail', async () => {
-      expect((await box.exec('tail -n +3 /proc/net/dev | cut -d: -f1 | tr -d " "')).output).toBe('lo\n');
+    it('has no network: only the loopback device (where the backend can have none other), connections fail', async () => {
+      if (row.loopbackOnly) expect((await box.exec('tail -n +3 /proc/net/dev | cut -d: -f1 | tr -d " "')).output).toBe('lo\n');
       const connect = await box.exec(`python3 -c "import socket; socket.create_connection(('1.1.1.1', 80), timeout=5)"`, { timeoutMs: 30_000 });
       expect(connect.exitCode).not.toBe(0);
-      expect(connect.output).toMatch(/unreachable|OSError/i);
+      // A NetworkPolicy drops packets: the connection times out instead of being refused.
+      expect(connect.output).toMatch(row.loopbackOnly ? /unreachable|OSError/i : /unreachable|timed out|OSError/i);
     });
   });
 
