@@ -46,7 +46,8 @@ export function loadK8sCluster(input: K8sSettings): K8sCluster {
   const settings = parsed.data;
   const kubeConfig = loadKubeConfig(settings);
   const cluster = kubeConfig.getCurrentCluster();
-  if (cluster === null) {
+  // With no kubeconfig anywhere the client makes up `loaded-context` at http://localhost:8080.
+  if (cluster === null || (kubeConfig.getCurrentContext() === 'loaded-context' && settings.kubeconfig === undefined && !process.env.KUBECONFIG)) {
     throw new EngineError(
       'usage',
       '--sandbox k8s: no Kubernetes cluster configured: set KUBECONFIG (or write ~/.kube/config), or pick one with --k8s-context',

@@ -200,6 +200,18 @@ describe('K8sProvider at the HTTP boundary (a fake API server on 127.0.0.1)', ()
       expect((thrown as Error).message).toContain(message);
     });
 
+    it('says when there is no kubeconfig at all instead of trying localhost:8080', () => {
+      const saved = { HOME: process.env.HOME, KUBECONFIG: process.env.KUBECONFIG };
+      process.env.HOME = dir;
+      delete process.env.KUBECONFIG;
+      try {
+        expect(() => loadK8sCluster({})).toThrow('--sandbox k8s: no Kubernetes cluster configured: set KUBECONFIG (or write ~/.kube/config), or pick one with --k8s-context');
+      } finally {
+        process.env.HOME = saved.HOME;
+        if (saved.KUBECONFIG !== undefined) process.env.KUBECONFIG = saved.KUBECONFIG;
+      }
+    });
+
     it('takes the namespace from the flag, else the context, else default', () => {
       const file = api.writeKubeconfig(dir);
       expect(loadK8sCluster({ kubeconfig: file, namespace: 'flag' }).namespace).toBe('flag');
