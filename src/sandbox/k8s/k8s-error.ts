@@ -4,6 +4,9 @@ import type { K8sCluster } from './k8s-cluster.js';
 /** Where the docs say which Role the backend needs. */
 export const RBAC_HINT = 'grant the Role of docs/kubernetes.md ("RBAC") to the kubeconfig\'s user';
 
+/** Certificate errors of node's TLS: the kubeconfig does not trust the server it names. */
+const TLS_REJECTED = new Set(['DEPTH_ZERO_SELF_SIGNED_CERT', 'SELF_SIGNED_CERT_IN_CHAIN', 'UNABLE_TO_VERIFY_LEAF_SIGNATURE', 'UNABLE_TO_GET_ISSUER_CERT_LOCALLY', 'CERT_HAS_EXPIRED', 'ERR_TLS_CERT_ALTNAME_INVALID']);
+
 const UNREACHABLE = new Set(['ECONNREFUSED', 'ECONNRESET', 'ENOTFOUND', 'EAI_AGAIN', 'ETIMEDOUT', 'EHOSTUNREACH', 'ENETUNREACH', 'EPIPE']);
 
 /** A Status object the API server sent back (its `message` names the verb and resource). */
@@ -59,6 +62,9 @@ export function k8sError(cluster: K8sCluster, action: string, error: unknown): E
   const where = `cluster ${cluster.server} (context ${cluster.context})`;
   if (status === undefined) {
     const code = networkCode(error);
+    if (code !== undefined && TLS_REJECTED.has(code)) {
+      return new EngineError('sandbox-unavailable', `${action}: the certificate of ${where} is not trusted (${code}); check the cluster's certificate-authority(-data) in the kubeconfig`, { cause: error });
+    }
     if (code !== undefined && UNREACHABLE.has(code)) {
       return new EngineError('k8s-unavailable', `${action}: the Kubernetes API server of ${where} is not reachable (${code}); check the kubeconfig's server address and that the cluster is up`, { retryable: true, cause: error });
     }

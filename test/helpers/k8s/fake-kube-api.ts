@@ -75,14 +75,15 @@ export class FakeKubeApi {
   }
 
   /** Write a kubeconfig pointing at this server, trusting its certificate (contexts `fake`, namespace ssr, and `bare`, none). */
-  writeKubeconfig(dir: string): string {
+  writeKubeconfig(dir: string, options: { trustServer?: boolean } = {}): string {
     const file = join(dir, 'kubeconfig');
+    const ca = options.trustServer === false ? '' : `, certificate-authority-data: ${this.cert.toString('base64')}`;
     writeFileSync(
       file,
       [
         'apiVersion: v1',
         'kind: Config',
-        `clusters: [{name: fake, cluster: {server: "${this.url}", certificate-authority-data: ${this.cert.toString('base64')}}}]`,
+        `clusters: [{name: fake, cluster: {server: "${this.url}"${ca}}}]`,
         'users: [{name: tester, user: {token: test-token}}]',
         'contexts: [{name: fake, context: {cluster: fake, user: tester, namespace: ssr}}, {name: bare, context: {cluster: fake, user: tester}}]',
         'current-context: fake',

@@ -159,6 +159,12 @@ describe('K8sProvider at the HTTP boundary (a fake API server on 127.0.0.1)', ()
       await api.start();
     });
 
+    it('says when the kubeconfig does not trust the server\'s certificate', async () => {
+      const error = await rejection(preflightK8s(loadK8sCluster({ kubeconfig: api.writeKubeconfig(dir, { trustServer: false }) })));
+      expect(error.code).toBe('sandbox-unavailable');
+      expect(error.message).toMatch(/the certificate of cluster https:\/\/127\.0\.0\.1:\d+ \(context fake\) is not trusted \(DEPTH_ZERO_SELF_SIGNED_CERT\); check the cluster's certificate-authority/);
+    });
+
     it('turns a 403 on pod creation into the API server\'s message (verb, resource, namespace) and the fix', async () => {
       api.forbidPodCreate = 'pods "ssr-x" is forbidden: exceeded quota: sandboxes, requested: limits.memory=1536Mi, used: limits.memory=8Gi, limited: limits.memory=8Gi';
       const error = await rejection(new K8sProvider(cluster).acquire(template));
