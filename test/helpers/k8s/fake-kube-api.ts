@@ -52,7 +52,9 @@ export class FakeKubeApi {
   /** The status a pod reports from creation on. */
   podStatus: (pod: V1Pod) => V1PodStatus = () => RUNNING;
   private readonly server: Server;
-  private readonly wss = new WebSocketServer({ noServer: true, handleProtocols: (protocols) => (protocols.has('v4.channel.k8s.io') ? 'v4.channel.k8s.io' : false) });
+  /** The exec subprotocol this server speaks (API servers ≥ 1.30 pick v5, older ones v4). */
+  protocol: 'v4.channel.k8s.io' | 'v5.channel.k8s.io' = 'v4.channel.k8s.io';
+  private readonly wss = new WebSocketServer({ noServer: true, handleProtocols: (protocols) => (protocols.has(this.protocol) ? this.protocol : false) });
   private readonly running = new Map<string, { children: ChildProcess[]; sockets: ServerSocket[] }>();
 
   private readonly cert: Buffer;

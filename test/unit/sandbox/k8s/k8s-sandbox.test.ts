@@ -54,6 +54,19 @@ describe('K8sSandbox over the exec websocket', () => {
     expect(Object.fromEntries([...upgrade.query].filter(([key]) => key !== 'command'))).toEqual({ stdout: 'true', stderr: 'true', stdin: 'false', tty: 'false', container: 'sandbox' });
   });
 
+  it('speaks v5 the same way (exit code, output, a copy in and out)', async () => {
+    api.protocol = 'v5.channel.k8s.io';
+    try {
+      const before = api.execs.length;
+      expect(await box.exec('echo five; exit 5', { cwd: dir })).toMatchObject({ exitCode: 5, output: 'five\n' });
+      await box.writeFile(join(dir, 'v5.txt'), 'v5\n');
+      expect((await box.readFile(join(dir, 'v5.txt'))).toString()).toBe('v5\n');
+      expect(api.execs.slice(before).map((call) => call.protocol)).toEqual(Array(3).fill('v5.channel.k8s.io'));
+    } finally {
+      api.protocol = 'v4.channel.k8s.io';
+    }
+  });
+
   it.each([
     ['exit 0', 0],
     ['false', 1],
