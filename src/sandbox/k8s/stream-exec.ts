@@ -31,6 +31,7 @@ interface ExecSocket {
 }
 
 const CLOSED = 3;
+const STDIN_CHUNK = 32 * 1024;
 
 function sink(onChunk: (chunk: Buffer) => void): Writable {
   return new Writable({
@@ -75,7 +76,10 @@ export async function streamExec(cluster: K8sCluster, podName: string, request: 
   const abort = (): void => socket.close();
   request.signal?.addEventListener('abort', abort);
   if (request.signal?.aborted) abort();
-  if (stdin !== null && request.stdin !== undefined) stdin.write(request.stdin);
+  if (stdin !== null && request.stdin !== undefined) {
+    // One websocket message per chunk, as kubectl sends them: a multi-MB frame is not one a proxy must take.
+    for (let offset = 0; offset < request.stdin.length; offset += STDIN_CHUNK) stdin.write(request.stdin.subarray(offset, offset + STDIN_CHUNK));
+  }
   try {
     await closed;
   } finally {

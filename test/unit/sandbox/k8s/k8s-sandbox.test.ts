@@ -122,6 +122,7 @@ describe('K8sSandbox over the exec websocket', () => {
     const copy = api.execs[before]!;
     expect(copy.command.slice(0, 4)).toEqual(['bash', '-c', 'mkdir -p -- "$1" && head -c "$2" | tar -xf - -C "$1"', 'ssr-copy-in']);
     expect(Buffer.concat(copy.stdin).length).toBe(Number(copy.command[5]));
+    expect(Math.max(...copy.stdin.map((chunk) => chunk.length))).toBe(32 * 1024);
     expect(readFileSync(target).equals(large)).toBe(true);
     expect(statSync(target).mode & 0o777).toBe(0o755);
     expect((await box.readFile(target)).equals(large)).toBe(true);
