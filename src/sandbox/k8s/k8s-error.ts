@@ -68,7 +68,9 @@ export function k8sError(cluster: K8sCluster, action: string, error: unknown): E
     if (code !== undefined && UNREACHABLE.has(code)) {
       return new EngineError('k8s-unavailable', `${action}: the Kubernetes API server of ${where} is not reachable (${code}); check the kubeconfig's server address and that the cluster is up`, { retryable: true, cause: error });
     }
-    return new EngineError('sandbox-failed', `${action} on ${where}: ${errorMessage(error)}`, { retryable: true, cause: error });
+    // A failed websocket upgrade arrives as an ErrorEvent: an object with a message, not an Error.
+    const message = (error as { message?: unknown } | undefined)?.message;
+    return new EngineError('sandbox-failed', `${action} on ${where}: ${typeof message === 'string' ? message : errorMessage(error)}`, { retryable: true, cause: error });
   }
   const message = apiStatusOf(error)?.message ?? `HTTP ${status}`;
   if (status === 401) {

@@ -151,6 +151,14 @@ describe('K8sSandbox over the exec websocket', () => {
     expect((await rejection(sandbox.readFile('x'))).code).toBe('sandbox-failed');
   });
 
+  it('says which pod an exec could not reach', async () => {
+    const sandbox = await provider.acquire(template);
+    await cluster.core.deleteNamespacedPod({ name: sandbox.id, namespace: 'ssr' });
+    const error = await rejection(sandbox.exec('true', { cwd: dir }));
+    expect(error).toMatchObject({ code: 'sandbox-failed', retryable: true });
+    expect(error.message).toBe(`exec in pod ${sandbox.id} on cluster ${api.url} (context fake): Unexpected server response: 404`);
+  });
+
   it('turns a pod lost under a running command into a retryable sandbox-failed, never an exit code', async () => {
     const sandbox = await provider.acquire(template);
     const running = rejection(sandbox.exec('sleep 1000', { cwd: dir, timeoutMs: 60_000 }));
