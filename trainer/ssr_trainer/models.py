@@ -67,6 +67,22 @@ class Policy:
         """The batch state of `rows` only (the others finished)."""
         return [state[i] for i in rows]
 
+    def split_cache(self, state: Any) -> List[Any]:
+        """Each row's own cache (what `batch_cache` takes): rows leave or join a running batch through it."""
+        return list(state)
+
+    #: whether `slice_cache` works, so the service may keep finished sequences' caches as prefixes
+    slices_caches = False
+
+    def slice_cache(self, cache: Any, length: int, copy: bool = False) -> Any:
+        """The cache of the first `length` tokens of a sequence's cache (a prefix for `decode_step`);
+        `copy`: in memory of its own (a view would keep a whole batch's tensors alive)."""
+        raise NotImplementedError(f"{type(self).__name__} cannot slice its KV cache")
+
+    def cache_bytes(self, cache: Any) -> int:
+        """Memory a sequence's cache holds."""
+        raise NotImplementedError(f"{type(self).__name__} cannot size its KV cache")
+
     def trainable_parameters(self) -> List[torch.nn.Parameter]:
         return [p for p in self.module.parameters() if p.requires_grad]
 
@@ -133,6 +149,18 @@ class TinyPolicy(Policy):
 
     def select_rows(self, state, rows):
         return tiny_batch.select_rows(state, rows)
+
+    def split_cache(self, state):
+        return tiny_batch.split_rows(state)
+
+    slices_caches = True
+
+    def slice_cache(self, cache, length, copy=False):
+        cut = [(k[..., :length, :], v[..., :length, :]) for k, v in cache]
+        return [(k.clone(), v.clone()) for k, v in cut] if copy else cut
+
+    def cache_bytes(self, cache):
+        return sum(k.element_size() * k.numel() + v.element_size() * v.numel() for k, v in cache)
 
     def save(self, path: str) -> str:
         os.makedirs(path, exist_ok=True)

@@ -1,9 +1,9 @@
 """Sampling for the policy service: token-exact, with teacher-forced logprobs.
 
-Tokens are drawn from the KV-cached decode logits; the logprobs reported for them come from a
-separate teacher-forced pass through ``batch_logprobs`` (the trainer's code), so at equal weights
-the trainer's ratio on these tokens is exactly 1. Logprobs are of the model's own distribution
-(temperature 1, no top-p truncation), as the trainer computes them.
+Tokens are drawn from the KV-cached decode logits; the logprobs reported for them are of the
+model's own distribution (temperature 1, no top-p truncation), as the trainer computes them: by
+default from a separate teacher-forced pass through ``batch_logprobs`` (the trainer's code), so at
+equal weights the trainer's ratio on these tokens is exactly 1 (see running_batch.py).
 """
 
 from __future__ import annotations
@@ -65,57 +65,17 @@ def generate(
     return generate_batch(policy, [SampleJob(list(prompt_ids), max_tokens, temperature, top_p, stop_ids, seed)])[0]
 
 
-@torch.no_grad()
-def generate_batch(policy: Policy, jobs: Sequence[SampleJob]) -> List[Completion]:
-    """Samples every job, decoding all unfinished ones with one batched forward per token.
+def generate_batch(policy: Policy, jobs: Sequence[SampleJob], logprobs: str = "teacher-forced") -> List[Completion]:
+    """Samples every job, decoding all unfinished ones with one batched forward per token (a
+    running batch that all join at once; see running_batch.py for what agrees with what)."""
+    from .running_batch import RunningBatch, evaluating  # it builds on this module's sampling
 
-    Each job draws from its own seeded generator, so a seeded job gives the same tokens in any
-    batch (barring a draw within float rounding of a token boundary: the padded forwards sum over
-    more, zero, terms). Its logprobs come from a teacher-forced pass, batched as the trainer
-    batches: alone they are bit-identical to the trainer's on that sequence; in a batch they
-    agree to float rounding (~1e-6), as the trainer's own padded micro-batches do.
-    """
-    was_training = policy.module.training
-    policy.module.eval()
-    try:
-        generators = [_generator(job.seed) for job in jobs]
-        stops = [set(int(s) for s in job.stop_ids) for job in jobs]
-        outs: List[List[int]] = [[] for _ in jobs]
-        finish = ["length"] * len(jobs)
-        active = [i for i, job in enumerate(jobs) if job.max_tokens > 0]
-        logits, state = None, None
-        if active:
-            logits, caches = policy.prefill([jobs[i].prompt_ids for i in active])
-            state = policy.batch_cache(caches)
-        while active:
-            rows = logits.float().cpu()
-            keep = []
-            for row, i in enumerate(active):
-                job = jobs[i]
-                token = sample_next(rows[row], job.temperature, job.top_p, generators[i])
-                outs[i].append(token)
-                if token in stops[i]:
-                    finish[i] = "stop"
-                elif len(outs[i]) < job.max_tokens:
-                    keep.append(row)
-            if not keep:
-                break
-            if len(keep) < len(active):
-                state = policy.select_rows(state, keep)
-                active = [active[row] for row in keep]
-            logits, state = policy.decode_batch([outs[i][-1] for i in active], state)
-        logprobs = batch_completion_logprobs(policy, [job.prompt_ids for job in jobs], outs)
-        return [Completion(token_ids=out, logprobs=lp, finish_reason=reason) for out, lp, reason in zip(outs, logprobs, finish)]
-    finally:
-        policy.module.train(was_training)
-
-
-def _generator(seed: Optional[int]) -> Optional[torch.Generator]:
-    if seed is None:
-        return None
-    generator = torch.Generator(device="cpu")
-    generator.manual_seed(int(seed))
-    return generator
+    with evaluating(policy):
+        batch = RunningBatch(policy, logprobs)
+        seqs, _ = batch.admit(jobs)
+        while len(batch):
+            batch.step()
+    return [seq.completion() for seq in seqs]
 
 
 @torch.no_grad()

@@ -1,3 +1,4 @@
+import pytest
 import torch
 
 from conftest import sampled
@@ -21,10 +22,12 @@ def trainer_ratios(trainer, samples):
     return diagnostics
 
 
-def test_ratio_is_exactly_one_at_equal_versions(tiny_policy):
-    """Sample through the service, then compute the loss terms on that sample: same weights, same code."""
+@pytest.mark.parametrize("logprobs", ["teacher-forced", "decode"])
+def test_ratio_is_one_at_equal_versions(tiny_policy, logprobs):
+    """Sample through the service, then compute the loss terms on that sample: same weights; with
+    teacher-forced logprobs the same code too (ratio exactly 1), from the decode logits within 1e-5."""
     trainer = Trainer(tiny_policy, TrainConfig())
-    service = PolicyService(tiny_policy, trainer)
+    service = PolicyService(tiny_policy, trainer, logprobs=logprobs)
     prompt = service.tokenize({"messages": [{"role": "user", "content": "repair it"}], "add_generation_prompt": True})["tokens"]
     response = service.completions({"prompt": prompt, "max_tokens": 24, "seed": 7, "logprobs": 1})
     choice = response["choices"][0]
@@ -38,8 +41,12 @@ def test_ratio_is_exactly_one_at_equal_versions(tiny_policy):
     }
     diagnostics = trainer_ratios(trainer, [sample])
     assert diagnostics["ratio"].numel() == len(choice["token_ids"])
-    assert torch.equal(diagnostics["ratio"], torch.ones_like(diagnostics["ratio"]))
-    assert torch.equal(diagnostics["kl"], torch.zeros_like(diagnostics["kl"]))
+    if logprobs == "teacher-forced":
+        assert torch.equal(diagnostics["ratio"], torch.ones_like(diagnostics["ratio"]))
+        assert torch.equal(diagnostics["kl"], torch.zeros_like(diagnostics["kl"]))
+    else:
+        assert torch.allclose(diagnostics["ratio"], torch.ones_like(diagnostics["ratio"]), rtol=0, atol=1e-5)
+        assert not torch.equal(diagnostics["ratio"], torch.ones_like(diagnostics["ratio"]))  # really the other source
 
 
 def test_ratio_is_one_in_a_padded_batch(tiny_policy):
