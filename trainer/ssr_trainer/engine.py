@@ -73,6 +73,7 @@ class SamplingEngine:
                 version = self.served.version
                 self.prefixes.reset(version)
                 batch = RunningBatch(policy, self.logprobs, keep_caches=self.prefixes.enabled)
+                self._forwards_before = self.stats["batches"]
                 admitted: Set[_Request] = set()
                 try:
                     self._run(batch, admitted, version)
@@ -80,8 +81,6 @@ class SamplingEngine:
                     for request in admitted:
                         request.future.set_exception(error)
                 self._expected = max(1, batch.widest)
-                self.stats["batches"] += batch.forwards
-                self.stats["largest_batch"] = max(self.stats["largest_batch"], batch.widest)
 
     def _run(self, batch: RunningBatch, admitted: Set[_Request], version: int) -> None:
         """Steps the batch until it is empty, admitting queued requests before each step unless new weights wait."""
@@ -94,7 +93,10 @@ class SamplingEngine:
                     self._finish(finished, admitted, version)
             if not len(batch):
                 return
-            self._finish(batch.step(), admitted, version)
+            finished = batch.step()
+            self.stats["batches"] = self._forwards_before + batch.forwards  # live: a busy engine may never pause
+            self.stats["largest_batch"] = max(self.stats["largest_batch"], batch.widest)
+            self._finish(finished, admitted, version)
 
     def _take(self, room: int, empty: bool) -> List[_Request]:
         """Queued requests that fit in `room` rows, in order (a request's choices stay together; one

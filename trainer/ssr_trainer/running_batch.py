@@ -19,6 +19,7 @@ Logprobs (of the model's own distribution: temperature 1, no top-p, as the train
 
 from __future__ import annotations
 
+import random
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import Any, Iterator, List, Optional, Sequence, Set, Tuple
@@ -26,7 +27,7 @@ from typing import Any, Iterator, List, Optional, Sequence, Set, Tuple
 import torch
 
 from .models import Policy
-from .sampling import Completion, SampleJob, batch_completion_logprobs, sample_next
+from .sampling import Completion, SampleJob, batch_completion_logprobs, sample_rows
 
 LOGPROB_MODES = ("decode", "teacher-forced")
 
@@ -46,7 +47,7 @@ class Running:
     job: SampleJob
     #: the caller's handle (the request it belongs to)
     tag: Any = None
-    generator: Optional[torch.Generator] = None
+    rng: random.Random = field(default_factory=random.Random)
     stops: Set[int] = field(default_factory=set)
     token_ids: List[int] = field(default_factory=list)
     logprobs: List[float] = field(default_factory=list)
@@ -79,7 +80,7 @@ class RunningBatch:
     def admit(self, jobs: Sequence[SampleJob], tags: Sequence[Any] = (), prefixes: Sequence[Optional[Prefix]] = ()) -> Tuple[List[Running], List[Running]]:
         """Prefills `jobs` into the batch (after `prefixes[i]` where given). Returns all their
         sequences and those already finished (nothing to sample: `max_tokens` 0)."""
-        seqs = [Running(job, tags[i] if tags else None, _generator(job.seed), {int(s) for s in job.stop_ids}) for i, job in enumerate(jobs)]
+        seqs = [Running(job, tags[i] if tags else None, _rng(job.seed), {int(s) for s in job.stop_ids}) for i, job in enumerate(jobs)]
         joining = [i for i, job in enumerate(jobs) if job.max_tokens > 0]
         fresh = [i for i in joining if not prefixes or prefixes[i] is None]
         logits: List[torch.Tensor] = [None] * len(jobs)  # type: ignore[list-item]
@@ -108,12 +109,14 @@ class RunningBatch:
         finished (they have left the batch)."""
         rows = self._logits.float().cpu()
         logprobs = torch.log_softmax(rows, dim=-1) if self.logprobs == "decode" else None
+        jobs = [seq.job for seq in self.rows]
+        tokens = sample_rows(rows, [job.temperature for job in jobs], [job.top_p for job in jobs], [seq.rng for seq in self.rows])
+        chosen = logprobs.gather(-1, torch.tensor(tokens)[:, None])[:, 0].tolist() if logprobs is not None else None
         keep, done = [], []
-        for row, seq in enumerate(self.rows):
-            token = sample_next(rows[row], seq.job.temperature, seq.job.top_p, seq.generator)
+        for row, (seq, token) in enumerate(zip(self.rows, tokens)):
             seq.token_ids.append(token)
-            if logprobs is not None:
-                seq.logprobs.append(float(logprobs[row, token]))
+            if chosen is not None:
+                seq.logprobs.append(chosen[row])
             if token in seq.stops:
                 seq.finish_reason = "stop"
                 done.append(row)
@@ -153,9 +156,6 @@ def evaluating(policy: Policy) -> Iterator[Policy]:
         policy.module.train(was_training)
 
 
-def _generator(seed: Optional[int]) -> Optional[torch.Generator]:
-    if seed is None:
-        return None
-    generator = torch.Generator(device="cpu")
-    generator.manual_seed(int(seed))
-    return generator
+def _rng(seed: Optional[int]) -> random.Random:
+    """The sequence's own generator: seeded, or from the system's entropy."""
+    return random.Random(seed) if seed is not None else random.Random()

@@ -8,6 +8,7 @@ equal weights the trainer's ratio on these tokens is exactly 1 (see running_batc
 
 from __future__ import annotations
 
+import random
 from dataclasses import dataclass
 from typing import List, Optional, Sequence
 
@@ -24,19 +25,45 @@ class Completion:
     finish_reason: str  # "stop" | "length"
 
 
-def sample_next(logits: torch.Tensor, temperature: float, top_p: float, generator: Optional[torch.Generator]) -> int:
+def sample_next(logits: torch.Tensor, temperature: float, top_p: float, rng: Optional[random.Random]) -> int:
     """One token from [V] logits: greedy at temperature 0, else temperature + nucleus (top-p)."""
+    return sample_rows(logits[None], [temperature], [top_p], [rng or random.Random()])[0]
+
+
+def sample_rows(logits: torch.Tensor, temperatures: Sequence[float], top_ps: Sequence[float], rngs: Sequence[random.Random]) -> List[int]:
+    """One token per row of [B, V] logits, each row with its own settings and generator, in a few
+    batched ops (a row-by-row draw cost more than the batched forward itself).
+
+    Greedy at temperature 0; else one uniform from the row's generator, inverted through the CDF of
+    the tempered distribution, over the nucleus (the smallest set of most likely tokens whose mass
+    reaches top_p, always at least the top token) when top_p < 1. A row's token depends on its own
+    logits and generator only, never on the rows beside it.
+    """
     logits = logits.float()
-    if temperature <= 0:
-        return int(torch.argmax(logits))
-    probs = torch.softmax(logits / temperature, dim=-1)
-    if top_p < 1.0:
-        sorted_probs, order = torch.sort(probs, descending=True)
-        # Keep the smallest prefix whose mass reaches top_p (always at least the top token).
-        keep = (torch.cumsum(sorted_probs, dim=-1) - sorted_probs) < top_p
-        kept = torch.zeros_like(probs).scatter(0, order, sorted_probs * keep)
-        probs = kept / kept.sum()
-    return int(torch.multinomial(probs, 1, generator=generator))
+    tokens = [0] * logits.shape[0]
+    greedy = [row for row, t in enumerate(temperatures) if t <= 0]
+    if greedy:
+        for row, token in zip(greedy, logits[greedy].argmax(dim=-1).tolist()):
+            tokens[row] = token
+    for nucleus in (False, True):
+        rows = [row for row, (t, p) in enumerate(zip(temperatures, top_ps)) if t > 0 and (p < 1.0) == nucleus]
+        if not rows:
+            continue
+        scale = torch.tensor([temperatures[row] for row in rows], dtype=torch.float32, device=logits.device)[:, None]
+        probs = torch.softmax(logits[rows] / scale, dim=-1)
+        order = None
+        if nucleus:
+            probs, order = torch.sort(probs, dim=-1, descending=True)
+            top_p = torch.tensor([top_ps[row] for row in rows], dtype=torch.float32, device=logits.device)[:, None]
+            probs = probs * ((torch.cumsum(probs, dim=-1) - probs) < top_p)
+        cdf = torch.cumsum(probs, dim=-1)
+        uniform = torch.tensor([rngs[row].random() for row in rows], dtype=torch.float32, device=logits.device)[:, None]
+        index = torch.searchsorted(cdf, uniform * cdf[:, -1:], right=True).clamp_(max=cdf.shape[-1] - 1)
+        if order is not None:
+            index = order.gather(-1, index)
+        for row, token in zip(rows, index[:, 0].tolist()):
+            tokens[row] = token
+    return tokens
 
 
 @dataclass

@@ -1,3 +1,5 @@
+import random
+
 import pytest
 import torch
 
@@ -5,7 +7,7 @@ from conftest import sampled
 from ssr_trainer.loss import policy_loss_terms
 from ssr_trainer.models import TinyPolicy, batch_logprobs
 from ssr_trainer.samples import parse_sample
-from ssr_trainer.sampling import generate, sample_next
+from ssr_trainer.sampling import generate, sample_next, sample_rows
 from ssr_trainer.service import PolicyService
 from ssr_trainer.tiny_model import TinyConfig
 from ssr_trainer.train import TrainConfig, Trainer, collate
@@ -96,9 +98,23 @@ def test_seeded_sampling_is_reproducible_and_stops_on_a_stop_token(tiny_policy):
 def test_greedy_and_top_p_sampling():
     logits = torch.tensor([0.0, 3.0, 2.9, -5.0])
     assert sample_next(logits, 0.0, 1.0, None) == 1
-    generator = torch.Generator().manual_seed(0)
-    drawn = {sample_next(logits, 1.0, 0.9, generator) for _ in range(50)}
+    rng = random.Random(0)
+    drawn = {sample_next(logits, 1.0, 0.9, rng) for _ in range(50)}
     assert drawn == {1, 2}  # token 3 and 0 lie outside the nucleus
+    counts = [0] * 4
+    for _ in range(4000):
+        counts[sample_next(logits, 1.0, 1.0, rng)] += 1
+    expected = torch.softmax(logits, -1) * 4000
+    assert all(abs(c - e) < 5 * max(1.0, float(e)) ** 0.5 for c, e in zip(counts, expected))  # the distribution itself
+
+
+def test_rows_sample_with_their_own_settings_whatever_is_beside_them():
+    logits = torch.randn(6, 50, generator=torch.Generator().manual_seed(1)) * 3
+    settings = [(1.0, 1.0), (0.0, 1.0), (0.7, 0.9), (1.3, 0.5), (1.0, 1.0), (0.5, 1.0)]
+    batched = sample_rows(logits, [t for t, _ in settings], [p for _, p in settings], [random.Random(row) for row in range(6)])
+    for row, (t, p) in enumerate(settings):
+        assert sample_rows(logits[row : row + 1], [t], [p], [random.Random(row)]) == [batched[row]]
+    assert batched[1] == int(logits[1].argmax())
 
 
 def test_byte_chat_template_extends_by_the_sampled_reply():
