@@ -71,7 +71,7 @@ class SamplingEngine:
             self._wait_for_work()
             with self.served.reading() as policy, evaluating(policy):
                 version = self.served.version
-                self.prefixes.reset(version)
+                self.prefixes.reset(self.served.generation)
                 batch = RunningBatch(policy, self.logprobs, keep_caches=self.prefixes.enabled)
                 self._forwards_before = self.stats["batches"]
                 admitted: Set[_Request] = set()

@@ -5,7 +5,8 @@ the KV cache of turn k's sequence covers all but the new tokens: only those are 
 cache is keyed by token sequence; a prompt reuses the entry sharing its longest prefix (also a
 partial one: sibling episodes with the same task prompt). Bounded in bytes, least recently used
 evicted first; an entry that is a prefix of a newer one is dropped (the newer covers it). Only
-valid for the weights that computed it: `reset(version)` empties it when the version moves.
+valid for the weights that computed it: `reset(generation)` empties it when new weights were
+published (served.py counts them).
 """
 
 from __future__ import annotations
@@ -41,7 +42,7 @@ class PrefixCache:
     def __init__(self, policy: Policy, max_bytes: int) -> None:
         self.policy = policy
         self.max_bytes = max_bytes if policy.slices_caches else 0
-        self.version: Optional[int] = None
+        self.generation: Optional[int] = None
         self._entries: "OrderedDict[Tuple[int, ...], Tuple[Any, int]]" = OrderedDict()
         self._bytes = 0
         #: lookups that reused a prefix / found none, and the prompt tokens reused / prefilled
@@ -54,12 +55,12 @@ class PrefixCache:
     def stats(self) -> Dict[str, int]:
         return dict(self.counts, entries=len(self._entries), bytes=self._bytes, max_bytes=self.max_bytes)
 
-    def reset(self, version: int) -> None:
-        """Serves `version` from now on: caches computed by other weights are dropped."""
-        if version != self.version:
+    def reset(self, generation: int) -> None:
+        """Serves the `generation`-th published weights from now on: caches computed by others are dropped."""
+        if generation != self.generation:
             self._entries.clear()
             self._bytes = 0
-            self.version = version
+            self.generation = generation
 
     def lookup(self, prompt: List[int]) -> Optional[Prefix]:
         """The longest cached prefix of `prompt`, leaving at least its last token to compute (its

@@ -35,6 +35,9 @@ class ServedWeights:
         self.policy = _frozen_copy(policy) if mode == "copy" else policy
         self._waiting = 0
         self._count = threading.Lock()
+        #: weights published so far: caches computed from earlier weights are stale (also when a
+        #: load brings back the same version number with other weights)
+        self.generation = 0
 
     @property
     def wanted(self) -> bool:
@@ -76,6 +79,7 @@ class ServedWeights:
             if self.mode == "copy":
                 self.policy.module.load_state_dict(trained.module.state_dict())
             self.version = version
+            self.generation += 1
 
 
 def _frozen_copy(policy: Policy) -> Policy:

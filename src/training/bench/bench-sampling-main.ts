@@ -27,12 +27,22 @@ function cpuSeconds(pid: number | undefined): number | null {
 }
 
 /** Wall time and, for a service started here, its CPU time: on a shared machine the wall clock moves with others' load, the CPU time much less. */
-async function timed(pid: number | undefined, run: () => Promise<StreamResult[]>): Promise<{ seconds: number; cpuSeconds: number | null; results: StreamResult[] }> {
+async function timed(
+  pid: number | undefined,
+  run: () => Promise<StreamResult[]>,
+): Promise<{ seconds: number; cpuSeconds: number | null; clientCpuSeconds: number; results: StreamResult[] }> {
   const cpu = cpuSeconds(pid);
+  const client = process.cpuUsage();
   const started = performance.now();
   const results = await run();
   const after = cpuSeconds(pid);
-  return { seconds: (performance.now() - started) / 1000, cpuSeconds: cpu === null || after === null ? null : after - cpu, results };
+  const used = process.cpuUsage(client);
+  return {
+    seconds: (performance.now() - started) / 1000,
+    cpuSeconds: cpu === null || after === null ? null : after - cpu,
+    clientCpuSeconds: (used.user + used.system) / 1e6,
+    results,
+  };
 }
 
 /** Entry of scripts/bench-sampling: N episode-shaped request streams one after another vs all at once, in one run. */
@@ -44,7 +54,7 @@ async function main(argv: string[]): Promise<void> {
     .option('--prompt-chars <n>', 'characters of the first prompt (byte tokens on the tiny model)', positiveInt('--prompt-chars'), 200)
     .option('--tool-chars <n>', 'characters of the tool result added each turn', positiveInt('--tool-chars'), 100)
     .option('--threads <n>', 'torch CPU threads of the service it starts', positiveInt('--threads'), 1)
-    .option('--batch-window-ms <ms>', "the started service's --batch-window-ms (its default: 50)")
+    .option('--batch-window-ms <ms>', "the started service's --batch-window-ms (its default: 0)")
     .option('--base-url <url>', 'measure this running server instead of starting the tiny trainer service')
     .option('--python <path>', 'interpreter with torch for the service', '/usr/bin/python3')
     .option('--model-config <json>', 'TinyConfig fields of the service it starts (default: the integration tests\' fast tiny model)', FAST_TINY_CONFIG)
@@ -72,16 +82,18 @@ async function main(argv: string[]): Promise<void> {
     const figures = {
       streams: options.streams, shape, completionTokens: tokens, serialSeconds: serial.seconds, concurrentSeconds: concurrent.seconds,
       speedup: serial.seconds / concurrent.seconds, serialCpuSeconds: serial.cpuSeconds, concurrentCpuSeconds: concurrent.cpuSeconds,
+      serialClientCpuSeconds: serial.clientCpuSeconds, concurrentClientCpuSeconds: concurrent.clientCpuSeconds,
       cpuRatio: serial.cpuSeconds !== null && concurrent.cpuSeconds ? serial.cpuSeconds / concurrent.cpuSeconds : null,
       identicalCompletions: same, serverSampling: health.sampling ?? null,
     };
-    const cpu = (seconds: number | null): string => (seconds === null ? '' : `, service CPU ${seconds.toFixed(2)} s`);
+    const cpu = (seconds: number | null, client: number): string =>
+      `${seconds === null ? '' : `, service CPU ${seconds.toFixed(2)} s`}, client CPU ${client.toFixed(2)} s`;
     process.stdout.write(
       options.json
         ? `${JSON.stringify(figures, null, 2)}\n`
         : `bench-sampling: ${options.streams} streams x ${shape.turns} turns (≤${shape.maxTokens} tokens each, ${tokens} sampled) against ${baseUrl}\n` +
-            `  serial      ${serial.seconds.toFixed(2)} s  (${(tokens / serial.seconds).toFixed(1)} tokens/s${cpu(serial.cpuSeconds)})\n` +
-            `  concurrent  ${concurrent.seconds.toFixed(2)} s  (${(tokens / concurrent.seconds).toFixed(1)} tokens/s${cpu(concurrent.cpuSeconds)})\n` +
+            `  serial      ${serial.seconds.toFixed(2)} s  (${(tokens / serial.seconds).toFixed(1)} tokens/s${cpu(serial.cpuSeconds, serial.clientCpuSeconds)})\n` +
+            `  concurrent  ${concurrent.seconds.toFixed(2)} s  (${(tokens / concurrent.seconds).toFixed(1)} tokens/s${cpu(concurrent.cpuSeconds, concurrent.clientCpuSeconds)})\n` +
             `  concurrent / serial speed: ${figures.speedup.toFixed(2)}x wall clock` +
             `${figures.cpuRatio === null ? '' : `, ${figures.cpuRatio.toFixed(2)}x service CPU time`}; same completions both ways: ${same ? 'yes' : 'NO'}\n` +
             `  server batching: ${JSON.stringify(figures.serverSampling)}\n`,
