@@ -21,6 +21,10 @@ from .running_batch import Prefix
 DEFAULT_PREFIX_CACHE_MB = 256
 #: entries at most: a lookup compares the prompt with each
 MAX_ENTRIES = 512
+#: shorter shared prefixes are not reused: they save next to nothing (a forward's fixed cost
+#: dominates), and a chat template's first tokens are shared by every prompt, so two services
+#: with other histories would otherwise differ in float rounding on unrelated prompts
+MIN_REUSE = 32
 
 
 def common_prefix(a: Sequence[int], b: Sequence[int]) -> int:
@@ -73,7 +77,7 @@ class PrefixCache:
                 if n > best:
                     best, best_key = n, key
         best = min(best, len(prompt) - 1)
-        if best_key is None or best <= 0:
+        if best_key is None or best < MIN_REUSE:
             self.counts["misses"] += 1
             self.counts["prefilled_tokens"] += len(prompt)
             return None

@@ -110,7 +110,7 @@ def test_a_request_joins_the_running_batch_and_leaves_before_a_longer_one_ends(t
 
 def test_the_next_turn_prefills_only_its_new_tokens_and_samples_the_same(tiny_policy):
     cached, plain = service_for(tiny_policy), service_for(tiny_policy, prefix_cache_mb=0)
-    prompt = [256, 258] + list(b"system and task text") + [259, 258]
+    prompt = [256, 258] + list(b"the system prompt and the task's text") + [259, 258]
     first = cached.completions({"prompt": prompt, "max_tokens": 30, "seed": 1, "ignore_eos": True})
     reply = first["choices"][0]["token_ids"]
     turn2 = prompt + reply + [259, 10, 258] + list(b"tool output")
@@ -161,18 +161,19 @@ def test_a_request_with_more_choices_than_max_batch_runs_whole(tiny_policy):
 def test_the_prefix_cache_is_bounded_and_evicts_the_least_recently_used():
     policy = TinyPolicy(TinyConfig(d_model=8, n_layers=1, n_heads=1, d_ff=16))
     entry = lambda n: [(torch.zeros(1, 1, n, 8), torch.zeros(1, 1, n, 8))]  # 64 bytes a token
-    cache = PrefixCache(policy, max_bytes=64 * 25)
+    cache = PrefixCache(policy, max_bytes=64 * 250)
     cache.reset(0)
-    cache.store([1] * 10, entry(10))
-    cache.store([2] * 10, entry(10))
-    assert cache.lookup([1] * 10 + [5]).length == 10  # [1]*10 is now the most recently used
-    cache.store([3] * 10, entry(10))  # 30 tokens do not fit in 25: [2]*10 goes
-    assert cache.lookup([2] * 10 + [5]) is None and cache.lookup([3] * 4).length == 3
-    assert cache.stats()["entries"] == 2 and cache.stats()["bytes"] == 64 * 20
-    cache.store([9] * 30, entry(30))  # larger than the whole cache: not kept
+    cache.store([1] * 100, entry(100))
+    cache.store([2] * 100, entry(100))
+    assert cache.lookup([1] * 100 + [5]).length == 100  # [1]*100 is now the most recently used
+    cache.store([3] * 100, entry(100))  # 300 tokens do not fit in 250: [2]*100 goes
+    assert cache.lookup([2] * 100 + [5]) is None and cache.lookup([3] * 40).length == 39
+    assert cache.stats()["entries"] == 2 and cache.stats()["bytes"] == 64 * 200
+    assert cache.lookup([3] * 20 + [4] * 20) is None  # 20 shared tokens: too few to reuse
+    cache.store([9] * 300, entry(300))  # larger than the whole cache: not kept
     assert cache.stats()["entries"] == 2
     cache.reset(1)
-    assert cache.stats()["entries"] == 0 and cache.lookup([1] * 11) is None
+    assert cache.stats()["entries"] == 0 and cache.lookup([1] * 101) is None
 
 
 def test_common_prefix():
