@@ -46,6 +46,7 @@ class SamplingEngine:
         self._expected = 1
         #: decode forwards (`batches`), requests and sequences served, the most rows one forward held
         self.stats = {"batches": 0, "requests": 0, "sequences": 0, "largest_batch": 0}
+        self._forwards_before = 0
         threading.Thread(target=self._work, name="ssr-sampling-engine", daemon=True).start()
 
     def submit(self, jobs: Sequence[SampleJob]) -> Tuple[List[Completion], int]:

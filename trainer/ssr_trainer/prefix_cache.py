@@ -69,13 +69,14 @@ class PrefixCache:
     def lookup(self, prompt: List[int]) -> Optional[Prefix]:
         """The longest cached prefix of `prompt`, leaving at least its last token to compute (its
         logits are the first sample's)."""
+        if not self.enabled:
+            return None
         best, best_key = 0, None
-        if self.enabled:
-            wanted = tuple(prompt)
-            for key in self._entries:
-                n = common_prefix(key, wanted)
-                if n > best:
-                    best, best_key = n, key
+        wanted = tuple(prompt)
+        for key in self._entries:
+            n = common_prefix(key, wanted)
+            if n > best:
+                best, best_key = n, key
         best = min(best, len(prompt) - 1)
         if best_key is None or best < MIN_REUSE:
             self.counts["misses"] += 1

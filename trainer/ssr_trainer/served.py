@@ -17,7 +17,7 @@ from __future__ import annotations
 import copy
 import threading
 from contextlib import contextmanager
-from typing import Iterator, Optional
+from typing import Any, ContextManager, Iterator, Optional
 
 from .models import Policy
 
@@ -58,7 +58,7 @@ class ServedWeights:
         finally:
             lock.release()
 
-    def training(self):
+    def training(self) -> ContextManager[Any]:
         """The service's training lock, for a step, a save or a load. In shared mode sampling holds
         it too, so the wait is signalled (`wanted`); in copy mode sampling goes on meanwhile."""
         return self._acquire(self._training_lock) if self.mode == "shared" else self._training_lock
