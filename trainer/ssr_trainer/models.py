@@ -47,7 +47,7 @@ class Policy:
     def decode_step(self, input_ids: torch.Tensor, cache: Any) -> Tuple[torch.Tensor, Any]:
         raise NotImplementedError
 
-    # Batched decoding (the service's batcher). The defaults go row by row with `decode_step`:
+    # Batched decoding (the service's running batch, running_batch.py). The defaults go row by row with `decode_step`:
     # correct for any model, no faster; the tiny model overrides them with padded forwards.
     def prefill(self, prompts: List[List[int]]) -> Tuple[torch.Tensor, List[Any]]:
         """Next-token logits [B, V] after each prompt, and each prompt's own cache (for `batch_cache`)."""

@@ -27,7 +27,7 @@ from typing import Any, Iterator, List, Optional, Sequence, Set, Tuple
 import torch
 
 from .models import Policy
-from .sampling import Completion, SampleJob, batch_completion_logprobs, sample_rows
+from .sampling import Completion, SampleJob, batch_completion_logprobs, sample_rows, sequence_rng
 
 LOGPROB_MODES = ("decode", "teacher-forced")
 
@@ -80,7 +80,7 @@ class RunningBatch:
     def admit(self, jobs: Sequence[SampleJob], tags: Sequence[Any] = (), prefixes: Sequence[Optional[Prefix]] = ()) -> Tuple[List[Running], List[Running]]:
         """Prefills `jobs` into the batch (after `prefixes[i]` where given). Returns all their
         sequences and those already finished (nothing to sample: `max_tokens` 0)."""
-        seqs = [Running(job, tags[i] if tags else None, _rng(job.seed), {int(s) for s in job.stop_ids}) for i, job in enumerate(jobs)]
+        seqs = [Running(job, tags[i] if tags else None, sequence_rng(job.seed), {int(s) for s in job.stop_ids}) for i, job in enumerate(jobs)]
         joining = [i for i, job in enumerate(jobs) if job.max_tokens > 0]
         fresh = [i for i in joining if not prefixes or prefixes[i] is None]
         logits: List[torch.Tensor] = [None] * len(jobs)  # type: ignore[list-item]
@@ -154,8 +154,3 @@ def evaluating(policy: Policy) -> Iterator[Policy]:
         yield policy
     finally:
         policy.module.train(was_training)
-
-
-def _rng(seed: Optional[int]) -> random.Random:
-    """The sequence's own generator: seeded, or from the system's entropy."""
-    return random.Random(seed) if seed is not None else random.Random()

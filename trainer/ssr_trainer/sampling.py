@@ -25,9 +25,15 @@ class Completion:
     finish_reason: str  # "stop" | "length"
 
 
+def sequence_rng(seed: Optional[int]) -> random.Random:
+    """A sequence's own generator: seeded; unseeded, seeded from torch's global generator, whose
+    state checkpoints save and a resume restores (unseeded sampling continues as it would have)."""
+    return random.Random(int(torch.randint(0, 2**62, (1,))) if seed is None else seed)
+
+
 def sample_next(logits: torch.Tensor, temperature: float, top_p: float, rng: Optional[random.Random]) -> int:
     """One token from [V] logits: greedy at temperature 0, else temperature + nucleus (top-p)."""
-    return sample_rows(logits[None], [temperature], [top_p], [rng or random.Random()])[0]
+    return sample_rows(logits[None], [temperature], [top_p], [rng or sequence_rng(None)])[0]
 
 
 def sample_rows(logits: torch.Tensor, temperatures: Sequence[float], top_ps: Sequence[float], rngs: Sequence[random.Random]) -> List[int]:
