@@ -2,7 +2,6 @@
 sampling that goes on while a step trains. The engine (continuous batching): test_engine.py."""
 
 import threading
-import time
 
 import pytest
 import torch

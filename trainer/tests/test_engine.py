@@ -10,7 +10,7 @@ import torch
 
 from ssr_trainer.models import TinyPolicy
 from ssr_trainer.prefix_cache import PrefixCache, common_prefix
-from ssr_trainer.sampling import SampleJob, generate
+from ssr_trainer.sampling import generate
 from ssr_trainer.service import PolicyService
 from ssr_trainer.tiny_model import TinyConfig
 from ssr_trainer.train import TrainConfig, Trainer
