@@ -51,6 +51,12 @@ def sampling_jobs(policy: Policy, body: dict, prompt: List[int]) -> List[SampleJ
     top_p = number(body, "top_p", 1.0, 1e-9, 1.0)
     seed = integer(body, "seed", None, low=-(2 ** 63))
     n = integer(body, "n", 1, low=1)
+    top_k = body.get("top_k")
+    if top_k is not None and top_k != -1 or isinstance(top_k, bool):
+        # Silently sampling from the full distribution would label the samples with a top-k that
+        # never applied (and their logprobs with the wrong distribution).
+        raise bad_request(f"'top_k' {json.dumps(top_k)} is not supported: this service samples from the whole vocabulary "
+                          "(temperature, top_p); send -1 or leave it out")
     if body.get("stop"):
         raise bad_request("'stop' strings are not supported: use 'stop_token_ids'")
     extra = body.get("stop_token_ids") or []

@@ -47,7 +47,7 @@ class Policy:
     def decode_step(self, input_ids: torch.Tensor, cache: Any) -> Tuple[torch.Tensor, Any]:
         raise NotImplementedError
 
-    # Batched decoding (the service's batcher). The defaults go row by row with `decode_step`:
+    # Batched decoding (the service's running batch, running_batch.py). The defaults go row by row with `decode_step`:
     # correct for any model, no faster; the tiny model overrides them with padded forwards.
     def prefill(self, prompts: List[List[int]]) -> Tuple[torch.Tensor, List[Any]]:
         """Next-token logits [B, V] after each prompt, and each prompt's own cache (for `batch_cache`)."""
@@ -66,6 +66,22 @@ class Policy:
     def select_rows(self, state: Any, rows: List[int]) -> Any:
         """The batch state of `rows` only (the others finished)."""
         return [state[i] for i in rows]
+
+    def split_cache(self, state: Any) -> List[Any]:
+        """Each row's own cache (what `batch_cache` takes): rows leave or join a running batch through it."""
+        return list(state)
+
+    #: whether `slice_cache` works, so the service may keep finished sequences' caches as prefixes
+    slices_caches = False
+
+    def slice_cache(self, cache: Any, length: int, copy: bool = False) -> Any:
+        """The cache of the first `length` tokens of a sequence's cache (a prefix for `decode_step`);
+        `copy`: in memory of its own (a view would keep a whole batch's tensors alive)."""
+        raise NotImplementedError(f"{type(self).__name__} cannot slice its KV cache")
+
+    def cache_bytes(self, cache: Any) -> int:
+        """Memory a sequence's cache holds."""
+        raise NotImplementedError(f"{type(self).__name__} cannot size its KV cache")
 
     def trainable_parameters(self) -> List[torch.nn.Parameter]:
         return [p for p in self.module.parameters() if p.requires_grad]
@@ -133,6 +149,18 @@ class TinyPolicy(Policy):
 
     def select_rows(self, state, rows):
         return tiny_batch.select_rows(state, rows)
+
+    def split_cache(self, state):
+        return tiny_batch.split_rows(state)
+
+    slices_caches = True
+
+    def slice_cache(self, cache, length, copy=False):
+        cut = [(k[..., :length, :], v[..., :length, :]) for k, v in cache]
+        return [(k.clone(), v.clone()) for k, v in cut] if copy else cut
+
+    def cache_bytes(self, cache):
+        return sum(k.element_size() * k.numel() + v.element_size() * v.numel() for k, v in cache)
 
     def save(self, path: str) -> str:
         os.makedirs(path, exist_ok=True)

@@ -1,13 +1,14 @@
 """Sampling for the policy service: token-exact, with teacher-forced logprobs.
 
-Tokens are drawn from the KV-cached decode logits; the logprobs reported for them come from a
-separate teacher-forced pass through ``batch_logprobs`` (the trainer's code), so at equal weights
-the trainer's ratio on these tokens is exactly 1. Logprobs are of the model's own distribution
-(temperature 1, no top-p truncation), as the trainer computes them.
+Tokens are drawn from the KV-cached decode logits; the logprobs reported for them are of the
+model's own distribution (temperature 1, no top-p truncation), as the trainer computes them: by
+default from a separate teacher-forced pass through ``batch_logprobs`` (the trainer's code), so at
+equal weights the trainer's ratio on these tokens is exactly 1 (see running_batch.py).
 """
 
 from __future__ import annotations
 
+import random
 from dataclasses import dataclass
 from typing import List, Optional, Sequence
 
@@ -24,19 +25,51 @@ class Completion:
     finish_reason: str  # "stop" | "length"
 
 
-def sample_next(logits: torch.Tensor, temperature: float, top_p: float, generator: Optional[torch.Generator]) -> int:
+def sequence_rng(seed: Optional[int]) -> random.Random:
+    """A sequence's own generator: seeded; unseeded, seeded from torch's global generator, whose
+    state checkpoints save and a resume restores (unseeded sampling continues as it would have)."""
+    return random.Random(int(torch.randint(0, 2**62, (1,))) if seed is None else seed)
+
+
+def sample_next(logits: torch.Tensor, temperature: float, top_p: float, rng: Optional[random.Random]) -> int:
     """One token from [V] logits: greedy at temperature 0, else temperature + nucleus (top-p)."""
+    return sample_rows(logits[None], [temperature], [top_p], [rng or sequence_rng(None)])[0]
+
+
+def sample_rows(logits: torch.Tensor, temperatures: Sequence[float], top_ps: Sequence[float], rngs: Sequence[random.Random]) -> List[int]:
+    """One token per row of [B, V] logits, each row with its own settings and generator, in a few
+    batched ops (a row-by-row draw cost more than the batched forward itself).
+
+    Greedy at temperature 0; else one uniform from the row's generator, inverted through the CDF of
+    the tempered distribution, over the nucleus (the smallest set of most likely tokens whose mass
+    reaches top_p, always at least the top token) when top_p < 1. A row's token depends on its own
+    logits and generator only, never on the rows beside it.
+    """
     logits = logits.float()
-    if temperature <= 0:
-        return int(torch.argmax(logits))
-    probs = torch.softmax(logits / temperature, dim=-1)
-    if top_p < 1.0:
-        sorted_probs, order = torch.sort(probs, descending=True)
-        # Keep the smallest prefix whose mass reaches top_p (always at least the top token).
-        keep = (torch.cumsum(sorted_probs, dim=-1) - sorted_probs) < top_p
-        kept = torch.zeros_like(probs).scatter(0, order, sorted_probs * keep)
-        probs = kept / kept.sum()
-    return int(torch.multinomial(probs, 1, generator=generator))
+    tokens = [0] * logits.shape[0]
+    greedy = [row for row, t in enumerate(temperatures) if t <= 0]
+    if greedy:
+        for row, token in zip(greedy, logits[greedy].argmax(dim=-1).tolist()):
+            tokens[row] = token
+    for nucleus in (False, True):
+        rows = [row for row, (t, p) in enumerate(zip(temperatures, top_ps)) if t > 0 and (p < 1.0) == nucleus]
+        if not rows:
+            continue
+        scale = torch.tensor([temperatures[row] for row in rows], dtype=torch.float32, device=logits.device)[:, None]
+        probs = torch.softmax(logits[rows] / scale, dim=-1)
+        order = None
+        if nucleus:
+            probs, order = torch.sort(probs, dim=-1, descending=True)
+            top_p = torch.tensor([top_ps[row] for row in rows], dtype=torch.float32, device=logits.device)[:, None]
+            probs = probs * ((torch.cumsum(probs, dim=-1) - probs) < top_p)
+        cdf = torch.cumsum(probs, dim=-1)
+        uniform = torch.tensor([rngs[row].random() for row in rows], dtype=torch.float32, device=logits.device)[:, None]
+        index = torch.searchsorted(cdf, uniform * cdf[:, -1:], right=True).clamp_(max=cdf.shape[-1] - 1)
+        if order is not None:
+            index = order.gather(-1, index)
+        for row, token in zip(rows, index[:, 0].tolist()):
+            tokens[row] = token
+    return tokens
 
 
 @dataclass
@@ -65,57 +98,17 @@ def generate(
     return generate_batch(policy, [SampleJob(list(prompt_ids), max_tokens, temperature, top_p, stop_ids, seed)])[0]
 
 
-@torch.no_grad()
-def generate_batch(policy: Policy, jobs: Sequence[SampleJob]) -> List[Completion]:
-    """Samples every job, decoding all unfinished ones with one batched forward per token.
+def generate_batch(policy: Policy, jobs: Sequence[SampleJob], logprobs: str = "teacher-forced") -> List[Completion]:
+    """Samples every job, decoding all unfinished ones with one batched forward per token (a
+    running batch that all join at once; see running_batch.py for what agrees with what)."""
+    from .running_batch import RunningBatch, evaluating  # it builds on this module's sampling
 
-    Each job draws from its own seeded generator, so a seeded job gives the same tokens in any
-    batch (barring a draw within float rounding of a token boundary: the padded forwards sum over
-    more, zero, terms). Its logprobs come from a teacher-forced pass, batched as the trainer
-    batches: alone they are bit-identical to the trainer's on that sequence; in a batch they
-    agree to float rounding (~1e-6), as the trainer's own padded micro-batches do.
-    """
-    was_training = policy.module.training
-    policy.module.eval()
-    try:
-        generators = [_generator(job.seed) for job in jobs]
-        stops = [set(int(s) for s in job.stop_ids) for job in jobs]
-        outs: List[List[int]] = [[] for _ in jobs]
-        finish = ["length"] * len(jobs)
-        active = [i for i, job in enumerate(jobs) if job.max_tokens > 0]
-        logits, state = None, None
-        if active:
-            logits, caches = policy.prefill([jobs[i].prompt_ids for i in active])
-            state = policy.batch_cache(caches)
-        while active:
-            rows = logits.float().cpu()
-            keep = []
-            for row, i in enumerate(active):
-                job = jobs[i]
-                token = sample_next(rows[row], job.temperature, job.top_p, generators[i])
-                outs[i].append(token)
-                if token in stops[i]:
-                    finish[i] = "stop"
-                elif len(outs[i]) < job.max_tokens:
-                    keep.append(row)
-            if not keep:
-                break
-            if len(keep) < len(active):
-                state = policy.select_rows(state, keep)
-                active = [active[row] for row in keep]
-            logits, state = policy.decode_batch([outs[i][-1] for i in active], state)
-        logprobs = batch_completion_logprobs(policy, [job.prompt_ids for job in jobs], outs)
-        return [Completion(token_ids=out, logprobs=lp, finish_reason=reason) for out, lp, reason in zip(outs, logprobs, finish)]
-    finally:
-        policy.module.train(was_training)
-
-
-def _generator(seed: Optional[int]) -> Optional[torch.Generator]:
-    if seed is None:
-        return None
-    generator = torch.Generator(device="cpu")
-    generator.manual_seed(int(seed))
-    return generator
+    with evaluating(policy):
+        batch = RunningBatch(policy, logprobs)
+        seqs, _ = batch.admit(jobs)
+        while len(batch):
+            batch.step()
+    return [seq.completion() for seq in seqs]
 
 
 @torch.no_grad()

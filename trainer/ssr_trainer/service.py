@@ -6,9 +6,9 @@
 Endpoints: GET /health, GET /v1/models, POST /tokenize, POST /v1/completions,
 POST /v1/chat/completions (text only), POST /train/step, POST /weights/save,
 POST /update_weights_from_disk (SGLang's body: serve a checkpoint /weights/save wrote).
-Concurrent completions are decoded in batches (batcher.py) from weights that never change
-mid-batch (served.py), and every completion reports the `policy_version` of the weights that
-produced it.
+Concurrent completions are decoded together by continuous batching, prompts prefilled after
+their longest cached prefix (engine.py), from weights that never change under a running sequence
+(served.py), and every completion reports the `policy_version` of the weights that produced it.
 """
 
 from __future__ import annotations
@@ -22,13 +22,15 @@ import time
 import uuid
 from typing import Any, Dict, List, Optional, Tuple
 
-from .batcher import Batcher
 from .chat_template import ChatTemplate
 from .checkpoint import CheckpointError, load_checkpoint, load_weights_only, save_checkpoint
 from .completion_request import prompt_ids, sampling_jobs
+from .engine import SamplingEngine
 from .models import Policy, load_policy
 from .samples import parse_samples
-from .sampling import Completion, SampleJob, generate_batch
+from .prefix_cache import DEFAULT_PREFIX_CACHE_MB
+from .running_batch import LOGPROB_MODES
+from .sampling import Completion
 from .served import SAMPLING_WEIGHTS, ServedWeights
 from .server import ApiError, bad_request, make_server
 from .tokenizer import ByteTokenizer
@@ -47,28 +49,25 @@ def _bad(message: str) -> ApiError:
 class PolicyService:
     """The endpoints as plain methods (body dict in, response dict out), independent of HTTP.
 
-    Training, saving and loading hold `lock`. Sampling goes through the batcher and reads the
-    weights `served` holds (a copy by default, so it goes on during a step; see served.py).
+    Training, saving and loading hold `lock` (through `served.training()`). Sampling goes through
+    the engine and reads the weights `served` holds (a copy by default, so it goes on during a
+    step; see served.py).
     """
 
     def __init__(self, policy: Policy, trainer: Trainer, output_dir: str = "checkpoints", sampling_weights: str = "copy",
-                 batch_window_ms: float = 50.0, max_batch: int = 32) -> None:
+                 batch_window_ms: float = 0.0, max_batch: int = 32, logprobs: str = "auto", prefix_cache_mb: float = DEFAULT_PREFIX_CACHE_MB) -> None:
         self.policy = policy
         self.trainer = trainer
         self.output_dir = output_dir
         self.lock = threading.Lock()
         self.started = int(time.time())
         self.served = ServedWeights(policy, trainer.version, sampling_weights, self.lock)
-        self.batcher: Batcher[SampleJob, Completion] = Batcher(self._run_batch, batch_window_ms / 1000.0, max_batch)
+        self.engine = SamplingEngine(self.served, max_batch, batch_window_ms / 1000.0, sampler_logprobs(policy, logprobs), int(prefix_cache_mb * 2**20))
 
     @property
     def version(self) -> int:
         """The version of the weights completions are sampled from now."""
         return self.served.version
-
-    def _run_batch(self, jobs: List[SampleJob]) -> Tuple[List[Completion], int]:
-        with self.served.reading() as policy:
-            return generate_batch(policy, jobs), self.served.version
 
     def _check_model(self, body: dict) -> None:
         model = body.get("model")
@@ -78,7 +77,8 @@ class PolicyService:
     def health(self) -> dict:
         return {"status": "ok", "model": self.policy.name, "kind": self.policy.kind, "lora": self.policy.lora,
                 "policy_version": self.version, "trainer_version": self.trainer.version, "device": str(self.policy.device),
-                "sampling": dict(self.batcher.stats, weights=self.served.mode, window_ms=self.batcher.window_s * 1000, max_batch=self.batcher.max_batch)}
+                "sampling": dict(self.engine.stats, weights=self.served.mode, window_ms=self.engine.window_s * 1000, max_batch=self.engine.max_batch,
+                                 logprobs=self.engine.logprobs, prefix_cache=self.engine.prefixes.stats())}
 
     def models(self) -> dict:
         entry = {"id": self.policy.name, "object": "model", "created": self.started, "owned_by": "ssr-trainer",
@@ -105,7 +105,7 @@ class PolicyService:
         return {"tokens": tokens, "count": len(tokens), "max_model_len": self.policy.max_model_len}
 
     def _sample(self, body: dict, prompt: List[int]) -> Tuple[List[Completion], int]:
-        return self.batcher.submit(sampling_jobs(self.policy, body, prompt))
+        return self.engine.submit(sampling_jobs(self.policy, body, prompt))
 
     def completions(self, body: dict) -> dict:
         self._check_model(body)
@@ -151,7 +151,7 @@ class PolicyService:
             samples = parse_samples(samples)
         else:
             raise _bad("expected {\"samples\": [training samples…]}")
-        with self.lock:
+        with self.served.training():
             if expected is not None and expected != self.trainer.version:
                 raise ApiError(409, f"expected_version {expected}, but the trainer is at version {self.trainer.version}", "conflict")
             try:
@@ -163,7 +163,7 @@ class PolicyService:
 
     def save(self, body: dict) -> dict:
         """A resumable checkpoint (weights, optimizer, steps, version, RNG), written atomically."""
-        with self.lock:
+        with self.served.training():
             path = body.get("path") or os.path.join(self.output_dir, f"v{self.trainer.version}")
             if not isinstance(path, str):
                 raise _bad("'path' must be a string")
@@ -184,7 +184,7 @@ class PolicyService:
         if body.get("load_format") not in _LOAD_FORMATS:
             raise _failed(400, f"load_format {json.dumps(body.get('load_format'))} is not supported: this service loads /weights/save checkpoints (auto)")
         started = time.perf_counter()
-        with self.lock:
+        with self.served.training():
             try:
                 manifest = load_weights_only(path, self.policy)
             except CheckpointError as error:
@@ -194,6 +194,14 @@ class PolicyService:
         kind = manifest["model"]["weights"]
         return {"success": True, "message": f"loaded {os.path.abspath(path)} ({kind} weights) in {time.perf_counter() - started:.2f} s: serving version {self.version}",
                 "num_paused_requests": 0, "policy_version": self.version}
+
+
+def sampler_logprobs(policy: Policy, mode: str) -> str:
+    """`--logprobs auto`: from the decode logits for the tiny model (fp32: within ~1e-6 of the
+    trainer's pass), teacher-forced for transformers models (bf16 decoding drifts from it)."""
+    if mode == "auto":
+        return "decode" if policy.kind == "tiny" else "teacher-forced"
+    return mode
 
 
 def _failed(status: int, message: str) -> ApiError:
@@ -236,9 +244,16 @@ def parse_args(argv: Optional[List[str]] = None) -> argparse.Namespace:
     p.add_argument("--sampling-weights", choices=SAMPLING_WEIGHTS, default="copy",
                    help="copy: sample from a copy of the weights, also while a step trains (one more copy of the parameters in memory); "
                    "shared: sample from the trained weights, waiting for steps (no extra memory)")
-    p.add_argument("--batch-window-ms", type=float, default=50.0,
-                   help="how long a completion waits at most for as many others as the previous batch had (a lone client never waits)")
+    p.add_argument("--batch-window-ms", type=float, default=0.0,
+                   help="how long an idle service waits at most for as many sequences as ran together last time before it starts "
+                   "(default 0: later requests join the running batch at its next step anyway)")
     p.add_argument("--max-batch", type=int, default=32, help="sequences decoded together at most")
+    p.add_argument("--logprobs", choices=("auto", *LOGPROB_MODES), default="auto",
+                   help="where token_logprobs come from: decode (the logits the token was drawn from; free), teacher-forced "
+                   "(the trainer's pass over prompt + completion: bit-identical to the trainer's, a forward per sequence); "
+                   "auto: decode for the tiny model (fp32), teacher-forced for transformers models")
+    p.add_argument("--prefix-cache-mb", type=float, default=DEFAULT_PREFIX_CACHE_MB,
+                   help="memory for KV caches of finished sequences reused as prompt prefixes (the next turn of a conversation); 0: off")
     p.add_argument("--verbose", action="store_true", help="log every request")
     return p.parse_args(argv)
 
@@ -289,7 +304,8 @@ def main(argv: Optional[List[str]] = None) -> None:
         except CheckpointError as error:
             raise SystemExit(f"ssr-trainer: cannot resume: {error}") from None
         resumed = f", resumed from {os.path.abspath(args.resume)} at step {trainer.steps}"
-    service = PolicyService(policy, trainer, args.output_dir, args.sampling_weights, args.batch_window_ms, args.max_batch)
+    service = PolicyService(policy, trainer, args.output_dir, args.sampling_weights, args.batch_window_ms, args.max_batch, args.logprobs,
+                            args.prefix_cache_mb)
     server = make_server(service, args.host, args.port, args.verbose)
     host, port = server.server_address[:2]
     print(f"ssr-trainer: serving {policy.name} ({policy.kind}{', lora' if policy.lora else ''}, {policy.parameter_count():,} parameters, "

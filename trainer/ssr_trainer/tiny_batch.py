@@ -91,6 +91,14 @@ def pad_caches(caches: Sequence[Cache]) -> BatchCache:
     return BatchCache(layers, pad, torch.tensor(lengths, device=device))
 
 
+def split_rows(cache: BatchCache) -> List[Cache]:
+    """Each row's own cache ([1, heads, L_b, head_dim] per layer, views without the padding): what
+    `pad_caches` takes, so rows can join a running batch (continuous batching) or be kept."""
+    longest = cache.pad.shape[1]
+    starts = [longest - int(n) for n in cache.positions.tolist()]
+    return [[(k[row : row + 1, :, start:], v[row : row + 1, :, start:]) for k, v in cache.layers] for row, start in enumerate(starts)]
+
+
 def select_rows(cache: BatchCache, rows: Sequence[int]) -> BatchCache:
     """The rows still decoding; columns that are padding in every remaining row are cut off."""
     index = torch.tensor(list(rows), device=cache.pad.device)

@@ -1,14 +1,12 @@
-"""Batched sampling: the same seeded results batched and alone, concurrent requests really batched,
-and (with a copy of the weights) sampling that goes on while a step trains."""
+"""Batched sampling: the same seeded results batched and alone, and (with a copy of the weights)
+sampling that goes on while a step trains. The engine (continuous batching): test_engine.py."""
 
 import threading
-import time
 
 import pytest
 import torch
 
 from conftest import sampled
-from ssr_trainer.batcher import Batcher
 from ssr_trainer.models import TinyPolicy
 from ssr_trainer.sampling import SampleJob, generate, generate_batch
 from ssr_trainer.service import PolicyService
@@ -82,55 +80,6 @@ def test_generate_alone_keeps_the_ratio_at_exactly_one(tiny_policy):
     assert completion.logprobs == [lp for lp, m in zip(sample["tokens"]["logprobs"], sample["tokens"]["lossMask"]) if m]
 
 
-def test_concurrent_requests_are_decoded_as_one_batch(tiny_policy):
-    service = PolicyService(tiny_policy, Trainer(tiny_policy, TrainConfig()), batch_window_ms=300)
-    bodies = [{"prompt": [256, 65 + i] * (i + 1), "max_tokens": 8, "seed": i} for i in range(6)]
-    answers = [None] * len(bodies)
-
-    def ask(i):
-        answers[i] = service.completions(bodies[i])
-
-    threads = [threading.Thread(target=ask, args=(i,)) for i in range(len(bodies))]
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join()
-    assert service.batcher.stats == {"batches": 1, "requests": 6, "sequences": 6, "largest_batch": 6}
-    for body, answer in zip(bodies, answers):
-        alone = service.completions(body)["choices"][0]
-        assert answer["choices"][0]["token_ids"] == alone["token_ids"]
-        assert answer["choices"][0]["logprobs"]["token_logprobs"] == pytest.approx(alone["logprobs"]["token_logprobs"], abs=1e-5)
-    assert service.batcher.stats["batches"] == 7
-
-
-def test_a_request_with_n_choices_stays_in_one_batch_and_max_batch_holds():
-    calls = []
-    batcher = Batcher(lambda jobs: (calls.append(list(jobs)) or [j * 10 for j in jobs], 3), window_s=0.2, max_batch=3)
-    results = {}
-    threads = [threading.Thread(target=lambda k=k, jobs=jobs: results.__setitem__(k, batcher.submit(jobs)))
-               for k, jobs in enumerate([[1, 2], [3, 4], [5]])]
-    for thread in threads:
-        thread.start()
-        time.sleep(0.02)
-    for thread in threads:
-        thread.join()
-    assert results == {0: ([10, 20], 3), 1: ([30, 40], 3), 2: ([50], 3)}
-    assert all(len(batch) <= 3 for batch in calls) and sorted(j for batch in calls for j in batch) == [1, 2, 3, 4, 5]
-    assert [1, 2] in [batch[:2] for batch in calls] or [1, 2] in [batch[-2:] for batch in calls]
-
-
-def test_a_failing_batch_fails_its_requests_and_the_next_batch_runs():
-    def run(jobs):
-        if "boom" in jobs:
-            raise RuntimeError("out of memory")
-        return jobs, 0
-
-    batcher = Batcher(run, window_s=0.0)
-    with pytest.raises(RuntimeError, match="out of memory"):
-        batcher.submit(["boom"])
-    assert batcher.submit(["ok"]) == (["ok"], 0)
-
-
 def test_with_a_copy_of_the_weights_sampling_goes_on_during_a_step_and_then_serves_the_new_version():
     policy = TinyPolicy(TinyConfig(d_model=32, n_layers=1, n_heads=2, d_ff=64))
     trainer = Trainer(policy, TrainConfig(lr=1e-2, warmup_steps=0))
@@ -163,14 +112,3 @@ def test_with_a_copy_of_the_weights_sampling_goes_on_during_a_step_and_then_serv
     assert after["choices"][0]["logprobs"] != choice["logprobs"]  # the new weights are served
     for served, trained in zip(service.served.policy.module.parameters(), policy.module.parameters()):
         assert torch.equal(served, trained)
-
-
-def test_the_window_waits_for_as_many_as_the_last_batch_had_so_a_lone_client_never_waits_again():
-    batcher = Batcher(lambda jobs: (jobs, 0), window_s=1.0)
-    started = time.monotonic()
-    batcher.submit(["first"])  # nothing seen yet: waits the window for up to max_batch
-    first = time.monotonic() - started
-    started = time.monotonic()
-    for i in range(3):
-        assert batcher.submit([i]) == ([i], 0)
-    assert first >= 0.9 and time.monotonic() - started < 0.5

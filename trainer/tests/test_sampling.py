@@ -1,10 +1,13 @@
+import random
+
+import pytest
 import torch
 
 from conftest import sampled
 from ssr_trainer.loss import policy_loss_terms
 from ssr_trainer.models import TinyPolicy, batch_logprobs
 from ssr_trainer.samples import parse_sample
-from ssr_trainer.sampling import generate, sample_next
+from ssr_trainer.sampling import generate, sample_next, sample_rows
 from ssr_trainer.service import PolicyService
 from ssr_trainer.tiny_model import TinyConfig
 from ssr_trainer.train import TrainConfig, Trainer, collate
@@ -21,10 +24,12 @@ def trainer_ratios(trainer, samples):
     return diagnostics
 
 
-def test_ratio_is_exactly_one_at_equal_versions(tiny_policy):
-    """Sample through the service, then compute the loss terms on that sample: same weights, same code."""
+@pytest.mark.parametrize("logprobs", ["teacher-forced", "decode"])
+def test_ratio_is_one_at_equal_versions(tiny_policy, logprobs):
+    """Sample through the service, then compute the loss terms on that sample: same weights; with
+    teacher-forced logprobs the same code too (ratio exactly 1), from the decode logits within 1e-5."""
     trainer = Trainer(tiny_policy, TrainConfig())
-    service = PolicyService(tiny_policy, trainer)
+    service = PolicyService(tiny_policy, trainer, logprobs=logprobs)
     prompt = service.tokenize({"messages": [{"role": "user", "content": "repair it"}], "add_generation_prompt": True})["tokens"]
     response = service.completions({"prompt": prompt, "max_tokens": 24, "seed": 7, "logprobs": 1})
     choice = response["choices"][0]
@@ -38,8 +43,12 @@ def test_ratio_is_exactly_one_at_equal_versions(tiny_policy):
     }
     diagnostics = trainer_ratios(trainer, [sample])
     assert diagnostics["ratio"].numel() == len(choice["token_ids"])
-    assert torch.equal(diagnostics["ratio"], torch.ones_like(diagnostics["ratio"]))
-    assert torch.equal(diagnostics["kl"], torch.zeros_like(diagnostics["kl"]))
+    if logprobs == "teacher-forced":
+        assert torch.equal(diagnostics["ratio"], torch.ones_like(diagnostics["ratio"]))
+        assert torch.equal(diagnostics["kl"], torch.zeros_like(diagnostics["kl"]))
+    else:
+        assert torch.allclose(diagnostics["ratio"], torch.ones_like(diagnostics["ratio"]), rtol=0, atol=1e-5)
+        assert not torch.equal(diagnostics["ratio"], torch.ones_like(diagnostics["ratio"]))  # really the other source
 
 
 def test_ratio_is_one_in_a_padded_batch(tiny_policy):
@@ -89,9 +98,23 @@ def test_seeded_sampling_is_reproducible_and_stops_on_a_stop_token(tiny_policy):
 def test_greedy_and_top_p_sampling():
     logits = torch.tensor([0.0, 3.0, 2.9, -5.0])
     assert sample_next(logits, 0.0, 1.0, None) == 1
-    generator = torch.Generator().manual_seed(0)
-    drawn = {sample_next(logits, 1.0, 0.9, generator) for _ in range(50)}
+    rng = random.Random(0)
+    drawn = {sample_next(logits, 1.0, 0.9, rng) for _ in range(50)}
     assert drawn == {1, 2}  # token 3 and 0 lie outside the nucleus
+    counts = [0] * 4
+    for _ in range(4000):
+        counts[sample_next(logits, 1.0, 1.0, rng)] += 1
+    expected = torch.softmax(logits, -1) * 4000
+    assert all(abs(c - e) < 5 * max(1.0, float(e)) ** 0.5 for c, e in zip(counts, expected))  # the distribution itself
+
+
+def test_rows_sample_with_their_own_settings_whatever_is_beside_them():
+    logits = torch.randn(6, 50, generator=torch.Generator().manual_seed(1)) * 3
+    settings = [(1.0, 1.0), (0.0, 1.0), (0.7, 0.9), (1.3, 0.5), (1.0, 1.0), (0.5, 1.0)]
+    batched = sample_rows(logits, [t for t, _ in settings], [p for _, p in settings], [random.Random(row) for row in range(6)])
+    for row, (t, p) in enumerate(settings):
+        assert sample_rows(logits[row : row + 1], [t], [p], [random.Random(row)]) == [batched[row]]
+    assert batched[1] == int(logits[1].argmax())
 
 
 def test_byte_chat_template_extends_by_the_sampled_reply():
