@@ -8,7 +8,7 @@ import type { ResolvedRepo } from '../../src/config/resolve-repo.js';
 import { imageRecipeSchema } from '../../src/config/repos-schema.js';
 import { baseImageTag, ensureBaseImage } from '../../src/sandbox/docker/base-image.js';
 import { dockerClient, imageExists } from '../../src/sandbox/docker/docker-client.js';
-import { ensureRepoImage } from '../../src/sandbox/docker/repo-image.js';
+import { currentRepoImageTag, ensureRepoImage } from '../../src/sandbox/docker/repo-image.js';
 import { silentProgress } from '../../src/util/progress.js';
 import { localPackageIndex, serveIndex, type LocalPackageIndex } from '../helpers/local-package-index.js';
 import { dockerTemplate, tinyRepo, withSandbox } from '../helpers/sandboxes.js';
@@ -106,6 +106,10 @@ describe('image.base', () => {
     const repo = recipe({ base: 'ssr-test-userbase:v1', setup: ['echo layered > /ssr-layered', fresh()] });
     const tag = await build(repo);
     expect(await run(tag, 'cat /ssr-layered; git -C /repo log --format=%s; git config --system user.name')).toBe('layered\ntest add\nadd\nssr\n');
+    // ssr doctor finds the same tag without building; a re-tagged base means another image.
+    expect(await currentRepoImageTag(docker, repo)).toBe(tag);
+    execFileSync('docker', ['tag', tag, 'ssr-test-userbase:v1']);
+    expect(await currentRepoImageTag(docker, repo)).not.toBe(tag);
   }, 600_000);
 
   it('lists what the image lacks (git, patch) instead of failing later', async () => {
@@ -121,5 +125,6 @@ describe('image.base', () => {
     const failure = (await ensureRepoImage(docker, recipe({ base: 'ssr-test-absent:v9' }), silentProgress).catch((error: unknown) => error)) as Error;
     expect(failure.message).toMatch(/image\.base ssr-test-absent:v9: no such image on this machine, and pulling it failed/);
     expect(await imageExists(docker, 'ssr-test-absent:v9')).toBe(false);
+    await expect(currentRepoImageTag(docker, recipe({ base: 'ssr-test-absent:v9' }))).rejects.toThrow(/image\.base ssr-test-absent:v9 is not on this machine/);
   }, 120_000);
 });

@@ -49,6 +49,18 @@ function buildHostConfig(repo: ResolvedRepo, index: PackageIndexAccess): Docker.
   return installs ? { NetworkMode: index.network, Binds: index.binds } : { NetworkMode: 'none' };
 }
 
+/**
+ * The tag `ensureRepoImage` would give the repo now, without building or pulling anything
+ * (`ssr doctor`). A user's `image.base` must already be on the machine for its id to be known.
+ */
+export async function currentRepoImageTag(docker: Docker, repo: ResolvedRepo): Promise<string> {
+  if (repo.image.base === DEBIAN_PYTHON_BASE) return repoImageTag(repo);
+  const image = await docker.getImage(repo.image.base).inspect().catch((error: unknown) => {
+    throw new EngineError('config-invalid', `image.base ${repo.image.base} is not on this machine (${(error as Error).message.split('\n')[0]}): ssr build-image --repo ${repo.id} pulls it, or build / load it first`);
+  });
+  return repoImageTag(repo, image.Id);
+}
+
 async function build(docker: Docker, repo: ResolvedRepo, base: string, tag: string, progress: ProgressSink): Promise<void> {
   const workdir = await mkdtemp(join(tmpdir(), `ssr-clone-${repo.id}-`));
   const userBase = repo.image.base === DEBIAN_PYTHON_BASE ? undefined : repo.image.base;
