@@ -17,10 +17,6 @@ export function formatPath(path: ReadonlyArray<PropertyKey>): string {
   return out === '' ? '(root)' : out;
 }
 
-export function formatZodIssues(error: z.ZodError): string[] {
-  return error.issues.map((issue) => `${formatPath(issue.path)}: ${issue.message}`);
-}
-
 /**
  * One line per zod issue; with `lines`, prefixed by `file:line`. An unknown key names itself,
  * its own line and the keys that are known there.

@@ -58,7 +58,7 @@ const pipArgs = z
  */
 export const setupStepSchema = z.union(
   [
-    z.string().min(1).describe('shell command run in /repo (no network)'),
+    z.string().min(1).describe('shell command run in /repo (no network unless a pip / uv step of the recipe reaches a URL index)'),
     z.object({ pip: pipArgs }).strict(),
     z.object({ uv: pipArgs }).strict(),
   ],
