@@ -3,6 +3,7 @@
  * `ssr <command> --help`). Short enough that the list never wraps on an 80-column terminal.
  */
 export const COMMAND_SUMMARIES: Readonly<Record<string, string>> = {
+  init: 'onboard a repo: detect tests, gate, write repos.yaml',
   selfplay: 'run the self-play loop: inject, validate, solve, train',
   inject: 'run one Injector episode and validate its bug',
   solve: 'run N graded Solver attempts on a bug artifact',

@@ -44,13 +44,44 @@ export const sourceSchema = z
   });
 export type RepoSource = z.infer<typeof sourceSchema>;
 
+/** `image.base` of the debootstrapped Debian rootfs ssr builds itself. */
+export const DEBIAN_PYTHON_BASE = 'debian-python';
+
+const pipArgs = z
+  .union([z.string().min(1), z.array(z.string().min(1)).min(1)], { error: 'expected install arguments: a string or a list of strings' })
+  .describe('arguments of `pip install` / `uv pip install`: a string (shell words) or a list (each one argument)');
+
+/**
+ * One image build step. A string is a shell command run in /repo; `pip` / `uv` install packages
+ * against the package index the user configured on the host (PIP_* / UV_* variables, pip.conf,
+ * uv.toml: passed through or mounted for the build only, never into the image).
+ */
+export const setupStepSchema = z.union(
+  [
+    z.string().min(1).describe('shell command run in /repo (no network unless a pip / uv step of the recipe reaches a URL index)'),
+    z.object({ pip: pipArgs }).strict(),
+    z.object({ uv: pipArgs }).strict(),
+  ],
+  { error: 'expected a shell command string, { pip: <args> } or { uv: <args> }' },
+);
+export type SetupStep = z.infer<typeof setupStepSchema>;
+
 export const imageRecipeSchema = z
   .object({
-    base: z.literal('debian-python').default('debian-python').describe('base rootfs recipe (debootstrap)'),
-    packages: z.array(z.string().regex(/^[a-z0-9][a-z0-9+.-]+$/, 'expected a Debian package name')).default([]).describe('extra Debian packages'),
-    setup: z.array(z.string().min(1)).default([]).describe('shell commands run in /repo at image build time'),
+    base: z
+      .string()
+      .regex(/^[a-z0-9][a-zA-Z0-9._/:@-]*$/, 'expected "debian-python" or a Docker image reference (name[:tag] or name@sha256:...)')
+      .default(DEBIAN_PYTHON_BASE)
+      .describe('"debian-python" (the Debian rootfs ssr builds) or a Docker image you already have (Docker sandbox only)'),
+    packages: z.array(z.string().regex(/^[a-z0-9][a-z0-9+.-]+$/, 'expected a Debian package name')).default([]).describe('extra Debian packages (debian-python base only)'),
+    setup: z.array(setupStepSchema).default([]).describe('build steps run in /repo at image build time, in order'),
   })
-  .strict();
+  .strict()
+  .superRefine((recipe, ctx) => {
+    if (recipe.base !== DEBIAN_PYTHON_BASE && recipe.packages.length > 0) {
+      ctx.addIssue({ code: 'custom', path: ['packages'], message: `extra Debian packages need base "${DEBIAN_PYTHON_BASE}"; with your own image install them in the image, or with a setup step` });
+    }
+  });
 export type ImageRecipe = z.infer<typeof imageRecipeSchema>;
 
 export const repoEntrySchema = z

@@ -15,6 +15,8 @@ export interface ResolvedRepo {
   image: ImageRecipe;
   thresholds: Thresholds;
   limits: Limits;
+  /** Where each `image.setup` step is written (`/path/repos.yaml:14`), for build errors; absent for repos run by path. */
+  setupOrigins?: string[];
 }
 
 const SHA = /^[0-9a-f]{40}$/;
@@ -31,6 +33,14 @@ async function headCommit(repoPath: string): Promise<string> {
   } catch (error) {
     throw new EngineError('repo-not-found', `${repoPath} is not a git repository with a commit: ${errorMessage(error)}`);
   }
+}
+
+function setupOrigins(repos: LoadedRepos, index: number): string[] {
+  const steps = repos.file.repos[index]?.image.setup ?? [];
+  return steps.map((_, step) => {
+    const line = repos.lines?.lineOf(['repos', index, 'image', 'setup', step]);
+    return line === undefined ? `${repos.path} repos[${index}].image.setup[${step}]` : `${repos.path}:${line}`;
+  });
 }
 
 /**
@@ -51,6 +61,7 @@ export async function resolveRepo(ref: string, repos: LoadedRepos | undefined): 
       image: entry.image,
       thresholds: entry.thresholds,
       limits: entry.limits,
+      setupOrigins: setupOrigins(repos, repos.file.repos.indexOf(entry)),
     };
   }
   const path = resolve(ref);

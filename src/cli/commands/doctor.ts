@@ -7,7 +7,7 @@ import { dockerClient, imageExists } from '../../sandbox/docker/docker-client.js
 import { describeCgroupSupport, probeCgroupLimits, type CgroupSupport } from '../../sandbox/bwrap/cgroup-probe.js';
 import { engineInfo, pythonVersionsIn } from '../../sandbox/docker/docker-health.js';
 import { staleRepoImageTags } from '../../sandbox/docker/prune-repo-images.js';
-import { repoImageTag } from '../../sandbox/docker/repo-image.js';
+import { currentRepoImageTag } from '../../sandbox/docker/repo-image.js';
 import { baseRootfsDir, baseRootfsHash } from '../../sandbox/images/base-rootfs.js';
 import { runProcess } from '../../sandbox/images/run-process.js';
 import { BWRAP_HINT, DOCKER_HINT, probeBwrapBackend, probeDockerBackend } from '../../sandbox/select-backend.js';
@@ -83,7 +83,7 @@ export async function runDoctor(reposFile: string | undefined): Promise<{ checks
   const bwrap = await probeBwrapBackend();
   const rootfs = baseRootfsDir(imageRecipeSchema.parse({}));
   const checks: DoctorCheck[] = [
-    ...(await dockerChecks(repoIds, async (id) => repoImageTag(await resolveRepo(id, repos)))),
+    ...(await dockerChecks(repoIds, async (id) => currentRepoImageTag(dockerClient(), await resolveRepo(id, repos)))),
     bwrap.status === 'ok'
       ? { name: 'bubblewrap', status: 'ok', detail: bwrap.detail }
       : { name: 'bubblewrap', status: 'failed', detail: bwrap.reason, fix: BWRAP_HINT },

@@ -10,9 +10,11 @@ import { registerExport } from './export.js';
 import { registerSelfplay } from './selfplay.js';
 import { registerCorpus } from './corpus.js';
 import { registerReport } from './report.js';
+import { registerInit } from './init.js';
 
 /** Every `ssr` command, in the order `ssr --help` lists them. Each entry registers one command. */
 export const commands: Array<(program: Command) => void> = [
+  registerInit,
   registerSelfplay,
   registerInject,
   registerSolve,

@@ -2,7 +2,9 @@ import { createHash } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { mkdir, rename, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { DEBIAN_PYTHON_BASE } from '../../config/repos-schema.js';
 import type { ResolvedRepo } from '../../config/resolve-repo.js';
+import { buildStep } from '../images/setup-step.js';
 import type { ProgressSink } from '../../util/progress.js';
 import { EngineError } from '../../util/engine-error.js';
 import { ssrPath } from '../../util/ssr-home.js';
@@ -31,8 +33,24 @@ function templateHash(repo: ResolvedRepo, rootfsHash: string): string {
   return createHash('sha256').update(canonical).digest('hex').slice(0, 12);
 }
 
+/**
+ * The shell steps of a recipe bwrap can run. A bwrap template shares one read-only Debian rootfs,
+ * so a step that installs into the system Python, or another base image, cannot be honoured:
+ * refuse clearly instead of building something else.
+ */
+export function bwrapSetupCommands(repo: ResolvedRepo): string[] {
+  if (repo.image.base !== DEBIAN_PYTHON_BASE) {
+    throw new EngineError('config-invalid', `${repo.id}: image.base ${repo.image.base} is a Docker image; bubblewrap sandboxes only start from ssr's debian-python rootfs: use --sandbox docker`);
+  }
+  return repo.image.setup.map((step, index) => {
+    if (typeof step === 'string') return step;
+    const origin = repo.setupOrigins?.[index] ?? `${repo.id}: image.setup[${index}]`;
+    throw new EngineError('config-invalid', `${origin}: setup step \`${buildStep(step).label}\` installs into the image's Python, which a bubblewrap template cannot (its rootfs is shared and read-only): use --sandbox docker, or image.packages for Debian packages`);
+  });
+}
+
 async function runSetup(repo: ResolvedRepo, rootfs: string, repoDir: string, progress: ProgressSink): Promise<void> {
-  const commands = repo.image.setup;
+  const commands = bwrapSetupCommands(repo);
   for (const [index, command] of commands.entries()) {
     progress({ stage: 'setup', message: `[${index + 1}/${commands.length}] ${command}`, fraction: index / commands.length });
     const { memoryMb, pids } = limitsOf(repo);
@@ -59,7 +77,7 @@ async function build(repo: ResolvedRepo, rootfs: { dir: string; hash: string }, 
       repoId: repo.id,
       location: repo.location,
       commit: repo.commit,
-      setup: repo.image.setup,
+      setup: bwrapSetupCommands(repo),
       rootfs,
       builtAt: new Date().toISOString(),
     };
@@ -78,6 +96,7 @@ async function build(repo: ResolvedRepo, rootfs: { dir: string; hash: string }, 
  * the sandbox (rootfs read-only, no network). The template's `ref` is that directory.
  */
 export async function prepareBwrapTemplate(repo: ResolvedRepo, progress: ProgressSink): Promise<SandboxTemplate> {
+  bwrapSetupCommands(repo);
   await probeBwrap();
   const rootfs = await ensureBaseRootfs(repo.image, progress);
   const dir = join(bwrapTemplatesDir(), `${repo.id}-${templateHash(repo, rootfs.hash)}`);

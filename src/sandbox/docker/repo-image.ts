@@ -3,6 +3,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type Docker from 'dockerode';
+import { DEBIAN_PYTHON_BASE } from '../../config/repos-schema.js';
 import type { ResolvedRepo } from '../../config/resolve-repo.js';
 import type { ProgressSink } from '../../util/progress.js';
 import { EngineError } from '../../util/engine-error.js';
@@ -13,15 +14,26 @@ import { REPO_DIR } from '../sandbox.js';
 import { baseImageTag, ensureBaseImage } from './base-image.js';
 import { dockerError, imageExists } from './docker-client.js';
 import { runSetup } from './run-setup.js';
+import { finishUserBase, prepareUserBase, userBaseId } from './user-base.js';
+import { packageIndexAccess, type PackageIndexAccess } from '../images/package-index.js';
 import { tarDirectory } from './tar.js';
 
 /** Bump when the build steps below change, so every repo image built by older steps is rebuilt. */
 export const REPO_IMAGE_VERSION = 1;
 
-/** `ssr-repo-<id>:<hash12>`; the hash covers everything the image is built from. */
-export function repoImageTag(repo: ResolvedRepo): string {
+/** What the repo image starts from: ssr's base image tag, or the user's `image.base` (by id once known). */
+function baseIdentity(repo: ResolvedRepo, userBase?: string): string {
+  return repo.image.base === DEBIAN_PYTHON_BASE ? baseImageTag(repo.image) : (userBase ?? repo.image.base);
+}
+
+/**
+ * `ssr-repo-<id>:<hash12>`; the hash covers everything the image is built from: the base (for a
+ * user's `image.base`, its image id when given), the source, the commit and the setup steps.
+ * The package index the steps install from is deliberately not part of it (like the Debian mirror).
+ */
+export function repoImageTag(repo: ResolvedRepo, userBaseId?: string): string {
   const canonical = JSON.stringify({
-    base: baseImageTag(repo.image),
+    base: baseIdentity(repo, userBaseId),
     location: repo.location,
     commit: repo.commit,
     setup: repo.image.setup,
@@ -31,24 +43,52 @@ export function repoImageTag(repo: ResolvedRepo): string {
   return `ssr-repo-${repo.id}:${createHash('sha256').update(canonical).digest('hex').slice(0, 12)}`;
 }
 
+/** Steps that install packages reach the host's package index; the others run with no network. */
+function buildHostConfig(repo: ResolvedRepo, index: PackageIndexAccess): Docker.HostConfig {
+  const installs = repo.image.setup.some((step) => typeof step !== 'string');
+  return installs ? { NetworkMode: index.network, Binds: index.binds } : { NetworkMode: 'none' };
+}
+
+/**
+ * The tag `ensureRepoImage` would give the repo now, without building or pulling anything
+ * (`ssr doctor`). A user's `image.base` must already be on the machine for its id to be known.
+ */
+export async function currentRepoImageTag(docker: Docker, repo: ResolvedRepo): Promise<string> {
+  if (repo.image.base === DEBIAN_PYTHON_BASE) return repoImageTag(repo);
+  const image = await docker.getImage(repo.image.base).inspect().catch((error: unknown) => {
+    throw new EngineError('config-invalid', `image.base ${repo.image.base} is not on this machine (${(error as Error).message.split('\n')[0]}): ssr build-image --repo ${repo.id} pulls it, or build / load it first`);
+  });
+  return repoImageTag(repo, image.Id);
+}
+
 async function build(docker: Docker, repo: ResolvedRepo, base: string, tag: string, progress: ProgressSink): Promise<void> {
   const workdir = await mkdtemp(join(tmpdir(), `ssr-clone-${repo.id}-`));
+  const userBase = repo.image.base === DEBIAN_PYTHON_BASE ? undefined : repo.image.base;
+  const index = packageIndexAccess();
   let container: Docker.Container | undefined;
   try {
     progress({ stage: 'clone', message: `${repo.location} at ${repo.commit.slice(0, 12)}` });
     const clone = join(workdir, 'repo');
     await cloneAtCommit(repo.location, repo.commit, clone);
-    container = await docker.createContainer({ Image: base, Cmd: ['sleep', 'infinity'], WorkingDir: REPO_DIR, HostConfig: { NetworkMode: 'none' } });
+    if (repo.image.setup.some((step) => typeof step !== 'string')) progress({ stage: 'setup', message: index.summary });
+    container = await docker.createContainer({
+      Image: base,
+      Entrypoint: [],
+      Cmd: ['sleep', 'infinity'],
+      WorkingDir: REPO_DIR,
+      HostConfig: buildHostConfig(repo, index),
+    });
+    await container.start();
+    if (userBase) await prepareUserBase(container, userBase);
     await container.putArchive(tarDirectory(clone), { path: REPO_DIR });
-    if (repo.image.setup.length > 0) {
-      await container.start();
-      await runSetup(container, repo.image.setup, progress);
-    }
+    await runSetup(container, repo, index, progress);
+    if (userBase) await finishUserBase(container, userBase);
     progress({ stage: 'commit', message: `committing ${tag}` });
     const [name, version] = tag.split(':') as [string, string];
     await container.commit({
       _query: { container: container.id, repo: name, tag: version, comment: `ssr repo image of ${repo.id}` },
       _body: {
+        Entrypoint: [],
         Cmd: ['sleep', 'infinity'],
         WorkingDir: REPO_DIR,
         Labels: { 'ssr.repo': repo.id, 'ssr.commit': repo.commit, 'ssr.recipe': JSON.stringify(repo.image) },
@@ -65,14 +105,16 @@ async function build(docker: Docker, repo: ResolvedRepo, base: string, tag: stri
 }
 
 /**
- * The image a repo's sandboxes start from: the base image plus the repo at its pinned commit in
- * /repo (full history, branch `main`, no remotes) and the recipe's setup commands run.
+ * The image a repo's sandboxes start from: the base image (ssr's Debian one, or the user's
+ * `image.base` checked for what a sandbox needs) plus the repo at its pinned commit in /repo (full
+ * history, branch `main`, no remotes) and the recipe's setup steps run.
  * Idempotent: an existing tag is reused; concurrent builders of one tag build it once.
  */
 export async function ensureRepoImage(docker: Docker, repo: ResolvedRepo, progress: ProgressSink): Promise<string> {
-  const tag = repoImageTag(repo);
+  const userBaseImage = repo.image.base === DEBIAN_PYTHON_BASE ? undefined : await userBaseId(docker, repo.image.base);
+  const tag = repoImageTag(repo, userBaseImage);
   if (await imageExists(docker, tag)) return tag;
-  const base = await ensureBaseImage(docker, repo.image, progress);
+  const base = userBaseImage ?? (await ensureBaseImage(docker, repo.image, progress));
   await withFileLock(
     ssrPath('locks', `${tag.replace(/[^a-z0-9.-]/gi, '_')}.lock`),
     async () => {

@@ -8,6 +8,7 @@ import { EngineError, errorMessage } from '../../util/engine-error.js';
 import { ssrPath } from '../../util/ssr-home.js';
 import { withFileLock } from './file-lock.js';
 import { runProcess } from './run-process.js';
+import { hasPipStep } from './setup-step.js';
 
 /** Bump when the build steps below change, so every cache built by older steps is rebuilt. */
 export const RECIPE_VERSION = 1;
@@ -35,8 +36,10 @@ const GITCONFIG = `[user]
 const EXPECTED_PACKAGE_LINES = 680;
 const PACKAGE_LINE = /^I: (Retrieving|Validating|Extracting|Unpacking|Configuring) [a-z0-9]/;
 
+/** The rootfs's packages: ssr's, the recipe's, and pip when a setup step installs with it. */
 export function basePackages(recipe: ImageRecipe): string[] {
-  return [...new Set([...BASE_PACKAGES, ...recipe.packages])].sort();
+  const pip = hasPipStep(recipe.setup) ? ['python3-pip'] : [];
+  return [...new Set([...BASE_PACKAGES, ...recipe.packages, ...pip])].sort();
 }
 
 /** Content hash of a base rootfs recipe (12 hex); the mirror is deliberately not part of it. */

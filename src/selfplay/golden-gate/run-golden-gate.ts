@@ -10,6 +10,8 @@ export interface GoldenGateOptions {
   provider: SandboxProvider;
   /** The configured test time limit, ms. */
   testTimeoutMs: number;
+  /** Sees each clean run as it ends (`ssr init` counts the passing tests of the clean suite). */
+  onCleanRun?: (run: CleanRun) => void;
 }
 
 /** One clean run (O, the default pytest script and parser) in a fresh sandbox. */
@@ -30,6 +32,8 @@ async function cleanRun(options: GoldenGateOptions): Promise<CleanRun> {
  */
 export async function runGoldenGate(options: GoldenGateOptions): Promise<GoldenGate> {
   const first = await cleanRun(options);
+  options.onCleanRun?.(first);
   const second = await cleanRun(options);
+  options.onCleanRun?.(second);
   return judgeGoldenGate([first, second], options.testTimeoutMs, { repo: options.repo.id, commit: options.repo.commit, image: options.template.ref });
 }

@@ -1,0 +1,171 @@
+import { existsSync } from 'node:fs';
+import { basename, dirname, relative, resolve } from 'node:path';
+import { loadReposFile } from '../config/load-repos.js';
+import { imageRecipeSchema, repoEntrySchema, type SetupStep } from '../config/repos-schema.js';
+import { resolveRepo, type ResolvedRepo } from '../config/resolve-repo.js';
+import { createProvider, prepareTemplate } from '../sandbox/sandbox-factory.js';
+import type { SandboxBackend } from '../sandbox/sandbox.js';
+import { runGoldenGate } from '../selfplay/golden-gate/run-golden-gate.js';
+import type { CleanRun } from '../selfplay/golden-gate/judge-golden-gate.js';
+import { EngineError, isEngineError } from '../util/engine-error.js';
+import type { ProgressSink } from '../util/progress.js';
+import { dependencyHints } from './dependency-hints.js';
+import { detectors } from './detectors/index.js';
+import type { InitResult } from './init-result.js';
+import { detectLanguage } from './languages.js';
+import { repoFilesAt, type RepoFiles } from './repo-files.js';
+import { writeReposEntry } from './write-repos-entry.js';
+
+export interface InitOptions {
+  /** The local git repository to onboard (its HEAD). */
+  path: string;
+  /** The repos.yaml to write (created when absent). */
+  reposFile: string;
+  /** Entry id; default: the directory's name, lower-cased. */
+  id?: string;
+  backend: SandboxBackend;
+  /** Decide and gate, but write nothing. */
+  dryRun: boolean;
+  progress: ProgressSink;
+}
+
+/** An id already used by another repo's entry is never overwritten: the user picks another. */
+async function refuseForeignId(reposFile: string, id: string, path: string): Promise<void> {
+  if (!existsSync(reposFile)) return;
+  const repos = await loadReposFile(reposFile);
+  const existing = repos.file.repos.find((repo) => repo.id === id);
+  if (!existing) return;
+  const source = existing.source.path === undefined ? existing.source.git! : resolve(repos.baseDir, existing.source.path);
+  if (source !== path) throw new EngineError('usage', `${reposFile} already has an entry "${id}" for ${source}: pass --id <another id>`);
+}
+
+/** SPEC §3's default; a suite with fewer passing tests gets its own count so validation can pass at all. */
+const DEFAULT_MIN_PASSING = 10;
+
+function defaultId(path: string): string {
+  return basename(path).toLowerCase().replace(/[^a-z0-9._-]+/g, '-').replace(/^[^a-z0-9]+/, '') || 'repo';
+}
+
+async function detectRunner(files: RepoFiles, language: string) {
+  for (const detector of detectors.filter((candidate) => candidate.language === language)) {
+    const found = await detector.detect(files);
+    if (found) return found;
+  }
+  return null;
+}
+
+/** Passed and failed tests of a clean run, the quarantined (flaky) ones left out. */
+function countClean(run: CleanRun, quarantined: readonly string[]): { passed: number; failed: number } {
+  const statuses = Object.entries(run.statuses).filter(([test]) => !quarantined.includes(test));
+  const passed = statuses.filter(([, status]) => status === 'passed').length;
+  return { passed, failed: statuses.length - passed };
+}
+
+/**
+ * `ssr init`: detect a repo's language, test runner and dependencies, build its image and run
+ * its clean suite twice (the golden gate), then write a repos.yaml entry with what was found —
+ * or, when something cannot be decided, write nothing and say which field settles it.
+ * @throws EngineError on bad input (not a git repo) or infrastructure failures (no Docker).
+ */
+export async function runInit(options: InitOptions): Promise<InitResult> {
+  const path = resolve(options.path);
+  const reposFile = resolve(options.reposFile);
+  const byPath = await resolveRepo(path, undefined);
+  const id = options.id ?? defaultId(path);
+  const idCheck = repoEntrySchema.shape.id.safeParse(id);
+  if (!idCheck.success) throw new EngineError('usage', `--id ${id}: ${idCheck.error.issues[0]!.message}`);
+  const result: InitResult = {
+    status: 'undecided', path, commit: byPath.commit, id, reposFile, language: null, runner: null, dependencies: [],
+    gate: null, cleanSuite: null, entry: null, replaced: false, undecided: [], notes: [],
+  };
+  await refuseForeignId(reposFile, id, path);
+  const files = await repoFilesAt(path, byPath.commit);
+  result.language = detectLanguage(files) ?? null;
+  const language = result.language?.language;
+  if (language === undefined) {
+    result.undecided.push({ field: 'language', why: 'no source file with a known extension at HEAD' });
+    return result;
+  }
+  if (!detectors.some((detector) => detector.language === language)) {
+    result.undecided.push({ field: 'language', why: `mostly ${language} files (${result.language!.files}); ssr init detects test runners for ${[...new Set(detectors.map((d) => d.language))].join(', ')} only: write the entry by hand` });
+    return result;
+  }
+  result.runner = await detectRunner(files, language);
+  if (result.runner === null) {
+    result.undecided.push({ field: 'tests', why: 'no test runner found: no test_*.py / *_test.py files, conftest.py, pytest configuration or doctest examples at HEAD; add tests pytest collects' });
+    return result;
+  }
+  if (!result.runner.supported) {
+    result.undecided.push({ field: 'tests', why: `${result.runner.runner}: ${result.runner.note ?? 'not run by ssr\'s default test script'}` });
+    return result;
+  }
+  result.dependencies = await dependencyHints(files);
+  const setup: SetupStep[] = result.dependencies.flatMap((hint) => (hint.step ? [hint.step] : []));
+  result.notes.push(...result.dependencies.filter((hint) => !hint.step).map((hint) => `${hint.file}: ${hint.detail}`));
+  const repo: ResolvedRepo = { ...byPath, id, image: imageRecipeSchema.parse({ setup }) };
+  const gated = await gate(repo, options, result);
+  if (!gated) return result;
+  const entry = repoEntrySchema.parse({
+    id,
+    source: { path: relative(dirname(reposFile), path) || '.', commit: byPath.commit },
+    ...(setup.length > 0 ? { image: { setup } } : {}),
+    ...gated,
+  });
+  result.entry = compact(entry, setup.length > 0, gated);
+  if (options.dryRun) {
+    result.status = 'dry-run';
+    return result;
+  }
+  const comment = `${id}: written by ssr init: ${language}, ${result.runner.runner} (${result.runner.evidence.join('; ')}); test command: ${result.runner.testCommand}`;
+  result.replaced = await writeReposEntry(reposFile, result.entry as { id: string }, comment);
+  result.status = 'written';
+  return result;
+}
+
+/** The entry as written: the fields init decided, the rest left to the schema's defaults. */
+function compact(entry: ReturnType<typeof repoEntrySchema.parse>, withImage: boolean, gated: object): Record<string, unknown> {
+  return { id: entry.id, source: entry.source, ...(withImage ? { image: { setup: entry.image.setup } } : {}), ...gated };
+}
+
+/**
+ * Build the image and run the golden gate. Returns the thresholds / limits the clean suite calls
+ * for, or undefined after recording why the repo cannot be decided (a failing setup step, a
+ * refused gate, no passing test). Infrastructure failures propagate.
+ */
+async function gate(repo: ResolvedRepo, options: InitOptions, result: InitResult): Promise<object | undefined> {
+  let template;
+  try {
+    template = await prepareTemplate(repo, options.backend, options.progress);
+  } catch (error) {
+    if (isEngineError(error) && (error.code === 'image-build-failed' || error.code === 'config-invalid')) {
+      result.undecided.push({ field: 'image.setup', why: `the image does not build: ${error.message}` });
+      return undefined;
+    }
+    throw error;
+  }
+  const runs: CleanRun[] = [];
+  const limitMs = repo.limits.test_timeout_s * 1000;
+  options.progress({ stage: 'golden gate', message: 'running the clean test suite twice' });
+  const verdict = await runGoldenGate({ repo, template, provider: createProvider(options.backend), testTimeoutMs: limitMs, onCleanRun: (run) => runs.push(run) });
+  result.gate = verdict;
+  if (verdict.status === 'refused') {
+    result.undecided.push({ field: runs.some((run) => run.timedOut) ? 'limits.test_timeout_s' : 'tests', why: verdict.reason });
+    return undefined;
+  }
+  if (runs.length === 0) throw new EngineError('internal', 'the golden gate passed without a clean run');
+  result.cleanSuite = countClean(runs[0]!, verdict.quarantined);
+  const { passed, failed } = result.cleanSuite;
+  if (passed === 0) {
+    result.undecided.push({ field: 'tests', why: `no test passes on the clean repo (${failed} fail): fix the test set-up (missing dependencies? add image.setup steps)` });
+    return undefined;
+  }
+  if (failed > 0) result.notes.push(`${failed} test(s) fail on the clean repo: an Injector's test selection must leave them out`);
+  if (verdict.quarantined.length > 0) result.notes.push(`${verdict.quarantined.length} flaky test(s) differ between the clean runs; the golden gate quarantines them in every run`);
+  const decided: Record<string, object> = {};
+  if (passed < DEFAULT_MIN_PASSING) {
+    decided.thresholds = { min_passing_tests: passed };
+    result.notes.push(`only ${passed} test(s) pass: thresholds.min_passing_tests set to ${passed} (default ${DEFAULT_MIN_PASSING})`);
+  }
+  decided.limits = { test_timeout_s: verdict.raisedFromMs === null ? repo.limits.test_timeout_s : Math.ceil(verdict.testTimeoutMs / 1000) };
+  return decided;
+}
