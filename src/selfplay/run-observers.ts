@@ -37,9 +37,6 @@ export async function observeRun(input: ObserveInput): Promise<RunObservers> {
   const { store } = input;
   const images = Object.fromEntries(await Promise.all([...input.repos].map(async ([id, run]) => [id, await templateIdentity(run.template)] as const)));
   await recordProvenance(store.paths.runConfig, { settings: input.settings, images, server: input.server });
-  const stepLog = input.logTo.length === 0
-    ? null
-    : await StepLog.open({ targets: input.logTo, dir: store.paths.logs, runDir: store.paths.root, name: basename(store.paths.root), config: input.settings, warn: input.log });
   let step = 0;
   const heartbeat = new HeartbeatWriter(
     store.paths.heartbeat,
@@ -52,6 +49,15 @@ export async function observeRun(input: ObserveInput): Promise<RunObservers> {
     input.heartbeatMs,
   );
   await heartbeat.beat();
+  let stepLog: StepLog | null = null;
+  try {
+    if (input.logTo.length > 0) {
+      stepLog = await StepLog.open({ targets: input.logTo, dir: store.paths.logs, runDir: store.paths.root, name: basename(store.paths.root), config: input.settings, warn: input.log });
+    }
+  } catch (error) {
+    await heartbeat.stop('failed');
+    throw error;
+  }
   return {
     onStepStarted: (started) => {
       step = started;

@@ -102,6 +102,10 @@ export async function runSelfplay(input: SelfplayRunInput): Promise<SelfplayRunR
   try {
     provider = createProvider(input.backend, input.warm);
     const log = (line: string): void => void stderr.write(`${input.command}: ${line}\n`);
+    // Before the golden gate: a missing log-sink package must not wait for two clean suite runs.
+    observers = await observeRun({
+      store, steps: input.steps, repos: prepared, settings: input.resolvedSettings ?? settings, server: input.server ?? null, logTo: input.logTo ?? [], log, heartbeatMs: input.heartbeatMs,
+    });
     const gated = !settings.goldenGate
       ? prepared
       : await gateRepos({
@@ -109,9 +113,6 @@ export async function runSelfplay(input: SelfplayRunInput): Promise<SelfplayRunR
         });
     // Only a mix draws strategies; a strategy asked for by name is run as asked.
     const repos = settings.strategy === 'mixed' && corpus === null ? await probeHistories(gated, provider, log) : gated;
-    observers = await observeRun({
-      store, steps: input.steps, repos, settings: input.resolvedSettings ?? settings, server: input.server ?? null, logTo: input.logTo ?? [], log, heartbeatMs: input.heartbeatMs,
-    });
     const lanes = createLanes(settings.lanes);
     const policy = new RunPolicy(input.policy, lanes.policy);
     let firstUndoneStep = 1;

@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -79,4 +79,27 @@ describe('ssr selfplay --log-to tensorboard: two steps on pyledger (real Docker,
     const heartbeat = heartbeatSchema.parse(JSON.parse(readFileSync(join(out, 'heartbeat.json'), 'utf8')));
     expect(heartbeat).toMatchObject({ status: 'completed', step: 2, stepsDone: 2, episodesDone: 2, steps: 2, pid: process.pid });
   });
+});
+
+describe('ssr selfplay --log-to wandb with a Python that lacks wandb', () => {
+  it('stops before the golden gate and any episode: exit 2, the package and the pip command', async () => {
+    const root = await mkdtemp(join(tmpdir(), 'ssr-logging-missing-'));
+    const previous = process.env.SSR_PYTHON;
+    process.env.SSR_PYTHON = '/usr/bin/python3';
+    try {
+      const reposFile = join(root, 'repos.yaml');
+      await writeFile(reposFile, `repos:\n  - id: pyledger\n    source:\n      git: ${join(ROOT, 'examples', 'pyledger.bundle')}\n      commit: ${COMMIT}\n    image:\n      base: debian-python\n`);
+      const out = join(root, 'run');
+      const run = await runCli(['selfplay', '--repo', 'pyledger', '--repos', reposFile, '--steps', '1', '--policy', 'procedural', '--log-to', 'wandb', '--out', out]);
+      expect(run.code).toBe(2);
+      expect(run.stderr).toMatch(/--log-to wandb: .*needs the Python package wandb.*\/usr\/bin\/python3 -m pip install wandb/);
+      expect(existsSync(join(out, 'golden-gate.json'))).toBe(false);
+      expect(existsSync(join(out, 'episodes.jsonl'))).toBe(false);
+      expect(JSON.parse(readFileSync(join(out, 'heartbeat.json'), 'utf8'))).toMatchObject({ status: 'failed', stepsDone: 0 });
+    } finally {
+      if (previous === undefined) delete process.env.SSR_PYTHON;
+      else process.env.SSR_PYTHON = previous;
+      await rm(root, { recursive: true, force: true });
+    }
+  }, 120_000);
 });
