@@ -39,6 +39,8 @@ type SinkProcess = ChildProcessByStdio<Writable, Readable, Readable>;
  */
 export class StepLog {
   private failed = false;
+  /** Until the sink is ready, its death is open()'s error, not a warning. */
+  private opened = false;
   private readonly exited: Promise<number | null>;
   private stderrTail = '';
 
@@ -91,6 +93,7 @@ export class StepLog {
         stdout += chunk.toString();
         if (!stdout.includes('"ready": true')) return;
         clearTimeout(timer);
+        this.opened = true;
         resolve();
       });
       void this.exited.then(async (code) => {
@@ -102,7 +105,7 @@ export class StepLog {
   }
 
   private fail(why: string): void {
-    if (this.failed) return;
+    if (this.failed || !this.opened) return;
     this.failed = true;
     this.warn(`--log-to: the log sink ${why}; later steps are not logged to it (metrics.jsonl has them): ${this.stderrTail.trim().split('\n').at(-1) ?? ''}`);
   }

@@ -1,6 +1,6 @@
 import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
-import { mkdtemp, readdir, rm } from 'node:fs/promises';
+import { mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -59,6 +59,18 @@ describe('--log-to: the Python log sink', () => {
     const open = StepLog.open({ targets: ['wandb'], dir: join(dir, 'logs-missing'), runDir: dir, name: 'x', config: {}, python: '/usr/bin/python3', warn: () => undefined });
     await expect(open).rejects.toThrow(/--log-to wandb: .*needs the Python package wandb.*\/usr\/bin\/python3 -m pip install wandb/);
   }, 60_000);
+
+  it('a sink that dies mid-run is reported once and skipped; the run goes on', async () => {
+    // Stands in for a python whose sink opened its writers and then died.
+    const dying = join(dir, 'dying-python');
+    await writeFile(dying, '#!/bin/sh\necho \'{"ready": true}\'\necho "disk full" >&2\nexit 1\n', { mode: 0o755 });
+    const warnings: string[] = [];
+    const log = await StepLog.open({ targets: ['tensorboard'], dir: join(dir, 'logs-dying'), runDir: dir, name: 'x', config: {}, python: dying, warn: (line) => warnings.push(line) });
+    await log.close();
+    log.log(steps[0]!);
+    expect(warnings).toHaveLength(1);
+    expect(warnings[0]).toMatch(/the log sink exited with 1; later steps are not logged to it \(metrics.jsonl has them\): disk full/);
+  });
 
   it('an interpreter that does not exist is a usage error naming SSR_PYTHON', async () => {
     const open = StepLog.open({ targets: ['tensorboard'], dir: join(dir, 'logs-none'), runDir: dir, name: 'x', config: {}, python: join(dir, 'no-python'), warn: () => undefined });
