@@ -15,6 +15,8 @@ export const runConfigSchema = z.object({
   createdAt: z.string(),
   /** The ssr that created the run (absent in run dirs written before it was recorded). */
   ssr: z.object({ version: z.string(), gitSha: z.string().nullable(), dirty: z.boolean().nullable() }).optional(),
+  /** What the latest (re)start ran with (record-provenance.ts); absent in older run dirs. */
+  provenance: z.record(z.string(), z.unknown()).optional(),
 });
 export type RunConfig = z.infer<typeof runConfigSchema>;
 

@@ -18,6 +18,9 @@ import { EngineError } from '../util/engine-error.js';
  *                                   the test time limit in force, or why the repo was refused)
  *     training.jsonl                the trainer's history as the run saw it: each train call
  *                                   (before it is sent), each checkpoint written, each resume
+ *     heartbeat.json                liveness of the process writing the run (time, pid, step,
+ *                                   episodes done), rewritten every 30 s (selfplay/heartbeat.ts)
+ *     logs/                         `--log-to`: tensorboard/ event files, wandb/ offline runs
  *
  * Names starting with a dot are in-progress writes (and `.lock`, the writer's pid): readers skip them. A JSONL line counts once
  * its newline is written (a torn last line is ignored). In episodes.jsonl the last line of an id
@@ -32,6 +35,8 @@ export const RUN_LAYOUT = {
   metrics: 'metrics.jsonl',
   goldenGate: 'golden-gate.json',
   training: 'training.jsonl',
+  heartbeat: 'heartbeat.json',
+  logs: 'logs',
   /** Inside a bug dir. */
   validation: 'validation.json',
   /** Inside a bug dir. */
@@ -66,6 +71,8 @@ export function runPaths(root: string) {
     metrics: join(root, RUN_LAYOUT.metrics),
     goldenGate: join(root, RUN_LAYOUT.goldenGate),
     training: join(root, RUN_LAYOUT.training),
+    heartbeat: join(root, RUN_LAYOUT.heartbeat),
+    logs: join(root, RUN_LAYOUT.logs),
   };
 }
 export type RunPaths = ReturnType<typeof runPaths>;

@@ -6,7 +6,7 @@ import { resolveEndpoint, type Env } from './endpoint.js';
 import { OpenAIPolicy, type OpenAIPolicyOptions } from './openai-policy.js';
 import { describeServerFacts } from './preflight/describe-server-facts.js';
 import { runPreflight } from './preflight/run-preflight.js';
-import type { ToolProtocolChoice } from './preflight/server-facts.js';
+import type { ServerFacts, ToolProtocolChoice } from './preflight/server-facts.js';
 import type { ToolParserName } from './text-protocol/tool-parsers/tool-parsers.js';
 import type { Policy } from './policy.js';
 import { resolveSamplingSettings, type SamplerLogprobs } from './sampling-settings.js';
@@ -49,6 +49,8 @@ export interface CreatePolicyOptions extends PolicyFlags {
   preflight?: boolean;
   /** Where the preflight's one-line summary and notes go. Default: stderr. */
   log?: (line: string) => void;
+  /** Told what the preflight learned about the server (run.json records it). */
+  onServerFacts?: (facts: ServerFacts) => void;
 }
 
 /** `--policy` when given; otherwise `openai` if an endpoint is configured, else the model-free `procedural`. */
@@ -106,6 +108,7 @@ async function createHttpPolicy(kind: 'openai' | 'tokens', http: HttpSettings, o
     const log = options.log ?? ((line: string) => void process.stderr.write(`${line}\n`));
     log(`model server: ${describeServerFacts(facts, mode)}`);
     for (const note of facts.notes) log(`model server: ${note}`);
+    options.onServerFacts?.(facts);
     Object.assign(settings, { model: facts.model, contextLength: facts.context?.tokens });
     toolProtocol = facts.toolProtocol;
     sendSeed = facts.sendsSeed;

@@ -40,7 +40,7 @@ export function effortPlots(run: RunAggregate): PlotSpec[] {
     {
       name: 'stage-time', section: 'throughput', title: 'Time by stage',
       caption: 'Wall-clock seconds per stage of a step (stages overlap across episodes, so this is busy time, not a timeline). Validation dominating points at slow test suites.',
-      svg: stackedBars({ ...axis, title: title('time by stage'), yLabel: 'seconds', unit: ' s', series: STAGES.map((stage, index) => ({ name: stage, color: colorAt(index), values: steps.map((s) => s.stageMs[stage] / 1000) })) }),
+      svg: stackedBars({ ...axis, title: title('time by stage'), yLabel: 'seconds', unit: ' s', grouped: 'mean', series: STAGES.map((stage, index) => ({ name: stage, color: colorAt(index), values: steps.map((s) => s.stageMs[stage] / 1000) })) }),
     },
     {
       name: 'samples', section: 'samples', title: 'Samples written, stale and masked',

@@ -36,12 +36,16 @@ function tiles(run: RunData, agg: RunAggregate): string {
 
 function header(run: RunData): string {
   const config = run.config;
+  const build = config?.ssr ? ` · ssr ${esc(config.ssr.version)}${config.ssr.gitSha ? ` (${esc(config.ssr.gitSha.slice(0, 12))}${config.ssr.dirty ? ', uncommitted changes' : ''})` : ''}` : '';
   const meta = config
-    ? `<code>ssr ${esc(config.command)}</code> · started ${esc(config.createdAt)} · <code>${esc(run.dir)}</code>`
+    ? `<code>ssr ${esc(config.command)}</code> · started ${esc(config.createdAt)}${build} · <code>${esc(run.dir)}</code>`
     : `<code>${esc(run.dir)}</code>`;
   const settings = config ? `<details><summary>run settings (run.json)</summary><pre>${esc(JSON.stringify(config.config, null, 2))}</pre></details>` : '';
+  const provenance = config?.provenance
+    ? `<details><summary>provenance: ssr build, resolved settings, images, model server (run.json)</summary><pre>${esc(JSON.stringify(config.provenance, null, 2))}</pre></details>`
+    : '';
   const notes = run.notes.length > 0 ? `<ul class="notes">${run.notes.map((note) => `<li>${esc(note)}</li>`).join('')}</ul>` : '';
-  return `<h1>Self-play run report: ${esc(run.name)}</h1><p class="meta">${meta}</p>${settings}${notes}`;
+  return `<h1>Self-play run report: ${esc(run.name)}</h1><p class="meta">${meta}</p>${settings}${provenance}${notes}`;
 }
 
 /** The one-run report: a complete self-contained HTML document. Pure apart from the default clock. */

@@ -23,6 +23,9 @@ import { resumeKey, type SelfplaySettings } from './selfplay-settings.js';
 import { stepMetricsSchema, type StepMetrics } from './step-metrics.js';
 import type { Checkpoint } from '../training/training-journal.js';
 import { runSteps } from './step-loop.js';
+import { observeRun, type RunObservers } from './run-observers.js';
+import type { LogTarget } from '../report/step-log/step-log.js';
+import type { ServerIdentity } from '../policy/preflight/server-identity.js';
 
 export interface SelfplayRunInput {
   /** The run.json command: `selfplay` or `corpus`. */
@@ -48,6 +51,14 @@ export interface SelfplayRunInput {
    * weights (it still holds the newer, lost ones). Throwing stops the run.
    */
   onResume?: (checkpoint: Checkpoint) => Promise<void>;
+  /** `--log-to`: per-step scalars to TensorBoard / W&B (default none). */
+  logTo?: readonly LogTarget[];
+  /** Every setting the command resolved, for run.json's provenance (default: `settings`). */
+  resolvedSettings?: Record<string, unknown>;
+  /** The model server from the preflight (null: model-free policy). */
+  server?: ServerIdentity | null;
+  /** heartbeat.json's period (tests). */
+  heartbeatMs?: number;
 }
 
 export interface SelfplayRunResult {
@@ -86,9 +97,15 @@ export async function runSelfplay(input: SelfplayRunInput): Promise<SelfplayRunR
   const config = resumeKey(settings, { repos: input.repos.map((repo) => ({ id: repo.id, commit: repo.commit })), policy: input.policyKey });
   const store = await RunStore.open(input.out, { command: input.command, config });
   let provider: SandboxProvider | undefined;
+  let observers: RunObservers | undefined;
+  let ended: 'completed' | 'stopped' | 'failed' = 'failed';
   try {
     provider = createProvider(input.backend, input.warm);
     const log = (line: string): void => void stderr.write(`${input.command}: ${line}\n`);
+    // Before the golden gate: a missing log-sink package must not wait for two clean suite runs.
+    observers = await observeRun({
+      store, steps: input.steps, repos: prepared, settings: input.resolvedSettings ?? settings, server: input.server ?? null, logTo: input.logTo ?? [], log, heartbeatMs: input.heartbeatMs,
+    });
     const gated = !settings.goldenGate
       ? prepared
       : await gateRepos({
@@ -118,13 +135,15 @@ export async function runSelfplay(input: SelfplayRunInput): Promise<SelfplayRunR
     };
     let stopped: string | null;
     try {
-      stopped = await runSteps(ctx, { steps: input.steps, repos: repoIds, corpus, progress });
+      stopped = await runSteps(ctx, { steps: input.steps, repos: repoIds, corpus, progress, onStepStarted: observers.onStepStarted, onStepFinished: observers.onStepFinished });
     } finally {
       progress.stop();
     }
+    ended = stopped === null ? 'completed' : 'stopped';
     const metrics = (await readJsonl(store.paths.metrics, stepMetricsSchema)).records;
     return { status: stopped === null ? 'completed' : 'stopped', reason: stopped, summary: jsonSummary(store.episodes(), metrics.length, input.out), metrics };
   } finally {
+    await observers?.stop(ended);
     // Warm sandboxes go on every way out: done, stopped, or an error thrown through here.
     if (provider) await releaseProvider(provider, (line) => stderr.write(`${input.command}: ${line}\n`));
     await store.close();

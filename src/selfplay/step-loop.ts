@@ -5,12 +5,17 @@ import { finishStep } from './finish-step.js';
 import { sampleStep } from './run-step.js';
 import type { SelfplayContext } from './selfplay-context.js';
 import type { SelfplayProgress } from './selfplay-progress.js';
+import type { StepMetrics } from './step-metrics.js';
 
 export interface LoopInput {
   steps: number;
   repos: readonly string[];
   corpus: ReadonlyMap<string, readonly StoredBug[]> | null;
   progress: SelfplayProgress;
+  /** Told when a step starts sampling (the heartbeat's step). */
+  onStepStarted?: (step: number) => void;
+  /** Told each finished step's metrics (`--log-to`, the heartbeat). */
+  onStepFinished?: (metrics: StepMetrics) => void;
 }
 
 /**
@@ -27,12 +32,17 @@ export async function runSteps(ctx: SelfplayContext, input: LoopInput): Promise<
   for (let step = 1; step <= input.steps && stopped === null; step++) {
     if (ctx.store.hasMetrics(step)) continue;
     await pipeline.gate(step);
+    input.onStepStarted?.(step);
     const sampled = await sampleStep(ctx, { step, repos: input.repos, corpus: input.corpus, onPlanned: (count) => input.progress.startStep(step, count) });
     if (sampled.status === 'stopped') {
       stopped = sampled.reason;
       break;
     }
-    pipeline.enqueue(step, async () => input.progress.trained(await finishStep(ctx, { step, started: sampled.started, samplingMs: sampled.samplingMs })));
+    pipeline.enqueue(step, async () => {
+      const metrics = await finishStep(ctx, { step, started: sampled.started, samplingMs: sampled.samplingMs });
+      input.progress.trained(metrics);
+      input.onStepFinished?.(metrics);
+    });
   }
   await pipeline.drain();
   return stopped;

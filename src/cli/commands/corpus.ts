@@ -1,12 +1,12 @@
 import { resolve } from 'node:path';
 import type { Command } from 'commander';
 import { resolveRepo, type ResolvedRepo } from '../../config/resolve-repo.js';
-import { createPolicy } from '../../policy/create-policy.js';
 import { selectBackend } from '../../sandbox/select-backend.js';
 import { runSelfplay } from '../../selfplay/run-selfplay.js';
 import { selfplaySettingsSchema } from '../../selfplay/selfplay-settings.js';
 import { EngineError } from '../../util/engine-error.js';
 import { loadReposOption, positiveInt } from '../common-options.js';
+import { createRunPolicy, resolvedRunSettings } from '../run-provenance.js';
 import { addRunOptions, nonNegativeInt, policyKey, reportRun, sharedSettings, type RunFlags } from './selfplay.js';
 
 interface CorpusFlags extends RunFlags {
@@ -42,9 +42,11 @@ export function registerCorpus(program: Command): void {
       higherOrderCap: 0,
       emitSamples: false,
     });
+    const { policy, server } = await createRunPolicy(flags);
+    const backend = await selectBackend(flags.sandbox);
     const result = await runSelfplay({
-      command: 'corpus', repos, policy: await createPolicy(flags), policyKey: policyKey(flags), backend: await selectBackend(flags.sandbox), warm: flags.warm,
-      settings, steps: 1, out: resolve(flags.out),
+      command: 'corpus', repos, policy, policyKey: policyKey(flags), backend, warm: flags.warm, settings, steps: 1, out: resolve(flags.out),
+      logTo: flags.logTo ?? [], server, resolvedSettings: resolvedRunSettings(flags, { settings, backend, policy: policyKey(flags), steps: 1 }),
     });
     reportRun('corpus', result, flags.json);
   });

@@ -2,7 +2,9 @@ import { resolve } from 'node:path';
 import { Option, type Command } from 'commander';
 import type { AgentLimits } from '../../agent/agent-limits.js';
 import { resolveRepo, type ResolvedRepo } from '../../config/resolve-repo.js';
-import { createPolicy, resolveDefaultPolicy, type PolicyFlags } from '../../policy/create-policy.js';
+import { resolveDefaultPolicy, type PolicyFlags } from '../../policy/create-policy.js';
+import type { LogTarget } from '../../report/step-log/step-log.js';
+import { addLogToOption, createRunPolicy, resolvedRunSettings } from '../run-provenance.js';
 import { formatTextSummary } from '../../report/text-summary.js';
 import { advantageEstimatorSchema, type AdvantageEstimator } from '../../rl/advantages.js';
 import { LIMIT_HIT_MODES, type LimitHitMode } from '../../rl/build-sample.js';
@@ -33,6 +35,7 @@ export interface RunFlags extends PolicyFlags, AgentLimitFlags, WarmFlags {
   sandbox: SandboxChoice;
   /** false with --no-golden-gate. */
   goldenGate: boolean;
+  logTo?: LogTarget[];
 }
 
 interface SelfplayFlags extends RunFlags {
@@ -92,6 +95,7 @@ export function addRunOptions(command: Command): Command {
     .option('--policy-concurrency <n>', 'policy calls in flight (default 8)', positiveInt('--policy-concurrency'))
     .option('--no-golden-gate', "skip the golden gate: each repo's clean suite run twice before any episode (flaky tests quarantined from the oracle sets, a limit the suite is near raised, or the repo refused; see golden-gate.json)");
   addAgentLimitOptions(command);
+  addLogToOption(command);
   return addWarmOption(addSandboxOption(command));
 }
 
@@ -212,10 +216,11 @@ export function registerSelfplay(program: Command): void {
       corpusDir: flags.corpus === undefined ? null : resolve(flags.corpus),
       leakPolicy: flags.leakPolicy,
     });
-    const policy = await createPolicy(flags);
+    const { policy, server } = await createRunPolicy(flags);
     const backend = await selectBackend(flags.sandbox);
     const result = await runSelfplay({
       command: 'selfplay', repos, policy, policyKey: policyKey(flags), backend, warm: flags.warm, settings, steps: flags.steps, out: resolve(flags.out), resume: flags.resume ?? false,
+      logTo: flags.logTo ?? [], server, resolvedSettings: resolvedRunSettings(flags, { settings, backend, policy: policyKey(flags), steps: flags.steps }),
     });
     reportRun('selfplay', result, flags.json);
   });

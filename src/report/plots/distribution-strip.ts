@@ -1,6 +1,7 @@
 import { summarise } from '../stats.js';
 import { emptyPlot, frame, type FrameOptions } from './frame.js';
 import { el, fmt, tip } from './svg.js';
+import { bucketCategories, groupedLabel } from './bucket-categories.js';
 
 export interface StripSeries {
   name: string;
@@ -26,9 +27,19 @@ function jitter(index: number, category: number): number {
  * Per category and series: a box (quartiles), a median tick, whiskers to min/max, a diamond at
  * the mean and every value as a jittered dot (`circle.pt`). Series sit side by side in a band.
  * Each series is a `<g class="series" data-points="N">` (N = its dots). Past `maxDots` values the
- * dots are left out and each box is the plotted point (`rect.pt`; N = its boxes).
+ * dots are left out and each box is the plotted point (`rect.pt`; N = its boxes). Past
+ * MAX_CATEGORIES categories consecutive ones are pooled into groups (bucketCategories), boxes only.
  */
-export function distributionStrip(options: DistributionStripOptions): string {
+export function distributionStrip(input: DistributionStripOptions): string {
+  const buckets = bucketCategories(input.categories);
+  // A long run: each group of steps pools its values into one box, drawn without dots.
+  const options: DistributionStripOptions = buckets.size === 1 ? input : {
+    ...input,
+    categories: buckets.labels,
+    xLabel: groupedLabel(input.xLabel, buckets),
+    series: input.series.map((series) => ({ ...series, values: buckets.groups.map((group) => group.flatMap((index) => series.values[index] ?? [])) })),
+    maxDots: 0,
+  };
   const all = options.series.flatMap((series) => series.values.flat());
   if (all.length === 0) return emptyPlot(options.title, 'no data in this run');
   const yDomain = options.yDomain ?? [Math.min(0, ...all), Math.max(...all)];

@@ -1,5 +1,6 @@
 import { emptyPlot, frame, type FrameOptions } from './frame.js';
 import { el, fmt, tip } from './svg.js';
+import { bucketCategories, groupedLabel } from './bucket-categories.js';
 
 export interface BarSeries {
   name: string;
@@ -15,13 +16,25 @@ export interface StackedBarsOptions extends Omit<FrameOptions, 'legend' | 'yDoma
   shares?: boolean;
   /** Added to each segment's tooltip, e.g. "s" for seconds. */
   unit?: string;
+  /** How a group of steps (past MAX_CATEGORIES) combines its values: counts add up (default), per-step amounts average. */
+  grouped?: 'sum' | 'mean';
 }
 
 /**
  * Stacked bars per category. Each non-zero segment is a `rect.pt` with a tooltip; each series a
- * `<g class="series" data-points="N">` (N = its drawn segments).
+ * `<g class="series" data-points="N">` (N = its drawn segments). Past MAX_CATEGORIES categories,
+ * one bar per group of consecutive ones (bucketCategories) holding the group's sums (or means).
  */
-export function stackedBars(options: StackedBarsOptions): string {
+export function stackedBars(input: StackedBarsOptions): string {
+  const buckets = bucketCategories(input.categories);
+  // A long run: one bar per group of steps, each segment the group's sum (shares of the sums) or mean.
+  const divide = (group: readonly number[]) => (input.grouped === 'mean' ? group.length : 1);
+  const options: StackedBarsOptions = buckets.size === 1 ? input : {
+    ...input,
+    categories: buckets.labels,
+    xLabel: groupedLabel(input.xLabel, buckets),
+    series: input.series.map((series) => ({ ...series, values: buckets.groups.map((group) => group.reduce((sum, index) => sum + Math.max(series.values[index] ?? 0, 0), 0) / divide(group)) })),
+  };
   const count = options.categories.length;
   const totals = Array.from({ length: count }, (_, index) => options.series.reduce((sum, series) => sum + Math.max(series.values[index] ?? 0, 0), 0));
   if (totals.every((value) => value === 0)) return emptyPlot(options.title, 'no data in this run');

@@ -77,6 +77,19 @@ describe('renderRunReport', () => {
     expect(html).not.toContain('no data:');
   });
 
+  it("shows the ssr build that created the run and the latest start's provenance from run.json", async () => {
+    const run = join(dir, 'run');
+    await cp(fixtureRun('selfplay-trainer'), run, { recursive: true });
+    const config = JSON.parse(await readFile(join(run, 'run.json'), 'utf8')) as Record<string, unknown>;
+    const provenance = { startedAt: '2026-01-01T00:00:00.000Z', pid: 7, ssr: { version: '0.1.0', gitSha: null, dirty: null }, settings: { steps: 4 }, images: { pyledger: { backend: 'docker', ref: 'ssr-repo-pyledger:abc', imageId: 'sha256:feed' } }, server: null };
+    await writeFile(join(run, 'run.json'), JSON.stringify({ ...config, ssr: { version: '0.1.0', gitSha: 'a'.repeat(40), dirty: true }, provenance }));
+    const html = renderRunReport(await readRun(run), { linkBase: '' });
+    expect(html).toContain(`ssr 0.1.0 (${'a'.repeat(12)}, uncommitted changes)`);
+    expect(html).toContain('<summary>provenance: ssr build, resolved settings, images, model server (run.json)</summary>');
+    expect(html).toContain('sha256:feed');
+    expectSelfContained(html);
+  });
+
   it('without a trainer: the note instead of trainer plots; the torn-line notes on top', async () => {
     const html = renderRunReport(await readRun(fixtureRun('removal-torn')), { linkBase: '' });
     expect([...plots(html).keys()]).toEqual(RUN_PLOTS.filter((name) => name !== 'sampled-nll'));
