@@ -7,7 +7,8 @@ import { dockerClient } from './docker/docker-client.js';
 import { DockerProvider } from './docker/docker-provider.js';
 import { pruneRepoImages } from './docker/prune-repo-images.js';
 import { PooledProvider } from './pool/pooled-provider.js';
-import { ensureRepoImage } from './docker/repo-image.js';
+import { ensureRepoImage, repoImageTag } from './docker/repo-image.js';
+import type { EngineFleet } from './engines/engine-fleet.js';
 import type { PruneResult } from './prune-result.js';
 import { limitsOf } from './repo-limits.js';
 import type { SandboxBackend, SandboxProvider, SandboxTemplate } from './sandbox.js';
@@ -19,6 +20,16 @@ import type { SandboxBackend, SandboxProvider, SandboxTemplate } from './sandbox
 export async function prepareTemplate(repo: ResolvedRepo, backend: SandboxBackend, progress: ProgressSink): Promise<SandboxTemplate> {
   if (backend === 'bwrap') return prepareBwrapTemplate(repo, progress);
   const ref = await ensureRepoImage(dockerClient(), repo, progress);
+  return { backend: 'docker', repoId: repo.id, ref, limits: limitsOf(repo) };
+}
+
+/**
+ * The repo's Docker image on every engine of a fleet, the same image (id) everywhere: built on
+ * one, streamed to the others (EngineFleet.ensureImage).
+ */
+export async function prepareFleetTemplate(repo: ResolvedRepo, fleet: EngineFleet, progress: ProgressSink): Promise<SandboxTemplate> {
+  const ref = repoImageTag(repo);
+  await fleet.ensureImage(ref, (docker) => ensureRepoImage(docker, repo, progress), progress);
   return { backend: 'docker', repoId: repo.id, ref, limits: limitsOf(repo) };
 }
 

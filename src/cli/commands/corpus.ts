@@ -2,12 +2,11 @@ import { resolve } from 'node:path';
 import type { Command } from 'commander';
 import { resolveRepo, type ResolvedRepo } from '../../config/resolve-repo.js';
 import { createPolicy } from '../../policy/create-policy.js';
-import { selectBackend } from '../../sandbox/select-backend.js';
 import { runSelfplay } from '../../selfplay/run-selfplay.js';
 import { selfplaySettingsSchema } from '../../selfplay/selfplay-settings.js';
 import { EngineError } from '../../util/engine-error.js';
 import { loadReposOption, positiveInt } from '../common-options.js';
-import { addRunOptions, nonNegativeInt, policyKey, reportRun, sharedSettings, type RunFlags } from './selfplay.js';
+import { addRunOptions, nonNegativeInt, policyKey, reportRun, runSandboxes, sharedSettings, type RunFlags } from './selfplay.js';
 
 interface CorpusFlags extends RunFlags {
   repo?: string[];
@@ -43,7 +42,7 @@ export function registerCorpus(program: Command): void {
       emitSamples: false,
     });
     const result = await runSelfplay({
-      command: 'corpus', repos, policy: await createPolicy(flags), policyKey: policyKey(flags), backend: await selectBackend(flags.sandbox), warm: flags.warm,
+      command: 'corpus', repos, policy: await createPolicy(flags), policyKey: policyKey(flags), ...(await runSandboxes(flags)), warm: flags.warm,
       settings, steps: 1, out: resolve(flags.out),
     });
     reportRun('corpus', result, flags.json);
