@@ -1,4 +1,5 @@
 import { EngineError } from '../../util/engine-error.js';
+import { LoadHeap, type HeapEngine } from './load-heap.js';
 
 /** One engine as placement sees it: how many episodes it takes at once, how many it holds. */
 export interface EngineLoad {
@@ -23,15 +24,20 @@ interface Waiter {
  * nothing new; what it held is released by its holders as their episodes end.
  */
 export class Placement {
-  private readonly engines = new Map<string, EngineLoad>();
+  private readonly engines = new Map<string, EngineLoad & HeapEngine>();
+  /** Engines that are up with a free slot, least loaded on top. */
+  private readonly free = new LoadHeap();
   private readonly waiting: (Waiter | undefined)[] = [];
   private head = 0;
+  private waitingCount = 0;
 
   constructor(engines: readonly { id: string; slots: number }[]) {
     for (const { id, slots } of engines) {
       if (!Number.isInteger(slots) || slots <= 0) throw new EngineError('usage', `engine ${id}: slots must be a positive integer, got ${slots}`);
       if (this.engines.has(id)) throw new EngineError('usage', `engine ${id} is listed twice`);
-      this.engines.set(id, { id, slots, inUse: 0, up: true });
+      const engine = { id, slots, inUse: 0, up: true, order: this.engines.size, at: -1 };
+      this.engines.set(id, engine);
+      this.free.insert(engine);
     }
     if (this.engines.size === 0) throw new EngineError('usage', 'placement needs at least one engine');
   }
@@ -48,11 +54,13 @@ export class Placement {
         waiter.signal = signal;
         waiter.onAbort = () => {
           this.waiting[index] = undefined;
+          this.waitingCount -= 1;
           reject(signal.reason);
         };
         signal.addEventListener('abort', waiter.onAbort, { once: true });
       }
       this.waiting.push(waiter);
+      this.waitingCount += 1;
       // Waiters that gave up may be all that is queued ahead: serve this one now if a slot is free.
       this.serveWaiting();
     });
@@ -63,32 +71,36 @@ export class Placement {
     const engine = this.engine(id);
     if (engine.inUse === 0) throw new Error(`engine ${id}: released more slots than were placed`);
     engine.inUse -= 1;
+    if (this.free.has(engine)) this.free.update(engine);
+    else if (engine.up) this.free.insert(engine);
     this.serveWaiting();
   }
 
   /** Place nothing more on the engine until {@link markUp}. */
   markDown(id: string): void {
-    this.engine(id).up = false;
+    const engine = this.engine(id);
+    engine.up = false;
+    if (this.free.has(engine)) this.free.remove(engine);
   }
 
   markUp(id: string): void {
-    this.engine(id).up = true;
+    const engine = this.engine(id);
+    engine.up = true;
+    if (!this.free.has(engine) && engine.inUse < engine.slots) this.free.insert(engine);
     this.serveWaiting();
   }
 
   /** Every engine's slots, slots in use and state, in the order given. */
   loads(): readonly Readonly<EngineLoad>[] {
-    return [...this.engines.values()].map((engine) => ({ ...engine }));
+    return [...this.engines.values()].map(({ id, slots, inUse, up }) => ({ id, slots, inUse, up }));
   }
 
   /** Episodes waiting for a slot. */
   get queued(): number {
-    let count = 0;
-    for (let i = this.head; i < this.waiting.length; i++) if (this.waiting[i] !== undefined) count++;
-    return count;
+    return this.waitingCount;
   }
 
-  private engine(id: string): EngineLoad {
+  private engine(id: string): EngineLoad & HeapEngine {
     const engine = this.engines.get(id);
     if (!engine) throw new Error(`engine ${id} is not placed on`);
     return engine;
@@ -96,14 +108,12 @@ export class Placement {
 
   /** Take a slot on the least-loaded engine with one free; undefined when none has. */
   private take(): string | undefined {
-    let best: EngineLoad | undefined;
-    for (const engine of this.engines.values()) {
-      if (!engine.up || engine.inUse >= engine.slots) continue;
-      // Cross-multiplied: inUse/slots < best.inUse/best.slots without division.
-      if (best === undefined || engine.inUse * best.slots < best.inUse * engine.slots) best = engine;
-    }
-    if (best !== undefined) best.inUse += 1;
-    return best?.id;
+    const best = this.free.peek() as (EngineLoad & HeapEngine) | undefined;
+    if (best === undefined) return undefined;
+    best.inUse += 1;
+    if (best.inUse >= best.slots) this.free.remove(best);
+    else this.free.update(best);
+    return best.id;
   }
 
   private serveWaiting(): void {
@@ -116,6 +126,7 @@ export class Placement {
       const id = this.take();
       if (id === undefined) break;
       this.head++;
+      this.waitingCount -= 1;
       if (waiter.signal && waiter.onAbort) waiter.signal.removeEventListener('abort', waiter.onAbort);
       waiter.resolve(id);
     }
