@@ -14,7 +14,7 @@ import type { PlannedEpisode } from './stages/01-prepare.js';
  */
 export async function runPlacedEpisode(ctx: SelfplayContext, planned: PlannedEpisode): Promise<EpisodeRecord | null> {
   const { fleet } = ctx;
-  if (fleet === null) return runEpisode(ctx, planned);
+  if (!fleet) return runEpisode(ctx, planned);
   for (;;) {
     if (ctx.health.stopped !== null) return null;
     let lease;

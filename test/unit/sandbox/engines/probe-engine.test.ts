@@ -7,22 +7,14 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseEngineAddress } from '../../../../src/sandbox/engines/engine-address.js';
 import { probeEngine } from '../../../../src/sandbox/engines/probe-engine.js';
-
-/** A stand-in engine on 127.0.0.1 answering /_ping and /info as dockerd does, with `info` as its facts. */
-function fakeEngine(info: Record<string, unknown>): Server {
-  return createHttpServer((request, response) => {
-    if (request.url?.endsWith('/_ping')) return void response.end('OK');
-    if (request.url?.endsWith('/info')) return void response.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(info));
-    response.writeHead(404).end();
-  });
-}
+import { fakeEngine, HEALTHY_INFO } from '../../../helpers/fake-engine.js';
 
 async function listen(server: Server): Promise<number> {
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   return (server.address() as { port: number }).port;
 }
 
-const GOOD = { ServerVersion: '24.0.7', Driver: 'overlay2', CgroupVersion: '2', CgroupDriver: 'systemd', NCPU: 6, MemTotal: 8 * 1024 ** 3, MemoryLimit: true, PidsLimit: true, CpuCfsQuota: true };
+const GOOD = { ...HEALTHY_INFO, NCPU: 6, MemTotal: 8 * 1024 ** 3 };
 
 /** A CA and a certificate signed by it for `cn` (127.0.0.1 as its IP SAN), as openssl makes them. */
 function certificates(dir: string, cn: string): void {
@@ -46,17 +38,17 @@ describe('probeEngine', () => {
   });
 
   it('reads an engine\'s facts: version, storage driver, cgroup version, CPUs, memory', async () => {
-    const server = fakeEngine(GOOD);
-    servers.push(server);
-    const probed = await probeEngine(parseEngineAddress(`tcp://127.0.0.1:${await listen(server)}`));
+    const engine = await fakeEngine(GOOD);
+    servers.push(engine.server);
+    const probed = await probeEngine(parseEngineAddress(engine.url));
     expect(probed.facts).toMatchObject({ version: '24.0.7', storageDriver: 'overlay2', cgroupVersion: '2', cpus: 6, memoryBytes: 8 * 1024 ** 3 });
   });
 
   it('refuses an engine without overlay or the cgroup controllers, naming it and why', async () => {
-    const server = fakeEngine({ ...GOOD, Driver: 'vfs', PidsLimit: false });
-    servers.push(server);
-    const port = await listen(server);
-    const probe = probeEngine(parseEngineAddress(`tcp://127.0.0.1:${port}`));
+    const engine = await fakeEngine({ ...GOOD, Driver: 'vfs', PidsLimit: false });
+    servers.push(engine.server);
+    const port = engine.url.split(':').pop()!;
+    const probe = probeEngine(parseEngineAddress(engine.url));
     await expect(probe).rejects.toMatchObject({ code: 'sandbox-unavailable' });
     await expect(probe).rejects.toThrow(new RegExp(`tcp://127\\.0\\.0\\.1:${port} is refused: storage driver vfs .*; the engine cannot enforce the sandbox limits \\(pids`));
   });
