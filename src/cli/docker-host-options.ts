@@ -1,10 +1,10 @@
 import type { Command } from 'commander';
 import { useDockerEngine } from '../sandbox/docker/docker-client.js';
 import { engineAddresses, type EngineAddress } from '../sandbox/engines/engine-address.js';
-import { probeEngine } from '../sandbox/engines/probe-engine.js';
+import { probeEngines } from '../sandbox/engines/probe-engine.js';
 import type { SandboxBackend } from '../sandbox/sandbox.js';
 import { selectBackend } from '../sandbox/select-backend.js';
-import { EngineError, errorMessage } from '../util/engine-error.js';
+import { EngineError } from '../util/engine-error.js';
 import type { SandboxChoice } from './common-options.js';
 
 /** Flags of {@link addDockerHostOption}. */
@@ -40,9 +40,7 @@ export function dockerHostsOf(flags: DockerHostFlags): EngineAddress[] {
 export async function sandboxBackend(flags: DockerHostFlags): Promise<SandboxBackend> {
   const addresses = dockerHostsOf(flags);
   if (addresses.length === 0) return selectBackend(flags.sandbox);
-  const probes = await Promise.allSettled(addresses.map((address) => probeEngine(address)));
-  const failed = probes.flatMap((probe) => (probe.status === 'rejected' ? [errorMessage(probe.reason)] : []));
-  if (failed.length > 0) throw new EngineError('docker-unavailable', failed.join('\n'), { retryable: true });
-  useDockerEngine((probes[0] as PromiseFulfilledResult<Awaited<ReturnType<typeof probeEngine>>>).value.docker);
+  const [first] = await probeEngines(addresses);
+  useDockerEngine(first!.docker);
   return 'docker';
 }

@@ -21,51 +21,54 @@ export interface EngineAddress {
 
 const FORMS = 'unix:///path/docker.sock, tcp://host:port, tcp://host:port?certs=/dir (TLS) or ssh://user@host';
 
-function usage(url: string, why: string): EngineError {
-  return new EngineError('usage', `--docker-host ${url}: ${why} (expected ${FORMS})`);
+/** Where an engine URL came from, for messages: the flag, or the environment variable. */
+export type AddressSource = '--docker-host' | 'SSR_DOCKER_HOSTS';
+
+function usage(url: string, why: string, source: AddressSource): EngineError {
+  return new EngineError('usage', `${source} ${url}: ${why} (expected ${FORMS})`);
 }
 
-function readCert(url: string, dir: string, file: string): Buffer {
+function readCert(url: string, dir: string, file: string, source: AddressSource): Buffer {
   try {
     return readFileSync(join(dir, file));
   } catch (error) {
-    throw usage(url, `cannot read ${file} in the cert dir ${dir}: ${errorMessage(error)}; put the engine's ca.pem, cert.pem and key.pem there`);
+    throw usage(url, `cannot read ${file} in the cert dir ${dir}: ${errorMessage(error)}; put the engine's ca.pem, cert.pem and key.pem there`, source);
   }
 }
 
-function tcpAddress(url: string, parsed: URL): EngineAddress {
+function tcpAddress(url: string, parsed: URL, source: AddressSource): EngineAddress {
   const port = parsed.port === '' ? undefined : Number(parsed.port);
   const host = parsed.hostname.replace(/^\[(.*)\]$/, '$1');
   const certDir = parsed.searchParams.get('certs');
   const unknown = [...parsed.searchParams.keys()].filter((key) => key !== 'certs');
-  if (unknown.length > 0) throw usage(url, `unknown option ${unknown.join(', ')} (only certs=/dir is known)`);
+  if (unknown.length > 0) throw usage(url, `unknown option ${unknown.join(', ')} (only certs=/dir is known)`, source);
   const name = `tcp://${parsed.host}`;
   if (certDir === null) return { name, kind: 'tcp', options: { host, port: port ?? 2375, protocol: 'http' } };
-  if (certDir === '') throw usage(url, 'certs= needs the cert dir');
+  if (certDir === '') throw usage(url, 'certs= needs the cert dir', source);
   return {
     name, kind: 'tls', certDir,
-    options: { host, port: port ?? 2376, protocol: 'https', ca: readCert(url, certDir, 'ca.pem'), cert: readCert(url, certDir, 'cert.pem'), key: readCert(url, certDir, 'key.pem') },
+    options: { host, port: port ?? 2376, protocol: 'https', ca: readCert(url, certDir, 'ca.pem', source), cert: readCert(url, certDir, 'cert.pem', source), key: readCert(url, certDir, 'key.pem', source) },
   };
 }
 
 /** Parse one engine URL. @throws EngineError `usage` naming the URL and the forms it may take. */
-export function parseEngineAddress(url: string): EngineAddress {
+export function parseEngineAddress(url: string, source: AddressSource = '--docker-host'): EngineAddress {
   const trimmed = url.trim();
   let parsed: URL;
   try {
     parsed = new URL(trimmed);
   } catch {
-    throw usage(trimmed, 'not a URL');
+    throw usage(trimmed, 'not a URL', source);
   }
   switch (parsed.protocol) {
     case 'unix:':
-      if (parsed.pathname === '' || parsed.pathname === '/') throw usage(trimmed, 'no socket path');
+      if (parsed.pathname === '' || parsed.pathname === '/') throw usage(trimmed, 'no socket path', source);
       return { name: `unix://${parsed.pathname}`, kind: 'unix', options: { socketPath: parsed.pathname } };
     case 'tcp:':
-      if (parsed.hostname === '') throw usage(trimmed, 'no host');
-      return tcpAddress(trimmed, parsed);
+      if (parsed.hostname === '') throw usage(trimmed, 'no host', source);
+      return tcpAddress(trimmed, parsed, source);
     case 'ssh:': {
-      if (parsed.hostname === '') throw usage(trimmed, 'no host');
+      if (parsed.hostname === '') throw usage(trimmed, 'no host', source);
       const username = decodeURIComponent(parsed.username) || undefined;
       const sshOptions = process.env['SSH_AUTH_SOCK'] ? { agent: process.env['SSH_AUTH_SOCK'] } : {};
       return {
@@ -75,7 +78,7 @@ export function parseEngineAddress(url: string): EngineAddress {
       };
     }
     default:
-      throw usage(trimmed, `unknown scheme ${parsed.protocol}`);
+      throw usage(trimmed, `unknown scheme ${parsed.protocol}`, source);
   }
 }
 
@@ -85,11 +88,12 @@ export function parseEngineAddress(url: string): EngineAddress {
  * would be counted as two and given twice its slots.
  */
 export function engineAddresses(flags: readonly string[] | undefined, env: NodeJS.ProcessEnv = process.env): EngineAddress[] {
-  const given = flags && flags.length > 0 ? [...flags] : (env['SSR_DOCKER_HOSTS'] ?? '').split(',').map((url) => url.trim()).filter((url) => url !== '');
-  const addresses = given.map(parseEngineAddress);
+  const fromFlags = flags !== undefined && flags.length > 0;
+  const given = fromFlags ? [...flags] : (env['SSR_DOCKER_HOSTS'] ?? '').split(',').map((url) => url.trim()).filter((url) => url !== '');
+  const addresses = given.map((url) => parseEngineAddress(url, fromFlags ? '--docker-host' : 'SSR_DOCKER_HOSTS'));
   const seen = new Set<string>();
   for (const address of addresses) {
-    if (seen.has(address.name)) throw new EngineError('usage', `--docker-host ${address.name} is given twice; name each engine once`);
+    if (seen.has(address.name)) throw new EngineError('usage', `${fromFlags ? '--docker-host' : 'SSR_DOCKER_HOSTS'}: ${address.name} is given twice; name each engine once`);
     seen.add(address.name);
   }
   return addresses;

@@ -1,5 +1,5 @@
 import type Docker from 'dockerode';
-import { EngineError, errorMessage } from '../../util/engine-error.js';
+import { EngineError } from '../../util/engine-error.js';
 import type { ProgressSink } from '../../util/progress.js';
 import { DockerProvider } from '../docker/docker-provider.js';
 import { PooledProvider } from '../pool/pooled-provider.js';
@@ -7,7 +7,7 @@ import type { SandboxProvider } from '../sandbox.js';
 import type { EngineAddress } from './engine-address.js';
 import { slotsOf, type EngineFacts } from './engine-info.js';
 import { Placement } from './placement.js';
-import { probeEngine } from './probe-engine.js';
+import { probeEngines } from './probe-engine.js';
 import { imageId, shareImage } from './share-image.js';
 
 /** One engine of the fleet. */
@@ -73,15 +73,7 @@ export class EngineFleet {
    */
   static async connect(addresses: readonly EngineAddress[], options: FleetOptions = {}): Promise<EngineFleet> {
     if (addresses.length === 0) throw new EngineError('usage', 'no Docker engine given (--docker-host URL or SSR_DOCKER_HOSTS)');
-    const probes = await Promise.allSettled(addresses.map((address) => probeEngine(address)));
-    const failed = probes.flatMap((probe) => (probe.status === 'rejected' ? [probe.reason as unknown] : []));
-    if (failed.length > 0) {
-      const first = failed[0];
-      const code = first instanceof EngineError ? first.code : 'docker-unavailable';
-      throw new EngineError(code, failed.map((error) => errorMessage(error)).join('\n'), { retryable: code === 'docker-unavailable' });
-    }
-    const engines = probes.map((probe) => {
-      const { address, docker, facts } = (probe as PromiseFulfilledResult<Awaited<ReturnType<typeof probeEngine>>>).value;
+    const engines = (await probeEngines(addresses)).map(({ address, docker, facts }) => {
       const inner = new DockerProvider(docker);
       const provider = options.warm ? new PooledProvider(inner, options.warm) : inner;
       return { name: address.name, docker, facts, slots: options.slotsPerHost ?? slotsOf(facts), provider, down: null, lost: new AbortController() };

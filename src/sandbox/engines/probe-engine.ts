@@ -68,3 +68,15 @@ export async function probeEngine(address: EngineAddress, timeoutMs = ENGINE_PRO
   if (problems.length > 0) throw new EngineError('sandbox-unavailable', `${address.name} is refused: ${problems.join('; ')}`);
   return { address, docker, facts };
 }
+
+/**
+ * Probe every engine at once. @throws EngineError listing every engine that is unreachable or
+ * refused, one line each with its fix (the first one's code), so one start-up names them all.
+ */
+export async function probeEngines(addresses: readonly EngineAddress[]): Promise<ProbedEngine[]> {
+  const probes = await Promise.allSettled(addresses.map((address) => probeEngine(address)));
+  const failed = probes.flatMap((probe) => (probe.status === 'rejected' ? [probe.reason as unknown] : []));
+  if (failed.length === 0) return probes.map((probe) => (probe as PromiseFulfilledResult<ProbedEngine>).value);
+  const code = failed[0] instanceof EngineError ? failed[0].code : 'docker-unavailable';
+  throw new EngineError(code, failed.map((error) => errorMessage(error)).join('\n'), { retryable: code === 'docker-unavailable' });
+}
