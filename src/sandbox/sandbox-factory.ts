@@ -7,7 +7,8 @@ import { dockerClient } from './docker/docker-client.js';
 import { DockerProvider } from './docker/docker-provider.js';
 import { pruneRepoImages } from './docker/prune-repo-images.js';
 import { PooledProvider } from './pool/pooled-provider.js';
-import { ensureRepoImage } from './docker/repo-image.js';
+import { currentRepoImageTag, ensureRepoImage } from './docker/repo-image.js';
+import type { EngineFleet } from './engines/engine-fleet.js';
 import { K8sProvider } from './k8s/k8s-provider.js';
 import { prepareK8sTemplate } from './k8s/k8s-template.js';
 import type { PruneResult } from './prune-result.js';
@@ -22,6 +23,17 @@ export async function prepareTemplate(repo: ResolvedRepo, backend: SandboxBacken
   if (backend === 'bwrap') return prepareBwrapTemplate(repo, progress);
   if (backend === 'k8s') return prepareK8sTemplate(repo, progress);
   const ref = await ensureRepoImage(dockerClient(), repo, progress);
+  return { backend: 'docker', repoId: repo.id, ref, limits: limitsOf(repo) };
+}
+
+/**
+ * The repo's Docker image on every engine of a fleet, the same image (id) everywhere: built on
+ * one, streamed to the others (EngineFleet.ensureImage).
+ */
+export async function prepareFleetTemplate(repo: ResolvedRepo, fleet: EngineFleet, progress: ProgressSink): Promise<SandboxTemplate> {
+  // image.base tags carry the user base's id: read it where the image is built (the first engine).
+  const ref = await currentRepoImageTag(fleet.engines[0]!.docker, repo);
+  await fleet.ensureImage(ref, (docker) => ensureRepoImage(docker, repo, progress), progress);
   return { backend: 'docker', repoId: repo.id, ref, limits: limitsOf(repo) };
 }
 

@@ -16,6 +16,15 @@ async function probeDocker(): Promise<{ ok: boolean; reason: string }> {
   return probe.status === 'ok' ? { ok: true, reason: probe.detail } : { ok: false, reason: probe.reason };
 }
 
+/** What the stages of an episode see of the run's health: the run's own, or one engine's (LeaseHealth). */
+export interface RunHealth {
+  readonly signal: AbortSignal;
+  readonly stopped: string | null;
+  reportSuccess(): void;
+  reportFailure(code: string | undefined, detail: string): Promise<void>;
+  stop(reason: string): void;
+}
+
 /**
  * Decides when infrastructure failures mean the run cannot go on. One discarded episode is
  * normal (a container died); the engine gone is not: then every further episode would be
@@ -23,7 +32,7 @@ async function probeDocker(): Promise<{ ok: boolean; reason: string }> {
  * `maxConsecutiveFailures` failures in a row stop the run: {@link signal} aborts, so running
  * agents end as `cancelled` and nothing new starts; what was finished stays.
  */
-export class EngineHealth {
+export class EngineHealth implements RunHealth {
   private readonly controller = new AbortController();
   private consecutive = 0;
   private reason: string | null = null;

@@ -4,7 +4,9 @@ import type { ResolvedRepo } from '../config/resolve-repo.js';
 import type { Policy } from '../policy/policy.js';
 import { progressDisplay } from '../report/progress-display.js';
 import { SampleWriter } from '../rl/sample-writer.js';
-import { createProvider, prepareTemplate } from '../sandbox/sandbox-factory.js';
+import { EngineFleet } from '../sandbox/engines/engine-fleet.js';
+import type { EngineAddress } from '../sandbox/engines/engine-address.js';
+import { createProvider, prepareFleetTemplate, prepareTemplate } from '../sandbox/sandbox-factory.js';
 import { releaseProvider } from '../sandbox/pool/release-provider.js';
 import type { SandboxBackend, SandboxProvider } from '../sandbox/sandbox.js';
 import { publishWeights } from '../training/publish-weights.js';
@@ -19,7 +21,7 @@ import { configuredTestTimeout, type RunRepo, type SelfplayContext } from './sel
 import { gateRepos } from './golden-gate/gate-repos.js';
 import { probeHistories } from './probe-histories.js';
 import { SelfplayProgress } from './selfplay-progress.js';
-import { resumeKey, type SelfplaySettings } from './selfplay-settings.js';
+import { resumeKey, type LaneSizes, type SelfplaySettings } from './selfplay-settings.js';
 import { stepMetricsSchema, type StepMetrics } from './step-metrics.js';
 import type { Checkpoint } from '../training/training-journal.js';
 import { runSteps } from './step-loop.js';
@@ -35,6 +37,12 @@ export interface SelfplayRunInput {
   /** What identifies the policy in run.json (a resume must use the same). */
   policyKey: Record<string, unknown>;
   backend: SandboxBackend;
+  /** `--docker-host` (repeatable): the Docker engines episodes are placed on (absent or empty: DOCKER_HOST's one). */
+  engines?: readonly EngineAddress[];
+  /** `--slots-per-host N`: episodes per engine at once (default: from its CPUs and memory). */
+  slotsPerHost?: number;
+  /** With `engines`: raise the episode, solver and sandbox lanes to the engines' slots in all (no concurrency flag was given). */
+  scaleLanes?: boolean;
   /** `--warm N`: sandboxes per repo started ahead of demand (absent: none). */
   warm?: number;
   settings: SelfplaySettings;
@@ -70,15 +78,24 @@ export interface SelfplayRunResult {
   metrics: StepMetrics[];
 }
 
-async function prepareRepos(repos: readonly ResolvedRepo[], backend: SandboxBackend, stderr: NodeJS.WriteStream): Promise<Map<string, RunRepo>> {
+async function prepareRepos(repos: readonly ResolvedRepo[], backend: SandboxBackend, stderr: NodeJS.WriteStream, fleet: EngineFleet | null): Promise<Map<string, RunRepo>> {
   const display = progressDisplay(stderr);
   try {
     const prepared = new Map<string, RunRepo>();
-    for (const repo of repos) prepared.set(repo.id, { repo, template: await prepareTemplate(repo, backend, display.sink) });
+    for (const repo of repos) {
+      const template = fleet ? await prepareFleetTemplate(repo, fleet, display.sink) : await prepareTemplate(repo, backend, display.sink);
+      prepared.set(repo.id, { repo, template });
+    }
     return prepared;
   } finally {
     display.stop();
   }
+}
+
+/** Lanes no narrower than the fleet's slots in all, so every engine can be kept busy. */
+function scaledLanes(lanes: LaneSizes, fleet: EngineFleet): LaneSizes {
+  const slots = fleet.engines.reduce((sum, engine) => sum + engine.slots, 0);
+  return { ...lanes, episodes: Math.max(lanes.episodes, slots), solver: Math.max(lanes.solver, slots), sandbox: Math.max(lanes.sandbox, slots) };
 }
 
 /**
@@ -93,15 +110,25 @@ export async function runSelfplay(input: SelfplayRunInput): Promise<SelfplayRunR
   const stderr = input.stderr ?? process.stderr;
   const repoIds = input.repos.map((repo) => repo.id);
   const corpus = settings.corpusDir === null ? null : await loadCorpusBugs(settings.corpusDir, input.out, input.repos);
-  const prepared = await prepareRepos(input.repos, input.backend, stderr);
+  const log = (line: string): void => void stderr.write(`${input.command}: ${line}\n`);
+  // Every engine is probed (and a bad one refused, named) before anything is built or run.
+  const fleet = input.engines && input.engines.length > 0 ? await EngineFleet.connect(input.engines, { slotsPerHost: input.slotsPerHost, warm: input.warm, log }) : null;
+  if (fleet) log(`engines: ${fleet.engines.map((engine) => `${engine.name} (${engine.slots} slots)`).join(', ')}`);
+  let prepared: Map<string, RunRepo>;
+  try {
+    prepared = await prepareRepos(input.repos, input.backend, stderr, fleet);
+  } catch (error) {
+    await fleet?.dispose();
+    throw error;
+  }
   const config = resumeKey(settings, { repos: input.repos.map((repo) => ({ id: repo.id, commit: repo.commit })), policy: input.policyKey });
   const store = await RunStore.open(input.out, { command: input.command, config });
   let provider: SandboxProvider | undefined;
   let observers: RunObservers | undefined;
   let ended: 'completed' | 'stopped' | 'failed' = 'failed';
   try {
-    provider = createProvider(input.backend, input.warm);
-    const log = (line: string): void => void stderr.write(`${input.command}: ${line}\n`);
+    // With a fleet, the run's own sandboxes (golden gate, history probe) come from its first engine.
+    provider = fleet ? fleet.engines[0]!.provider : createProvider(input.backend, input.warm);
     // Before the golden gate: a missing log-sink package must not wait for two clean suite runs.
     observers = await observeRun({
       store, steps: input.steps, repos: prepared, settings: input.resolvedSettings ?? settings, server: input.server ?? null, logTo: input.logTo ?? [], log, heartbeatMs: input.heartbeatMs,
@@ -113,7 +140,7 @@ export async function runSelfplay(input: SelfplayRunInput): Promise<SelfplayRunR
         });
     // Only a mix draws strategies; a strategy asked for by name is run as asked.
     const repos = settings.strategy === 'mixed' && corpus === null ? await probeHistories(gated, provider, log) : gated;
-    const lanes = createLanes(settings.lanes);
+    const lanes = createLanes(fleet && input.scaleLanes ? scaledLanes(settings.lanes, fleet) : settings.lanes);
     const policy = new RunPolicy(input.policy, lanes.policy);
     let firstUndoneStep = 1;
     while (store.hasMetrics(firstUndoneStep)) firstUndoneStep++;
@@ -130,7 +157,9 @@ export async function runSelfplay(input: SelfplayRunInput): Promise<SelfplayRunR
     const progress = new SelfplayProgress(stderr, { steps: input.steps, perStep, label: input.command });
     const ctx: SelfplayContext = {
       settings, store, policy, provider, repos, lanes, baselines: new BaselineCache(),
-      health: new EngineHealth({ backend: input.backend, ...input.health }), progress, sampleWriter: new SampleWriter(input.out),
+      // With a fleet each episode's LeaseHealth probes its own engine; DOCKER_HOST's engine is beside the point.
+      health: new EngineHealth({ backend: input.backend, ...(fleet ? { probe: async () => ({ ok: true, reason: 'engines probed per episode' }) } : {}), ...input.health }),
+      fleet, progress, sampleWriter: new SampleWriter(input.out),
       stageMs: new Map(), trainer, sampling: [],
     };
     let stopped: string | null;
@@ -145,7 +174,8 @@ export async function runSelfplay(input: SelfplayRunInput): Promise<SelfplayRunR
   } finally {
     await observers?.stop(ended);
     // Warm sandboxes go on every way out: done, stopped, or an error thrown through here.
-    if (provider) await releaseProvider(provider, (line) => stderr.write(`${input.command}: ${line}\n`));
+    if (fleet) await releaseProvider(fleet, log);
+    else if (provider) await releaseProvider(provider, log);
     await store.close();
   }
 }

@@ -1,6 +1,6 @@
 import type { EpisodeRecord } from '../corpus/episode-record.js';
 import type { StoredBug } from '../corpus/read-stored-bug.js';
-import { runEpisode } from './run-episode.js';
+import { runPlacedEpisode } from './place-episode.js';
 import { noHistoryNotes, stageTimesOf, type SelfplayContext } from './selfplay-context.js';
 import { planStep } from './stages/01-prepare.js';
 
@@ -44,7 +44,7 @@ export async function sampleStep(ctx: SelfplayContext, input: StepInput): Promis
     const plan = planStep({ step, repos: input.repos, settings: ctx.settings, corpus: input.corpus, noHistory: noHistoryNotes(ctx.repos) });
     stageTimesOf(ctx, step).prepare = Date.now() - started;
     input.onPlanned?.(plan.length);
-    const settled = await Promise.allSettled(plan.map((planned) => ctx.lanes.episodes.add(() => runEpisode(ctx, planned))));
+    const settled = await Promise.allSettled(plan.map((planned) => ctx.lanes.episodes.add(() => runPlacedEpisode(ctx, planned))));
     const failure = settled.find((result) => result.status === 'rejected');
     if (failure) {
       // Not infrastructure (a bug, a full disk): stop the others before giving up.

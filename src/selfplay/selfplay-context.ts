@@ -5,7 +5,8 @@ import type { SandboxProvider, SandboxTemplate } from '../sandbox/sandbox.js';
 import type { Interval } from '../training/overlap.js';
 import type { TrainingJournal } from '../training/training-journal.js';
 import type { BaselineCache } from '../validator/baseline-cache.js';
-import type { EngineHealth } from './engine-health.js';
+import type { EngineFleet } from '../sandbox/engines/engine-fleet.js';
+import type { RunHealth } from './engine-health.js';
 import type { Lanes } from './lanes.js';
 import type { RunPolicy } from './run-policy.js';
 import type { SelfplaySettings } from './selfplay-settings.js';
@@ -54,7 +55,9 @@ export interface SelfplayContext {
   repos: ReadonlyMap<string, RunRepo>;
   lanes: Lanes;
   baselines: BaselineCache;
-  health: EngineHealth;
+  health: RunHealth;
+  /** The Docker engines episodes are placed on (`--docker-host`); null: every sandbox comes from `provider`. */
+  fleet: EngineFleet | null;
   progress: EpisodeProgress;
   sampleWriter: SampleWriter;
   /** Per step: steps overlap (one samples while another trains), so each keeps its own. */

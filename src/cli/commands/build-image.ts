@@ -2,11 +2,13 @@ import type { Command } from 'commander';
 import { progressDisplay } from '../../report/progress-display.js';
 import { prepareTemplate, pruneStaleTemplates } from '../../sandbox/sandbox-factory.js';
 import type { SandboxTemplate } from '../../sandbox/sandbox.js';
-import { selectBackend } from '../../sandbox/select-backend.js';
+import { addDockerHostOption, sandboxBackend } from '../docker-host-options.js';
 import { addRepoOptions, addSandboxOption, resolveRepoOptions, type RepoOptions, type SandboxChoice } from '../common-options.js';
 
 interface BuildImageOptions extends RepoOptions {
   sandbox: SandboxChoice;
+  /** --docker-host (repeatable). */
+  dockerHost?: string[];
   prune?: boolean;
 }
 
@@ -17,10 +19,11 @@ export function registerBuildImage(program: Command): void {
     .description("build (once; later runs reuse it) the base image and a repo's sandbox image or bwrap template, and print its tag");
   addRepoOptions(command);
   addSandboxOption(command);
+  addDockerHostOption(command);
   command.option('--prune', "then remove this repo's older images (or bwrap templates): those built for another commit or recipe; ones a container still uses are kept");
   command.action(async (options: BuildImageOptions) => {
     const repo = await resolveRepoOptions(options);
-    const backend = await selectBackend(options.sandbox);
+    const backend = await sandboxBackend(options);
     const display = progressDisplay(process.stderr);
     let template: SandboxTemplate;
     try {

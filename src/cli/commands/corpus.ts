@@ -1,13 +1,12 @@
 import { resolve } from 'node:path';
 import type { Command } from 'commander';
 import { resolveRepo, type ResolvedRepo } from '../../config/resolve-repo.js';
-import { selectBackend } from '../../sandbox/select-backend.js';
 import { runSelfplay } from '../../selfplay/run-selfplay.js';
 import { selfplaySettingsSchema } from '../../selfplay/selfplay-settings.js';
 import { EngineError } from '../../util/engine-error.js';
 import { loadReposOption, positiveInt } from '../common-options.js';
 import { createRunPolicy, resolvedRunSettings } from '../run-provenance.js';
-import { addRunOptions, nonNegativeInt, policyKey, reportRun, sharedSettings, type RunFlags } from './selfplay.js';
+import { addRunOptions, nonNegativeInt, policyKey, reportRun, runSandboxes, sharedSettings, type RunFlags } from './selfplay.js';
 
 interface CorpusFlags extends RunFlags {
   repo?: string[];
@@ -43,10 +42,10 @@ export function registerCorpus(program: Command): void {
       emitSamples: false,
     });
     const { policy, server } = await createRunPolicy(flags);
-    const backend = await selectBackend(flags.sandbox);
+    const sandboxes = await runSandboxes(flags);
     const result = await runSelfplay({
-      command: 'corpus', repos, policy, policyKey: policyKey(flags), backend, warm: flags.warm, settings, steps: 1, out: resolve(flags.out),
-      logTo: flags.logTo ?? [], server, resolvedSettings: resolvedRunSettings(flags, { settings, backend, policy: policyKey(flags), steps: 1 }),
+      command: 'corpus', repos, policy, policyKey: policyKey(flags), ...sandboxes, warm: flags.warm, settings, steps: 1, out: resolve(flags.out),
+      logTo: flags.logTo ?? [], server, resolvedSettings: resolvedRunSettings(flags, { settings, backend: sandboxes.backend, policy: policyKey(flags), steps: 1 }),
     });
     reportRun('corpus', result, flags.json);
   });

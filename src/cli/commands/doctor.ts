@@ -15,6 +15,9 @@ import { TOOL_PROTOCOL_CHOICES } from '../../policy/preflight/server-facts.js';
 import { errorMessage } from '../../util/engine-error.js';
 import { loadReposOption, positiveInt } from '../common-options.js';
 import { serverChecks, type DoctorServerFlags } from './doctor-server.js';
+import { engineChecks } from './doctor-engines.js';
+import { engineAddresses, type EngineAddress } from '../../sandbox/engines/engine-address.js';
+import { DOCKER_HOST_HELP } from '../docker-host-options.js';
 
 /** One line of the doctor's report; `fix` says what to do about anything not ok. */
 export interface DoctorCheck {
@@ -76,14 +79,22 @@ async function dockerChecks(repoIds: string[], resolveTag: (id: string) => Promi
   return checks;
 }
 
-/** Everything the doctor looks at, in report order. */
-export async function runDoctor(reposFile: string | undefined): Promise<{ checks: DoctorCheck[]; usable: string[] }> {
+/** The base image and every repo image of the repo set whose tag can be told. */
+async function imageTags(repoIds: string[], resolveTag: (id: string) => Promise<string>): Promise<string[]> {
+  const tags = [baseImageTag(imageRecipeSchema.parse({}))];
+  for (const id of repoIds) tags.push(...(await resolveTag(id).then((tag) => [tag], () => [])));
+  return tags;
+}
+
+/** Everything the doctor looks at, in report order; `engines`: those of --docker-host, each listed. */
+export async function runDoctor(reposFile: string | undefined, engines: readonly EngineAddress[] = []): Promise<{ checks: DoctorCheck[]; usable: string[] }> {
   const repos = await loadReposOption(reposFile);
   const repoIds = repos?.file.repos.map((repo) => repo.id) ?? [];
   const bwrap = await probeBwrapBackend();
   const rootfs = baseRootfsDir(imageRecipeSchema.parse({}));
+  const resolveTag = async (id: string): Promise<string> => currentRepoImageTag(dockerClient(), await resolveRepo(id, repos));
   const checks: DoctorCheck[] = [
-    ...(await dockerChecks(repoIds, async (id) => currentRepoImageTag(dockerClient(), await resolveRepo(id, repos)))),
+    ...(engines.length > 0 ? await engineChecks(engines, await imageTags(repoIds, resolveTag)) : await dockerChecks(repoIds, resolveTag)),
     bwrap.status === 'ok'
       ? { name: 'bubblewrap', status: 'ok', detail: bwrap.detail }
       : { name: 'bubblewrap', status: 'failed', detail: bwrap.reason, fix: BWRAP_HINT },
@@ -94,7 +105,7 @@ export async function runDoctor(reposFile: string | undefined): Promise<{ checks
       : { name: 'base rootfs', status: 'missing', detail: `${rootfs} not built`, fix: BUILD_FIX },
   ];
   if (!repos) checks.push({ name: 'repos.yaml', status: 'missing', detail: 'none given and none in the current directory', fix: 'pass --repos <file>, or use --repo <path>' });
-  const dockerOk = checks.some((check) => check.name === 'docker engine' && check.status === 'ok');
+  const dockerOk = checks.some((check) => (check.name === 'docker engine' || check.name.startsWith('engine ')) && check.status === 'ok');
   const usable = [...(dockerOk ? ['docker'] : []), ...(bwrap.status === 'ok' ? ['bwrap'] : [])];
   return { checks, usable };
 }
@@ -122,8 +133,9 @@ export function registerDoctor(program: Command): void {
     .addOption(new Option('--tool-protocol <mode>', 'with --base-url: native, text or auto (default)').choices(TOOL_PROTOCOL_CHOICES))
     .option('--max-context <n>', "with --base-url: the model's context when the server does not report it", positiveInt('--max-context'))
     .option('--json', 'print the checks as JSON')
-    .action(async (options: DoctorServerFlags & { repos?: string; json?: boolean }) => {
-      const { checks, usable } = await runDoctor(options.repos);
+    .option('--docker-host <url>', `${DOCKER_HOST_HELP}; each is listed with its state, slots and images`, (value: string, previous: string[] = []) => [...previous, value])
+    .action(async (options: DoctorServerFlags & { repos?: string; json?: boolean; dockerHost?: string[] }) => {
+      const { checks, usable } = await runDoctor(options.repos, engineAddresses(options.dockerHost));
       const server = options.baseUrl === undefined ? [] : await serverChecks(options);
       checks.push(...server);
       process.stdout.write(options.json ? `${JSON.stringify({ checks, usable }, null, 2)}\n` : render(checks, usable));

@@ -8,7 +8,7 @@ import { gradeSolution } from '../../roles/grade-solution.js';
 import { gradeVerdict, type GradeVerdict } from '../../roles/grade-verdict.js';
 import { validateForGrading } from '../../roles/grading-oracle.js';
 import { createProvider, prepareTemplate } from '../../sandbox/sandbox-factory.js';
-import { selectBackend } from '../../sandbox/select-backend.js';
+import { addDockerHostOption, sandboxBackend } from '../docker-host-options.js';
 import { EngineError } from '../../util/engine-error.js';
 import { BaselineCache } from '../../validator/baseline-cache.js';
 import { addRepoOptions, addSandboxOption, positiveInt, resolveRepoOptions, type RepoOptions, type SandboxChoice } from '../common-options.js';
@@ -20,6 +20,8 @@ interface GradeOptions extends RepoOptions {
   json?: boolean;
   testTimeout?: number;
   sandbox: SandboxChoice;
+  /** --docker-host (repeatable). */
+  dockerHost?: string[];
 }
 
 /** The whole patch file; a missing or unreadable one is the user's bad input (exit 2), never a −1. */
@@ -58,13 +60,14 @@ export function registerGrade(program: Command): void {
     .option('--json', 'print one JSON object {reward, reason, applied, failingTests, droppedSections, flags, code}')
     .option('--test-timeout <seconds>', "time limit of one test_script.sh run (default: the repo's test_timeout_s)", positiveInt('--test-timeout'));
   addSandboxOption(command);
+  addDockerHostOption(command);
   command.action(async (options: GradeOptions) => {
     // Every input is read before a sandbox starts: bad input is exit 2 at once.
     const artifactDir = resolve(options.artifact);
     const patch = await readPatchFile(options.patch);
     const artifact = await loadArtifactDir(artifactDir);
     const repo = await resolveRepoOptions(options);
-    const backend = await selectBackend(options.sandbox);
+    const backend = await sandboxBackend(options);
     const display = progressDisplay(process.stderr);
     const template = await prepareTemplate(repo, backend, display.sink).finally(display.stop);
     const provider = createProvider(backend);

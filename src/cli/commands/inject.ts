@@ -15,7 +15,7 @@ import { roleLimits } from '../../roles/role-limits.js';
 import { pickStrategy, STRATEGY_CHOICES, type InjectorStrategy, type StrategyChoice } from '../../roles/injector-strategy.js';
 import { createProvider, prepareTemplate } from '../../sandbox/sandbox-factory.js';
 import { releaseProvider } from '../../sandbox/pool/release-provider.js';
-import { selectBackend } from '../../sandbox/select-backend.js';
+import { addDockerHostOption, sandboxBackend } from '../docker-host-options.js';
 import { seededRng } from '../../util/seeded-rng.js';
 import { BaselineCache } from '../../validator/baseline-cache.js';
 import { validateArtifact, type ValidationResult } from '../../validator/validate-artifact.js';
@@ -31,6 +31,8 @@ interface InjectOptions extends RepoOptions, PolicyFlags, AgentLimitFlags, WarmF
   testTimeout?: number;
   concurrency: number;
   sandbox: SandboxChoice;
+  /** --docker-host (repeatable). */
+  dockerHost?: string[];
 }
 
 /** `--json` output of `ssr inject`: exactly these keys. */
@@ -62,12 +64,13 @@ export function registerInject(program: Command): void {
     .option('--concurrency <n>', 'sandboxes the validator runs at once', positiveInt('--concurrency'), DEFAULT_VALIDATE_CONCURRENCY);
   addAgentLimitOptions(command);
   addSandboxOption(command);
+  addDockerHostOption(command);
   addWarmOption(command);
   command.action(async (options: InjectOptions) => {
     const repo = await resolveRepoOptions(options);
     const policy = await createPolicy(options);
     const seed = options.seed ?? randomInt(2 ** 31);
-    const backend = await selectBackend(options.sandbox);
+    const backend = await sandboxBackend(options);
     const display = progressDisplay(process.stderr);
     const template = await prepareTemplate(repo, backend, display.sink).finally(display.stop);
     const provider = createProvider(backend, options.warm);

@@ -8,9 +8,12 @@ import { addLogToOption, createRunPolicy, resolvedRunSettings } from '../run-pro
 import { formatTextSummary } from '../../report/text-summary.js';
 import { advantageEstimatorSchema, type AdvantageEstimator } from '../../rl/advantages.js';
 import { LIMIT_HIT_MODES, type LimitHitMode } from '../../rl/build-sample.js';
+import type { SandboxBackend } from '../../sandbox/sandbox.js';
 import { STRATEGY_CHOICES, type StrategyChoice } from '../../roles/injector-strategy.js';
 import { samplerSyncModeSchema, type SamplerSyncMode } from '../../training/sampler-sync-mode.js';
 import { selectBackend } from '../../sandbox/select-backend.js';
+import type { EngineAddress } from '../../sandbox/engines/engine-address.js';
+import { addDockerHostOption, dockerHostsOf } from '../docker-host-options.js';
 import { runSelfplay, type SelfplayRunResult } from '../../selfplay/run-selfplay.js';
 import { selfplaySettingsSchema, TRAIN_ROLES, type SelfplaySettingsInput, type TrainRoles } from '../../selfplay/selfplay-settings.js';
 import { EngineError } from '../../util/engine-error.js';
@@ -33,6 +36,9 @@ export interface RunFlags extends PolicyFlags, AgentLimitFlags, WarmFlags {
   sandboxConcurrency?: number;
   policyConcurrency?: number;
   sandbox: SandboxChoice;
+  /** --docker-host (repeatable). */
+  dockerHost?: string[];
+  slotsPerHost?: number;
   /** false with --no-golden-gate. */
   goldenGate: boolean;
   logTo?: LogTarget[];
@@ -96,7 +102,24 @@ export function addRunOptions(command: Command): Command {
     .option('--no-golden-gate', "skip the golden gate: each repo's clean suite run twice before any episode (flaky tests quarantined from the oracle sets, a limit the suite is near raised, or the repo refused; see golden-gate.json)");
   addAgentLimitOptions(command);
   addLogToOption(command);
+  addDockerHostOption(command);
+  command.option('--slots-per-host <n>', "with --docker-host: episodes each engine runs at once (default: from its CPUs and memory, one per CPU and 2 GiB)", positiveInt('--slots-per-host'));
   return addWarmOption(addSandboxOption(command));
+}
+
+/**
+ * Where a run's sandboxes come from: the engines of `--docker-host` (placed on by capacity), or
+ * the one backend `--sandbox` selects. With engines and no concurrency flag, the lanes follow the
+ * engines' slots (`scaleLanes`): two engines are no faster through lanes sized for one.
+ */
+export async function runSandboxes(flags: RunFlags): Promise<{ backend: SandboxBackend; engines: EngineAddress[]; slotsPerHost?: number; scaleLanes: boolean }> {
+  const engines = dockerHostsOf(flags);
+  if (engines.length === 0) {
+    if (flags.slotsPerHost !== undefined) throw new EngineError('usage', '--slots-per-host needs --docker-host (or SSR_DOCKER_HOSTS)');
+    return { backend: await selectBackend(flags.sandbox), engines, scaleLanes: false };
+  }
+  const scaleLanes = !flags.episodeConcurrency && !flags.solverConcurrency && !flags.sandboxConcurrency;
+  return { backend: 'docker', engines, ...(flags.slotsPerHost ? { slotsPerHost: flags.slotsPerHost } : {}), scaleLanes };
 }
 
 /** The settings fields the shared flags decide. */
@@ -217,10 +240,10 @@ export function registerSelfplay(program: Command): void {
       leakPolicy: flags.leakPolicy,
     });
     const { policy, server } = await createRunPolicy(flags);
-    const backend = await selectBackend(flags.sandbox);
+    const sandboxes = await runSandboxes(flags);
     const result = await runSelfplay({
-      command: 'selfplay', repos, policy, policyKey: policyKey(flags), backend, warm: flags.warm, settings, steps: flags.steps, out: resolve(flags.out), resume: flags.resume ?? false,
-      logTo: flags.logTo ?? [], server, resolvedSettings: resolvedRunSettings(flags, { settings, backend, policy: policyKey(flags), steps: flags.steps }),
+      command: 'selfplay', repos, policy, policyKey: policyKey(flags), ...sandboxes, warm: flags.warm, settings, steps: flags.steps, out: resolve(flags.out), resume: flags.resume ?? false,
+      logTo: flags.logTo ?? [], server, resolvedSettings: resolvedRunSettings(flags, { settings, backend: sandboxes.backend, policy: policyKey(flags), steps: flags.steps }),
     });
     reportRun('selfplay', result, flags.json);
   });

@@ -18,7 +18,7 @@ import { runSolverEpisode } from '../../roles/solver-episode.js';
 import { createProvider, prepareTemplate } from '../../sandbox/sandbox-factory.js';
 import type { SandboxProvider, SandboxTemplate } from '../../sandbox/sandbox.js';
 import { releaseProvider } from '../../sandbox/pool/release-provider.js';
-import { selectBackend } from '../../sandbox/select-backend.js';
+import { addDockerHostOption, sandboxBackend } from '../docker-host-options.js';
 import { EngineError, errorMessage, isEngineError } from '../../util/engine-error.js';
 import { seededRng } from '../../util/seeded-rng.js';
 import { BaselineCache } from '../../validator/baseline-cache.js';
@@ -37,6 +37,8 @@ interface SolveOptions extends RepoOptions, PolicyFlags, AgentLimitFlags, WarmFl
   testTimeout?: number;
   priorPatch?: string;
   sandbox: SandboxChoice;
+  /** --docker-host (repeatable). */
+  dockerHost?: string[];
   leakPolicy: LeakPolicy;
 }
 
@@ -122,6 +124,7 @@ export function registerSolve(program: Command): void {
   addAgentLimitOptions(command);
   addLeakPolicyOption(command);
   addSandboxOption(command);
+  addDockerHostOption(command);
   addWarmOption(command);
   command.action(async (options: SolveOptions) => {
     const artifactDir = resolve(options.artifact);
@@ -129,7 +132,7 @@ export function registerSolve(program: Command): void {
     const priorPatch = options.priorPatch === undefined ? undefined : await readPriorPatch(options.priorPatch);
     const repo = await resolveRepoOptions(options);
     const policy = await createPolicy(options);
-    const backend = await selectBackend(options.sandbox);
+    const backend = await sandboxBackend(options);
     const display = progressDisplay(process.stderr);
     const template = await prepareTemplate(repo, backend, display.sink).finally(display.stop);
     const provider = createProvider(backend, options.warm);

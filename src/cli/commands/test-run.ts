@@ -6,12 +6,14 @@ import { runTests } from '../../harness/run-tests.js';
 import type { TestReport } from '../../harness/test-report.js';
 import type { ProgressSink } from '../../util/progress.js';
 import { createProvider, prepareTemplate } from '../../sandbox/sandbox-factory.js';
-import { selectBackend } from '../../sandbox/select-backend.js';
+import { addDockerHostOption, sandboxBackend } from '../docker-host-options.js';
 import { EngineError, errorMessage } from '../../util/engine-error.js';
 import { addRepoOptions, addSandboxOption, positiveInt, resolveRepoOptions, type RepoOptions, type SandboxChoice } from '../common-options.js';
 
 interface TestRunOptions extends RepoOptions {
   sandbox: SandboxChoice;
+  /** --docker-host (repeatable). */
+  dockerHost?: string[];
   script?: string;
   parser?: string;
   testTimeout?: number;
@@ -50,12 +52,13 @@ export function registerTestRun(program: Command): void {
     .option('--json', 'print the whole TestReport as JSON');
   addRepoOptions(command);
   addSandboxOption(command);
+  addDockerHostOption(command);
   command.action(async (options: TestRunOptions) => {
     const repo = await resolveRepoOptions(options);
     const defaults = readDefaultTestFiles();
     const testScript = options.script ? await readUserFile('--script', options.script) : defaults.testScript;
     const testParser = options.parser ? await readUserFile('--parser', options.parser) : defaults.testParser;
-    const backend = await selectBackend(options.sandbox);
+    const backend = await sandboxBackend(options);
     const template = await prepareTemplate(repo, backend, stderrProgress);
     const sandbox = await createProvider(backend).acquire(template);
     let report: TestReport;

@@ -8,7 +8,7 @@ import { loadArtifactDir } from '../../artifact/load-artifact.js';
 import { progressDisplay } from '../../report/progress-display.js';
 import { formatValidationTable } from '../../report/validation-table.js';
 import { prepareTemplate, createProvider } from '../../sandbox/sandbox-factory.js';
-import { selectBackend } from '../../sandbox/select-backend.js';
+import { addDockerHostOption, sandboxBackend } from '../docker-host-options.js';
 import { EngineError, errorMessage, isEngineError } from '../../util/engine-error.js';
 import { BaselineCache } from '../../validator/baseline-cache.js';
 import { validateArtifact, type ValidationResult } from '../../validator/validate-artifact.js';
@@ -21,6 +21,8 @@ interface ValidateOptions extends RepoOptions {
   testTimeout?: number;
   concurrency: number;
   sandbox: SandboxChoice;
+  /** --docker-host (repeatable). */
+  dockerHost?: string[];
 }
 
 /** Sandboxes at once: every state is CPU-bound pytest, so about one per core (at least 2 so I/O overlaps). */
@@ -59,6 +61,7 @@ export function registerValidate(program: Command): void {
     .option('--test-timeout <seconds>', "time limit of one test_script.sh run (default: the repo's test_timeout_s)", positiveInt('--test-timeout'))
     .option('--concurrency <n>', 'sandboxes running at once', positiveInt('--concurrency'), DEFAULT_VALIDATE_CONCURRENCY);
   addSandboxOption(command);
+  addDockerHostOption(command);
   command.action(async (options: ValidateOptions) => {
     if ((options.artifact === undefined) === (options.artifactList === undefined)) {
       throw new EngineError('usage', 'give exactly one of --artifact <dir> or --artifact-list <file>');
@@ -67,7 +70,7 @@ export function registerValidate(program: Command): void {
     // Load every artifact first: a bad input is a usage error before any sandbox starts.
     const single = options.artifact !== undefined ? await loadArtifactDir(dirs[0]!) : undefined;
     const repo = await resolveRepoOptions(options);
-    const backend = await selectBackend(options.sandbox);
+    const backend = await sandboxBackend(options);
     const display = progressDisplay(process.stderr);
     const template = await prepareTemplate(repo, backend, display.sink).finally(display.stop);
     const shared = {

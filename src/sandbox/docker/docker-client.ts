@@ -3,10 +3,15 @@ import { EngineError, errorMessage } from '../../util/engine-error.js';
 
 let shared: Docker | undefined;
 
-/** One dockerode client per process; honours DOCKER_HOST like the docker CLI. */
+/** One dockerode client per process; honours DOCKER_HOST like the docker CLI, unless {@link useDockerEngine} chose another. */
 export function dockerClient(): Docker {
   shared ??= new Docker();
   return shared;
+}
+
+/** Make `docker` the process's engine (`--docker-host` of a command that uses one engine). */
+export function useDockerEngine(docker: Docker): void {
+  shared = docker;
 }
 
 /** HTTP status of a dockerode error, if it came from the daemon. */

@@ -29,7 +29,8 @@ export function sandboxContainerOptions(template: SandboxTemplate): Docker.Conta
   };
 }
 
-let orphansSwept: Promise<number> | undefined;
+/** Per engine (a run may use several), once per process. */
+const orphanSweeps = new WeakMap<Docker, Promise<number>>();
 
 /** Sandboxes as Docker containers, one per acquire, created from the template's image. */
 export class DockerProvider implements SandboxProvider {
@@ -40,8 +41,9 @@ export class DockerProvider implements SandboxProvider {
   async acquire(template: SandboxTemplate): Promise<Sandbox> {
     if (template.backend !== 'docker') throw new EngineError('usage', `DockerProvider cannot use a ${template.backend} template`);
     // Once per process: clean up after runs that crashed before disposing their sandboxes.
-    orphansSwept ??= removeOrphanSandboxes(this.docker);
-    await orphansSwept;
+    let swept = orphanSweeps.get(this.docker);
+    if (swept === undefined) orphanSweeps.set(this.docker, (swept = removeOrphanSandboxes(this.docker)));
+    await swept;
     let container: Docker.Container;
     try {
       container = await this.docker.createContainer(sandboxContainerOptions(template));

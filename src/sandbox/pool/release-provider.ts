@@ -7,7 +7,7 @@ import type { SandboxProvider } from '../sandbox.js';
  * (a stopped, resumable run) stands, and the next run's sweep of dead owners' sandboxes removes
  * what is left.
  */
-export async function releaseProvider(provider: SandboxProvider, warn: (line: string) => void): Promise<void> {
+export async function releaseProvider(provider: Pick<SandboxProvider, 'dispose'>, warn: (line: string) => void): Promise<void> {
   try {
     await provider.dispose?.();
   } catch (error) {
