@@ -15,11 +15,12 @@ import { EngineError } from '../../util/engine-error.js';
 import { addAgentLimitOptions, agentLimitsFromFlags, type AgentLimitFlags } from '../agent-limit-options.js';
 import { addSandboxOption, addWarmOption, loadReposOption, positiveInt, type SandboxChoice, type WarmFlags } from '../common-options.js';
 import { addPolicyOptions } from '../policy-options.js';
+import { addBreadthOptions, withBreadthFlags, type BreadthFlags } from '../breadth-options.js';
 import { addLeakPolicyOption } from '../leak-policy-option.js';
 import type { LeakPolicy } from '../../agent/leak-flag.js';
 
 /** Flags `ssr selfplay` and `ssr corpus` share. */
-export interface RunFlags extends PolicyFlags, AgentLimitFlags, WarmFlags {
+export interface RunFlags extends PolicyFlags, AgentLimitFlags, WarmFlags, BreadthFlags {
   repos?: string;
   out: string;
   json?: boolean;
@@ -92,6 +93,7 @@ export function addRunOptions(command: Command): Command {
     .option('--policy-concurrency <n>', 'policy calls in flight (default 8)', positiveInt('--policy-concurrency'))
     .option('--no-golden-gate', "skip the golden gate: each repo's clean suite run twice before any episode (flaky tests quarantined from the oracle sets, a limit the suite is near raised, or the repo refused; see golden-gate.json)");
   addAgentLimitOptions(command);
+  addBreadthOptions(command);
   return addWarmOption(addSandboxOption(command));
 }
 
@@ -192,7 +194,7 @@ export function registerSelfplay(program: Command): void {
     if (!flags.repo?.length) throw new EngineError('usage', 'ssr selfplay: give at least one --repo <id|path>');
     const loaded = await loadReposOption(flags.repos);
     const repos: ResolvedRepo[] = [];
-    for (const ref of flags.repo) repos.push(await resolveRepo(ref, loaded));
+    for (const ref of flags.repo) repos.push(withBreadthFlags(await resolveRepo(ref, loaded), flags));
     if (new Set(repos.map((repo) => repo.id)).size !== repos.length) throw new EngineError('usage', 'ssr selfplay: a --repo is given twice');
     if ((flags.resume || flags.saveEvery) && !flags.trainer) throw new EngineError('usage', `ssr selfplay: ${flags.resume ? '--resume' : '--save-every'} needs --trainer <url>`);
     const settings = selfplaySettingsSchema.parse({

@@ -49,7 +49,7 @@ describe('the real injector prompts (prompts/injector-*.md)', () => {
   ] as const)('%s prompt → %s, with the thresholds it states', async (strategy, expected) => {
     const { injectorPrompts } = await import('../../../../src/roles/role-prompts.js');
     const { agentLimitsSchema } = await import('../../../../src/agent/agent-limits.js');
-    const thresholds = { min_passing_tests: 12, min_changed_files: 2, min_failing_tests: 3 };
+    const thresholds = { min_passing_tests: 12, min_changed_files: 2, min_failing_tests: 3, max_failing_tests: 30, max_failing_files: 4 };
     const prompts = injectorPrompts(strategy, { thresholds, testTimeoutMs: 90_000 }, agentLimitsSchema.parse({}));
     expect(readInjectorSettings(prompts.systemPrompt, prompts.userPrompt, seededRng(1))).toEqual({
       strategy: expected,
