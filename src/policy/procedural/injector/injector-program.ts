@@ -51,6 +51,7 @@ async function* inject(ctx: ProgramContext): Program {
     facts,
     minChangedFiles: settings.minChangedFiles,
     minFailingTests: settings.minFailingTests,
+    breadth: { maxFailingTests: settings.maxFailingTests, maxFailingFiles: settings.maxFailingFiles },
     maxAttempts: MAX_ATTEMPTS,
     reserveTurns: 30 + 3 * settings.minChangedFiles,
   };
