@@ -7,6 +7,7 @@ import { EngineError } from '../util/engine-error.js';
 import { writeJsonAtomic } from './atomic-write.js';
 import { bugMetadataSchema, type BugMetadata } from './bug-metadata.js';
 import { buggyTreeHash } from './buggy-tree-hash.js';
+import { describeBugQuality } from './bug-quality.js';
 import { episodeRecordSchema, type EpisodeRecord } from './episode-record.js';
 import { appendJsonlLocked, readJsonl } from './jsonl-file.js';
 import { withPathLock } from './path-lock.js';
@@ -28,8 +29,8 @@ export type MetricsLine = z.infer<typeof metricsLineSchema>;
 export interface WriteBugInput {
   artifact: BugArtifact;
   validation: ValidationToStore;
-  /** metadata.json without the two fields the store derives (`id`, `buggyTreeHash`). */
-  metadata: Omit<BugMetadata, 'id' | 'buggyTreeHash'>;
+  /** metadata.json without the fields the store derives (`id`, `buggyTreeHash`, `quality`). */
+  metadata: Omit<BugMetadata, 'id' | 'buggyTreeHash' | 'quality'>;
 }
 
 /** `written`; `exists`: this id was stored before (a re-run); `duplicate`: a valid bug with the same buggy tree is stored as `of`. */
@@ -150,7 +151,8 @@ export class RunStore {
       if (this.bugIds.has(id)) return { status: 'exists', id, buggyTreeHash: hash };
       const of = input.validation.valid ? this.validTrees.get(hash) : undefined;
       if (of !== undefined) return { status: 'duplicate', id, buggyTreeHash: hash, of };
-      const metadata = bugMetadataSchema.parse({ ...input.metadata, id, buggyTreeHash: hash });
+      const quality = describeBugQuality(input.artifact, input.validation, input.metadata.strategy);
+      const metadata = bugMetadataSchema.parse({ ...input.metadata, id, buggyTreeHash: hash, quality });
       const written = await writeStoredBug(this.paths.bugDir(id), input.artifact, metadata, input.validation);
       this.bugIds.add(id);
       if (input.validation.valid) this.validTrees.set(hash, id);
