@@ -123,7 +123,7 @@ export async function runSelfplay(input: SelfplayRunInput): Promise<SelfplayRunR
       progress.stop();
     }
     const metrics = (await readJsonl(store.paths.metrics, stepMetricsSchema)).records;
-    return { status: stopped === null ? 'completed' : 'stopped', reason: stopped, summary: jsonSummary(store.episodes(), metrics.length, input.out), metrics };
+    return { status: stopped === null ? 'completed' : 'stopped', reason: stopped, summary: jsonSummary(store.episodes(), metrics.length, input.out, store.validBugQualities()), metrics };
   } finally {
     // Warm sandboxes go on every way out: done, stopped, or an error thrown through here.
     if (provider) await releaseProvider(provider, (line) => stderr.write(`${input.command}: ${line}\n`));

@@ -82,7 +82,7 @@ export function addRunOptions(command: Command): Command {
   addPolicyOptions(command);
   command
     .requiredOption('--out <dir>', 'run dir (bugs/, episodes.jsonl, trajectories/, samples/, metrics.jsonl); re-running the same command resumes it')
-    .option('--json', 'print one JSON summary {steps, episodes, valid, invalidByCheck, solverAttempts, solved, higherOrder, rewards, outDir} on stdout')
+    .option('--json', 'print one JSON summary {steps, episodes, valid, invalidByCheck, solverAttempts, solved, higherOrder, rewards, bugQuality, outDir} on stdout')
     .addOption(new Option('--strategy <strategy>', 'injector prompt (SPEC §7); mixed draws removal or history per rollout').choices(STRATEGY_CHOICES).default('mixed'))
     .option('--repos <file>', 'repo set file (default: ./repos.yaml when present)')
     .option('--test-timeout <seconds>', "time limit of one test_script.sh run (default: the repo's test_timeout_s)", positiveInt('--test-timeout'))
