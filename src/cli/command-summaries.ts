@@ -8,7 +8,7 @@ export const COMMAND_SUMMARIES: Readonly<Record<string, string>> = {
   inject: 'run one Injector episode and validate its bug',
   solve: 'run N graded Solver attempts on a bug artifact',
   grade: 'grade a patch on a bug artifact as self-play does',
-  validate: 'run the seven consistency checks on a bug artifact',
+  validate: 'run the consistency checks on a bug artifact',
   corpus: 'generate a deduplicated bug corpus over a repo set',
   export: 'export bugs as runnable SWE-bench instances, Solver attempts',
   report: 'write the HTML report of a run (or compare runs)',

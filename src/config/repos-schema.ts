@@ -6,8 +6,20 @@ export const thresholdsSchema = z
     min_passing_tests: z.number().int().min(1).default(10).describe('tests that must pass on the original repo'),
     min_changed_files: z.number().int().min(1).default(1).describe('code files bug_inject.diff must change'),
     min_failing_tests: z.number().int().min(1).default(1).describe('oracle tests that must fail with the bug'),
+    max_failing_tests: z
+      .number()
+      .int()
+      .min(1)
+      .default(40)
+      .describe('breadth cap: oracle tests the bug may make fail (more is a blunt bug, e.g. a crash on import)'),
+    max_failing_files: z.number().int().min(1).default(8).describe('breadth cap: test files those failing tests may span'),
   })
-  .strict();
+  .strict()
+  .superRefine((t, ctx) => {
+    if (t.max_failing_tests < t.min_failing_tests) {
+      ctx.addIssue({ code: 'custom', path: ['max_failing_tests'], message: `must be at least min_failing_tests (${t.min_failing_tests})` });
+    }
+  });
 export type Thresholds = z.infer<typeof thresholdsSchema>;
 
 export const limitsSchema = z

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { bugQualitySchema } from './bug-quality.js';
 
 /**
  * `metadata.json` of a stored bug: where it comes from. It is the artifact's metadata file, so it
@@ -16,5 +17,6 @@ export const bugMetadataSchema = z.object({
   episodeId: z.string().nullable(),
   policyVersion: z.number().int().nonnegative().nullable(),
   buggyTreeHash: z.string().describe('dedupe key, see buggyTreeHash()'),
+  quality: bugQualitySchema.optional().describe('breadth, kind and weakening granularity (absent from bug dirs written before it existed)'),
 });
 export type BugMetadata = z.infer<typeof bugMetadataSchema>;

@@ -24,6 +24,11 @@ export const episodeRecordSchema = z
     discardReason: z.string().nullable(),
     bugId: z.string().nullable().describe('the stored bug (null when nothing was submitted)'),
     valid: z.boolean().nullable().describe('validation verdict; null when not validated'),
+    duplicateOf: z
+      .string()
+      .min(1)
+      .optional()
+      .describe('a valid bug whose buggy tree an earlier valid bug of the run already has: that bug\'s id (also bugId); counted once, as `duplicate`, not as valid again'),
     failedCheck: z.string().nullable(),
     solverAttempts: count.describe('scored Solver attempts'),
     solved: count.describe('attempts that earned +1'),
@@ -57,6 +62,7 @@ export const episodeRecordSchema = z
     if (record.order === 2 && record.parentBugId === null) issue('an order-2 episode needs its parentBugId', 'parentBugId');
     if (record.order === 2 && record.rewards.injector !== null) issue('order-2 bugs train the Solver only', 'rewards');
     if (record.solved > record.solverAttempts) issue('solved exceeds solverAttempts', 'solved');
+    if (record.duplicateOf !== undefined && record.valid !== true) issue('only a valid bug duplicates another (invalid bugs are all kept)', 'duplicateOf');
     if (record.status === 'completed' && record.rewards.solver.length !== record.solverAttempts) {
       issue('a completed episode has one solver reward per scored attempt', 'rewards');
     }

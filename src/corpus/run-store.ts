@@ -7,6 +7,7 @@ import { EngineError } from '../util/engine-error.js';
 import { writeJsonAtomic } from './atomic-write.js';
 import { bugMetadataSchema, type BugMetadata } from './bug-metadata.js';
 import { buggyTreeHash } from './buggy-tree-hash.js';
+import { describeBugQuality, type BugQuality } from './bug-quality.js';
 import { episodeRecordSchema, type EpisodeRecord } from './episode-record.js';
 import { appendJsonlLocked, readJsonl } from './jsonl-file.js';
 import { withPathLock } from './path-lock.js';
@@ -28,8 +29,8 @@ export type MetricsLine = z.infer<typeof metricsLineSchema>;
 export interface WriteBugInput {
   artifact: BugArtifact;
   validation: ValidationToStore;
-  /** metadata.json without the two fields the store derives (`id`, `buggyTreeHash`). */
-  metadata: Omit<BugMetadata, 'id' | 'buggyTreeHash'>;
+  /** metadata.json without the fields the store derives (`id`, `buggyTreeHash`, `quality`). */
+  metadata: Omit<BugMetadata, 'id' | 'buggyTreeHash' | 'quality'>;
 }
 
 /** `written`; `exists`: this id was stored before (a re-run); `duplicate`: a valid bug with the same buggy tree is stored as `of`. */
@@ -46,6 +47,8 @@ export type WriteBugResult =
 export class RunStore {
   private readonly episodeIndex = new Map<string, EpisodeRecord>();
   private readonly validTrees = new Map<string, string>();
+  /** Quality records of the valid bugs stored, by id (for the run's distributions). */
+  private readonly validQuality = new Map<string, BugQuality>();
   private readonly bugIds = new Set<string>();
   private readonly metricSteps = new Set<number>();
 
@@ -88,6 +91,7 @@ export class RunStore {
       const validation = await readJsonFile(join(dir, RUN_LAYOUT.validation), storedValidationSchema);
       this.bugIds.add(id);
       if (validation!.valid && !this.validTrees.has(metadata!.buggyTreeHash)) this.validTrees.set(metadata!.buggyTreeHash, id);
+      if (validation!.valid && metadata!.quality) this.validQuality.set(id, metadata!.quality);
     }
   }
 
@@ -133,6 +137,11 @@ export class RunStore {
     return this.bugIds.has(id);
   }
 
+  /** Quality records (breadth, kind, weakening) of the valid bugs stored, one per buggy tree. */
+  validBugQualities(): BugQuality[] {
+    return [...this.validQuality.values()];
+  }
+
   /** The valid bug stored with this buggy tree, if any. */
   validBugForTree(hash: string): string | null {
     return this.validTrees.get(hash) ?? null;
@@ -150,10 +159,12 @@ export class RunStore {
       if (this.bugIds.has(id)) return { status: 'exists', id, buggyTreeHash: hash };
       const of = input.validation.valid ? this.validTrees.get(hash) : undefined;
       if (of !== undefined) return { status: 'duplicate', id, buggyTreeHash: hash, of };
-      const metadata = bugMetadataSchema.parse({ ...input.metadata, id, buggyTreeHash: hash });
+      const quality = describeBugQuality(input.artifact, input.validation, input.metadata.strategy);
+      const metadata = bugMetadataSchema.parse({ ...input.metadata, id, buggyTreeHash: hash, quality });
       const written = await writeStoredBug(this.paths.bugDir(id), input.artifact, metadata, input.validation);
       this.bugIds.add(id);
       if (input.validation.valid) this.validTrees.set(hash, id);
+      if (input.validation.valid) this.validQuality.set(id, quality);
       return { status: written ? 'written' : 'exists', id, buggyTreeHash: hash };
     });
   }

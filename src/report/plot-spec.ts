@@ -14,7 +14,7 @@ export interface PlotSpec {
 
 /** The sections of a report, in page order, with a one-line lead. */
 export const SECTIONS = [
-  { id: 'validity', title: 'Bug validity', lead: 'Does the Injector produce bugs that pass the seven consistency checks?' },
+  { id: 'validity', title: 'Bug validity', lead: 'Does the Injector produce bugs that pass the consistency checks?' },
   { id: 'solving', title: 'Solving', lead: 'Are the bugs at the edge of the Solver’s ability?' },
   { id: 'rewards', title: 'Rewards', lead: 'What each role earns: reward hacking shows as rewards rising without the rates behind them.' },
   { id: 'diversity', title: 'Bug size and diversity', lead: 'Tunnel vision shows up here first: one strategy, one operator, ever-smaller bugs.' },

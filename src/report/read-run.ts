@@ -9,6 +9,8 @@ import { readJsonFile } from '../corpus/read-json-file.js';
 import { runConfigSchema, type RunConfig } from '../corpus/run-config.js';
 import { RUN_LAYOUT, runPaths } from '../corpus/run-layout.js';
 import { EngineError } from '../util/engine-error.js';
+import type { QualityDistribution } from '../corpus/quality-distribution.js';
+import { readBugQuality } from './read-bug-quality.js';
 import { readBugRows, type BugRow } from './read-bug-rows.js';
 import { stepMetricsSchema, type StepMetrics } from '../selfplay/step-metrics.js';
 
@@ -28,6 +30,8 @@ export interface RunData {
   bugs: BugRow[];
   /** Finished bug dirs in the run (the table may show fewer). */
   bugCount: number;
+  /** Every valid bug of the run by breadth, kind and weakening (issue 14). */
+  quality: QualityDistribution;
   /** Things the reader should know: torn last lines, missing optional files. */
   notes: string[];
 }
@@ -74,5 +78,6 @@ export async function readRun(dir: string, options: ReadRunOptions = {}): Promis
   notes.push(...gates.map(describeGoldenGate));
 
   const { rows, total } = await readBugRows(paths, episodes, options.bugLimit ?? 50);
-  return { dir: root, name: basename(root), config, steps: metrics.records, episodes, bugs: rows, bugCount: total, notes };
+  const quality = await readBugQuality(paths);
+  return { dir: root, name: basename(root), config, steps: metrics.records, episodes, bugs: rows, bugCount: total, quality, notes };
 }

@@ -30,6 +30,8 @@ export function injectorPrompts(strategy: InjectorStrategy, settings: InjectorPr
     min_passing_tests: thresholds.min_passing_tests,
     min_changed_files: thresholds.min_changed_files,
     min_failing_tests: thresholds.min_failing_tests,
+    max_failing_tests: thresholds.max_failing_tests,
+    max_failing_files: thresholds.max_failing_files,
     test_timeout_s: Math.ceil(settings.testTimeoutMs / 1000),
   });
   return { systemPrompt: systemPrompt(limits), userPrompt: userPrompt.trimEnd() };

@@ -5,6 +5,8 @@ import { discardCategory } from './discard.js';
 export const NO_SUBMISSION = 'no-submission';
 /** The pseudo-check of an order-1 episode whose Injector gave up (said it found no bug): not a format error. */
 export const GAVE_UP = 'gave-up';
+/** The pseudo-check of a valid order-1 bug whose buggy tree an earlier valid bug of the run has: counted once. */
+export const DUPLICATE = 'duplicate';
 
 /** Counts over episode records, shared by the step metrics and the run's `--json` summary. */
 export interface EpisodeCounts {
@@ -54,7 +56,8 @@ export function countEpisodes(records: readonly EpisodeRecord[]): EpisodeCounts 
     judged += 1;
     bump(counts.strategies, record.strategy);
     if (record.rewards.injector !== null) counts.rewards.injector.push(record.rewards.injector);
-    if (record.valid === true) counts.valid += 1;
+    if (record.valid === true && record.duplicateOf !== undefined) bump(counts.invalidByCheck, DUPLICATE);
+    else if (record.valid === true) counts.valid += 1;
     else bump(counts.invalidByCheck, record.valid === null ? (record.injectorExit?.status === 'gave-up' ? GAVE_UP : NO_SUBMISSION) : (record.failedCheck ?? 'unknown'));
   }
   counts.validRate = judged === 0 ? null : counts.valid / judged;

@@ -6,7 +6,7 @@ import { toSolveAttempt, type AttemptOutcome } from './stages/04-solve.js';
 import { buildEpisodeRecord, type RecordInput } from './stages/05-score.js';
 
 /** The record's own fields, plus what finishing adds up: attempts, timings, effort. */
-export interface FinishInput extends Pick<RecordInput, 'identity' | 'bugId' | 'valid' | 'failedCheck' | 'score' | 'discard' | 'injectorExit'> {
+export interface FinishInput extends Pick<RecordInput, 'identity' | 'bugId' | 'valid' | 'failedCheck' | 'score' | 'discard' | 'injectorExit' | 'duplicateOf'> {
   attempts: readonly AttemptOutcome[];
   /** When the episode started (Date.now()). */
   started: number;
@@ -30,6 +30,7 @@ export async function finishEpisode(ctx: SelfplayContext, input: FinishInput): P
     tokens: input.injector.tokens + input.attempts.reduce((sum, attempt) => sum + attempt.tokens, 0),
     leaks: input.attempts.flatMap((attempt) => attempt.leaks.map((flag) => ({ attempt: attempt.id, ...flag }))),
     injectorExit: input.injectorExit,
+    ...(input.duplicateOf ? { duplicateOf: input.duplicateOf } : {}),
   });
   await persistEpisode(ctx.store, record, input.attempts.map(toSolveAttempt));
   stageTimesOf(ctx, record.step).score += Date.now() - scoring;
@@ -43,7 +44,7 @@ export function describeRecord(record: EpisodeRecord): string {
   if (record.status === 'discarded') return `${head}: discarded: ${record.discardReason}`;
   const verdict =
     record.valid === null ? (record.injectorExit?.status === 'gave-up' ? `gave up: ${record.injectorExit.reason}` : 'nothing submitted')
-    : record.valid ? 'valid'
+    : record.valid ? (record.duplicateOf ? `valid, a duplicate of ${record.duplicateOf} (counted once)` : 'valid')
     : record.order === 2 && record.solverAttempts > 0 ? `a Solver task (fails ${record.failedCheck})`
     : `invalid (${record.failedCheck})`;
   const solves = record.solverAttempts > 0 ? `, solved ${record.solved}/${record.solverAttempts}` : '';

@@ -57,6 +57,8 @@ async function injectAndSolve(ctx: SelfplayContext, planned: PlannedEpisode): Pr
   durations.validate = validated.durationMs;
   if (validated.status === 'discarded') return finishEpisode(ctx, { ...ran, discard: validated.discard, durationsMs: durations, injector });
   const { validation, bugId } = validated;
+  // Same buggy tree as a valid bug stored earlier in this run: recorded, never counted as a second valid bug.
+  const duplicate = validated.write.status === 'duplicate' ? { duplicateOf: validated.write.of } : {};
   if (!validation.valid) {
     const score = scoreEpisode({ verdict: { kind: 'invalid', failedCheck: validation.failedCheck! }, attempts: [], attemptsWanted: ctx.settings.attempts, alpha: ctx.settings.alpha });
     return finishEpisode(ctx, { ...ran, bugId, valid: false, failedCheck: validation.failedCheck, score, durationsMs: durations, injector });
@@ -67,7 +69,7 @@ async function injectAndSolve(ctx: SelfplayContext, planned: PlannedEpisode): Pr
   durations.solve = solved.durationMs;
   const score = scoreEpisode({ verdict: { kind: 'valid' }, attempts: solved.attempts, attemptsWanted: ctx.settings.attempts, alpha: ctx.settings.alpha });
   const discard = stoppedDuring(ctx, solved.attempts);
-  return finishEpisode(ctx, { ...ran, bugId, valid: true, failedCheck: null, score, discard, attempts: solved.attempts, durationsMs: durations, injector });
+  return finishEpisode(ctx, { ...ran, ...duplicate, bugId, valid: true, failedCheck: null, score, discard, attempts: solved.attempts, durationsMs: durations, injector });
 }
 
 /** How the Injector's run ended, for the record: a give-up keeps its reason apart from format errors. */

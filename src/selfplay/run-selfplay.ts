@@ -170,7 +170,7 @@ export async function runSelfplay(input: SelfplayRunInput): Promise<SelfplayRunR
     }
     ended = stopped === null ? 'completed' : 'stopped';
     const metrics = (await readJsonl(store.paths.metrics, stepMetricsSchema)).records;
-    return { status: stopped === null ? 'completed' : 'stopped', reason: stopped, summary: jsonSummary(store.episodes(), metrics.length, input.out), metrics };
+    return { status: stopped === null ? 'completed' : 'stopped', reason: stopped, summary: jsonSummary(store.episodes(), metrics.length, input.out, store.validBugQualities()), metrics };
   } finally {
     await observers?.stop(ended);
     // Warm sandboxes go on every way out: done, stopped, or an error thrown through here.

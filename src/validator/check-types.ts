@@ -1,6 +1,7 @@
 import type { BugArtifact } from '../artifact/bug-artifact.js';
 import type { Thresholds } from '../config/repos-schema.js';
 import type { EngineError } from '../util/engine-error.js';
+import type { CheckScript } from './script-runs.js';
 import type { StateKey, StateRun } from './state-runs.js';
 
 /**
@@ -10,8 +11,18 @@ import type { StateKey, StateRun } from './state-runs.js';
  */
 export type CheckStatus = 'pass' | 'fail' | 'error';
 
-/** The checks of SPEC §3, by their exact names, in run order. */
-export const CHECK_NAMES = ['existence', 'parser', 'test-script', 'min-files', 'failing-tests', 'concealment', 'inverse-redundancy'] as const;
+/** The checks of SPEC §3 and issue 14's bug-quality checks, by their exact names, in run order. */
+export const CHECK_NAMES = [
+  'existence',
+  'parser',
+  'test-script',
+  'min-files',
+  'failing-tests',
+  'breadth',
+  'concealment',
+  'inverse-redundancy',
+  'order-independence',
+] as const;
 export type CheckName = (typeof CHECK_NAMES)[number];
 
 /** What a check reports: always a reason a person can read, and the evidence behind it (counts, test ids, paths). */
@@ -20,6 +31,11 @@ export interface CheckResult {
   status: CheckStatus;
   reason: string;
   evidence: Record<string, unknown>;
+  /**
+   * Tests of F a passing check found to be no real FAIL_TO_PASS tests (they pass alone or in
+   * another order on B): the verdict's `failToPass` leaves them out.
+   */
+  notFailToPass?: string[];
   durationMs: number;
 }
 
@@ -51,6 +67,8 @@ export type ApplyStateOutcome =
  * - `run(state)` — prepare a state in a fresh sandbox and run test_script.sh + test_parser.py
  *   on it (SPEC §3 "run"); each state runs at most once per artifact (O twice:
  *   `original` and `original-repeat`, for flakiness).
+ * - `runScript(name, script)` — a check's own script and parser on B (O + bug_inject.diff) in a
+ *   fresh sandbox, once per name: a focused run the artifact's script cannot give.
  */
 export interface ValidationContext {
   readonly artifact: BugArtifact;
@@ -58,6 +76,7 @@ export interface ValidationContext {
   originalFiles(): Promise<ReadonlySet<string>>;
   applyState(state: 'buggy' | 'weakened'): Promise<ApplyStateOutcome>;
   run(state: StateKey): Promise<StateRun>;
+  runScript(name: string, script: CheckScript): Promise<StateRun>;
 }
 
 /** One check of SPEC §3: a name and a judgement over the context. Throws only for engine bugs. */

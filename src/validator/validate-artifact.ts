@@ -10,6 +10,7 @@ import { BaselineCache } from './baseline-cache.js';
 import { brokenByBug, passedIds } from './check-helpers.js';
 import type { CheckName, CheckResult, ValidationContext } from './check-types.js';
 import { listOriginalFiles } from './original-files.js';
+import { ScriptRunner } from './script-runs.js';
 import { StateRunner } from './state-runs.js';
 
 /** The verdict on one artifact; the `--json` output of `ssr validate` is exactly this object. */
@@ -64,16 +65,18 @@ export async function validateArtifact(artifact: BugArtifact, options: ValidateO
   const started = Date.now();
   const { repo, template } = options;
   const bugFiles = bugFilesOf(artifact);
+  const testTimeoutMs = options.testTimeoutMs ?? repo.limits.test_timeout_s * 1000;
   const runner = new StateRunner({
     provider: options.provider,
     template,
     artifact,
     bugFiles,
-    testTimeoutMs: options.testTimeoutMs ?? repo.limits.test_timeout_s * 1000,
+    testTimeoutMs,
     queue: options.queue,
     baselines: options.baselines,
     baselineKey: BaselineCache.key({ image: template.ref, commit: repo.commit, ...artifact }),
   });
+  const scripts = new ScriptRunner({ provider: options.provider, template, artifact, testTimeoutMs, queue: options.queue });
   let originalFiles: Promise<ReadonlySet<string>> | undefined;
   const ctx: ValidationContext = {
     artifact,
@@ -84,6 +87,7 @@ export async function validateArtifact(artifact: BugArtifact, options: ValidateO
       if (state === 'original' || state === 'original-repeat') return (await runner.originals())[state === 'original' ? 0 : 1];
       return runner.get(state);
     },
+    runScript: (name, script) => scripts.run(name, script),
   };
   if (bugFiles.length > 0) runner.prefetch();
 
@@ -100,7 +104,10 @@ export async function validateArtifact(artifact: BugArtifact, options: ValidateO
   }
   await runner.cancel();
 
-  const { failToPass, passToPass } = failedCheck === null && !infrastructureError ? await oracleSets(ctx) : { failToPass: [], passToPass: [] };
+  const sets = failedCheck === null && !infrastructureError ? await oracleSets(ctx) : { failToPass: [], passToPass: [] };
+  const notFailToPass = new Set(checks.flatMap((check) => check.notFailToPass ?? []));
+  const failToPass = sets.failToPass.filter((id) => !notFailToPass.has(id));
+  const { passToPass } = sets;
   const originalGuarded = failedCheck === null && !infrastructureError && (await guardedOriginals(ctx));
   return {
     valid: failedCheck === null && !infrastructureError,

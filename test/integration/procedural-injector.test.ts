@@ -1,5 +1,7 @@
 import PQueue from 'p-queue';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { weakeningOf } from '../../src/corpus/bug-quality.js';
+import { granularityOf } from '../../src/policy/procedural/injector/weaken-targets.js';
 import { agentLimitsSchema } from '../../src/agent/agent-limits.js';
 import { runAgent } from '../../src/agent/run-agent.js';
 import type { BugArtifact } from '../../src/artifact/bug-artifact.js';
@@ -94,6 +96,13 @@ describe('procedural Injector on pyledger (real Docker, real pytest, real valida
     const operators = rollout.metadata.operators as { operator: string; file: string }[];
     expect(operators.map((o) => o.file).sort()).toEqual(bugFiles);
     for (const o of operators) expect(o.operator).toMatch(operator);
+    // The weakening records the granularity it used, and the diff agrees with it.
+    const weakening = rollout.metadata.weakening as { granularity: string; deletedTests: string[]; deletedAssertions: string[] };
+    expect(weakening.granularity).toBe(granularityOf(weakening.deletedTests, weakening.deletedAssertions));
+    if (weakening.granularity !== 'mixed') expect(weakeningOf(rollout.artifact.testWeaken)).toBe(weakening.granularity);
+    // The F tests were really run alone and in reverse order (pytest on pyledger), and held.
+    expect(result.checks.at(-1)).toMatchObject({ name: 'order-independence', status: 'pass', evidence: { runner: 'pytest', passesAlone: [], flipsWithOrder: [] } });
+    expect((result.checks.at(-1)!.evidence as { judgedAlone: number }).judgedAlone).toBeGreaterThan(0);
     expect(rollout.summary).toContain(`Injected a ${recorded} bug`);
     expect(rollout.summary).toContain('/tmp/ssr_art/metadata.json');
   }, TIMEOUT_MS);

@@ -84,7 +84,7 @@ describe('ssr selfplay: one step on pyledger with the procedural policy (real Do
 
   it('prints exactly the summary keys and records the planned episodes once each', () => {
     expect(code).toBe(0);
-    expect(Object.keys(summary).sort()).toEqual(['episodes', 'higherOrder', 'invalidByCheck', 'outDir', 'rewards', 'solved', 'solverAttempts', 'steps', 'valid'].sort());
+    expect(Object.keys(summary).sort()).toEqual(['bugQuality', 'episodes', 'higherOrder', 'invalidByCheck', 'outDir', 'rewards', 'solved', 'solverAttempts', 'steps', 'valid'].sort());
     expect(summary).toMatchObject({ steps: 1, outDir: out, episodes: records.length });
     const planned = planStep({ step: 1, repos: ['pyledger'], settings: { episodesPerStep: 2, seed: 0, strategy: 'direct' } }).map((p) => p.id);
     expect(records.filter((r) => r.order === 1).map((r) => r.id).sort()).toEqual([...planned].sort());

@@ -20,11 +20,12 @@ import { EngineError } from '../../util/engine-error.js';
 import { addAgentLimitOptions, agentLimitsFromFlags, type AgentLimitFlags } from '../agent-limit-options.js';
 import { addSandboxOption, addWarmOption, loadReposOption, positiveInt, type SandboxChoice, type WarmFlags } from '../common-options.js';
 import { addPolicyOptions } from '../policy-options.js';
+import { addBreadthOptions, withBreadthFlags, type BreadthFlags } from '../breadth-options.js';
 import { addLeakPolicyOption } from '../leak-policy-option.js';
 import type { LeakPolicy } from '../../agent/leak-flag.js';
 
 /** Flags `ssr selfplay` and `ssr corpus` share. */
-export interface RunFlags extends PolicyFlags, AgentLimitFlags, WarmFlags {
+export interface RunFlags extends PolicyFlags, AgentLimitFlags, WarmFlags, BreadthFlags {
   repos?: string;
   out: string;
   json?: boolean;
@@ -90,7 +91,7 @@ export function addRunOptions(command: Command): Command {
   addPolicyOptions(command);
   command
     .requiredOption('--out <dir>', 'run dir (bugs/, episodes.jsonl, trajectories/, samples/, metrics.jsonl); re-running the same command resumes it')
-    .option('--json', 'print one JSON summary {steps, episodes, valid, invalidByCheck, solverAttempts, solved, higherOrder, rewards, outDir} on stdout')
+    .option('--json', 'print one JSON summary {steps, episodes, valid, invalidByCheck, solverAttempts, solved, higherOrder, rewards, bugQuality, outDir} on stdout')
     .addOption(new Option('--strategy <strategy>', 'injector prompt (SPEC §7); mixed draws removal or history per rollout').choices(STRATEGY_CHOICES).default('mixed'))
     .option('--repos <file>', 'repo set file (default: ./repos.yaml when present)')
     .option('--test-timeout <seconds>', "time limit of one test_script.sh run (default: the repo's test_timeout_s)", positiveInt('--test-timeout'))
@@ -104,6 +105,7 @@ export function addRunOptions(command: Command): Command {
   addLogToOption(command);
   addDockerHostOption(command);
   command.option('--slots-per-host <n>', "with --docker-host: episodes each engine runs at once (default: from its CPUs and memory, one per CPU and 2 GiB)", positiveInt('--slots-per-host'));
+  addBreadthOptions(command);
   return addWarmOption(addSandboxOption(command));
 }
 
@@ -219,7 +221,7 @@ export function registerSelfplay(program: Command): void {
     if (!flags.repo?.length) throw new EngineError('usage', 'ssr selfplay: give at least one --repo <id|path>');
     const loaded = await loadReposOption(flags.repos);
     const repos: ResolvedRepo[] = [];
-    for (const ref of flags.repo) repos.push(await resolveRepo(ref, loaded));
+    for (const ref of flags.repo) repos.push(withBreadthFlags(await resolveRepo(ref, loaded), flags));
     if (new Set(repos.map((repo) => repo.id)).size !== repos.length) throw new EngineError('usage', 'ssr selfplay: a --repo is given twice');
     if ((flags.resume || flags.saveEvery) && !flags.trainer) throw new EngineError('usage', `ssr selfplay: ${flags.resume ? '--resume' : '--save-every'} needs --trainer <url>`);
     const settings = selfplaySettingsSchema.parse({

@@ -12,9 +12,10 @@ import { addDockerHostOption, sandboxBackend } from '../docker-host-options.js';
 import { EngineError, errorMessage, isEngineError } from '../../util/engine-error.js';
 import { BaselineCache } from '../../validator/baseline-cache.js';
 import { validateArtifact, type ValidationResult } from '../../validator/validate-artifact.js';
+import { addBreadthOptions, withBreadthFlags, type BreadthFlags } from '../breadth-options.js';
 import { addRepoOptions, addSandboxOption, positiveInt, resolveRepoOptions, type RepoOptions, type SandboxChoice } from '../common-options.js';
 
-interface ValidateOptions extends RepoOptions {
+interface ValidateOptions extends RepoOptions, BreadthFlags {
   artifact?: string;
   artifactList?: string;
   json?: boolean;
@@ -52,7 +53,7 @@ function exitCodeOf(result: ValidationResult): number {
 export function registerValidate(program: Command): void {
   const command = program
     .command('validate')
-    .description('run the seven consistency checks on a bug artifact (exit 0 valid, 1 invalid, 2 usage/infrastructure error)');
+    .description('run the consistency checks (SPEC §3 plus breadth and order independence) on a bug artifact (exit 0 valid, 1 invalid, 2 usage/infrastructure error)');
   addRepoOptions(command);
   command
     .option('--artifact <dir>', 'artifact directory with the five files (bug_inject.diff, test_weaken.diff, test_files.txt, test_script.sh, test_parser.py)')
@@ -60,6 +61,7 @@ export function registerValidate(program: Command): void {
     .option('--json', 'print one JSON object (the verdict) on stdout instead of a table')
     .option('--test-timeout <seconds>', "time limit of one test_script.sh run (default: the repo's test_timeout_s)", positiveInt('--test-timeout'))
     .option('--concurrency <n>', 'sandboxes running at once', positiveInt('--concurrency'), DEFAULT_VALIDATE_CONCURRENCY);
+  addBreadthOptions(command);
   addSandboxOption(command);
   addDockerHostOption(command);
   command.action(async (options: ValidateOptions) => {
@@ -69,7 +71,7 @@ export function registerValidate(program: Command): void {
     const dirs = options.artifact !== undefined ? [resolve(options.artifact)] : await readArtifactList(resolve(options.artifactList!));
     // Load every artifact first: a bad input is a usage error before any sandbox starts.
     const single = options.artifact !== undefined ? await loadArtifactDir(dirs[0]!) : undefined;
-    const repo = await resolveRepoOptions(options);
+    const repo = withBreadthFlags(await resolveRepoOptions(options), options);
     const backend = await sandboxBackend(options);
     const display = progressDisplay(process.stderr);
     const template = await prepareTemplate(repo, backend, display.sink).finally(display.stop);

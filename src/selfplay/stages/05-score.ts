@@ -69,6 +69,8 @@ export interface RecordInput {
   leaks?: EpisodeRecord['leaks'];
   /** How the Injector's run ended (order 1, when it ran). */
   injectorExit?: EpisodeRecord['injectorExit'];
+  /** The valid bug of the run with the same buggy tree, when this one duplicates it. */
+  duplicateOf?: string;
 }
 
 /** The episodes.jsonl line of an episode; a discarded one carries its reason and no reward. */
@@ -90,5 +92,6 @@ export function buildEpisodeRecord(input: RecordInput): EpisodeRecord {
     tokens: input.tokens,
     leaks: input.leaks ?? [],
     ...(input.injectorExit ? { injectorExit: input.injectorExit } : {}),
+    ...(input.duplicateOf ? { duplicateOf: input.duplicateOf } : {}),
   };
 }

@@ -8,6 +8,7 @@ import type { ResolvedRepo } from '../../../src/config/resolve-repo.js';
 import { createProvider } from '../../../src/sandbox/sandbox-factory.js';
 import type { SandboxTemplate } from '../../../src/sandbox/sandbox.js';
 import { BaselineCache } from '../../../src/validator/baseline-cache.js';
+import { CHECK_NAMES } from '../../../src/validator/check-types.js';
 import { validateArtifact, type ValidateOptions } from '../../../src/validator/validate-artifact.js';
 import { dockerTemplate, exampleRepo } from '../../helpers/sandboxes.js';
 
@@ -61,7 +62,7 @@ describe('ssr validator over every artifact fixture (real Docker, real pytest)',
     expect(result.infrastructureError, JSON.stringify(failing)).toBeUndefined();
     expect({ valid: result.valid, failedCheck: result.failedCheck }, JSON.stringify(failing)).toEqual({ valid: c.valid, failedCheck: c.failedCheck });
     if (c.valid) {
-      expect(result.checks.map((check) => check.status)).toEqual(Array(7).fill('pass'));
+      expect(result.checks.map((check) => check.status)).toEqual(Array(CHECK_NAMES.length).fill('pass'));
       expect(result.failToPass.length).toBeGreaterThan(0);
       expect(result.passToPass.length).toBeGreaterThanOrEqual(repo.thresholds.min_passing_tests - result.failToPass.length);
     } else {

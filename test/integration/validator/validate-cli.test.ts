@@ -38,9 +38,11 @@ describe('ssr validate: the CLI contract', () => {
     const result = JSON.parse(stdout);
     expect(Object.keys(result).sort()).toEqual(['checks', 'durationMs', 'failToPass', 'failedCheck', 'originalGuarded', 'passToPass', 'valid']);
     expect(result).toMatchObject({ valid: true, failedCheck: null, originalGuarded: true });
-    expect(result.checks.map((c: { name: string }) => c.name)).toEqual(['existence', 'parser', 'test-script', 'min-files', 'failing-tests', 'concealment', 'inverse-redundancy']);
+    expect(result.checks.map((c: { name: string }) => c.name)).toEqual(['existence', 'parser', 'test-script', 'min-files', 'failing-tests', 'breadth', 'concealment', 'inverse-redundancy', 'order-independence']);
     for (const check of result.checks) expect(Object.keys(check).sort()).toEqual(['durationMs', 'evidence', 'name', 'reason', 'status']);
     expect(result.failToPass.length).toBeGreaterThan(0);
+    // The three F tests fail alone and in reverse order too: all judged, none dropped.
+    expect(result.checks.at(-1)).toMatchObject({ name: 'order-independence', status: 'pass', evidence: { runner: 'pytest', judgedAlone: 3, judgedReversed: 3, passesAlone: [], flipsWithOrder: [] } });
     expect(typeof result.durationMs).toBe('number');
   });
 
@@ -60,6 +62,17 @@ describe('ssr validate: the CLI contract', () => {
     expect(code).toBe(2);
     expect(stdout).toBe('');
     expect(stderr).toMatch(message);
+  });
+
+  it('--max-failing-tests below the bug\'s 3 failing tests rejects it as blunt (breadth, exit 1); a cap below min_failing_tests is a usage error', async () => {
+    const { code, stdout } = await ssr('validate', '--repo', 'pyledger', '--artifact', join(FIXTURES, 'valid-single-file'), '--json', '--max-failing-tests', '2');
+    expect(code).toBe(1);
+    const result = JSON.parse(stdout);
+    expect(result).toMatchObject({ valid: false, failedCheck: 'breadth' });
+    expect(result.checks.at(-1)).toMatchObject({ name: 'breadth', evidence: { failing: 3, files: 1, maxFailingTests: 2 } });
+    const usage = await ssr('validate', '--repo', 'pyledger', '--artifact', join(FIXTURES, 'valid-single-file'), '--max-failing-files', '0');
+    expect(usage.code).toBe(2);
+    expect(usage.stderr).toContain('--max-failing-files: expected a positive integer');
   });
 
   it('usage errors exit 2: neither --artifact nor --artifact-list, and an unknown repo', async () => {

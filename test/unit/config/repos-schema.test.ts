@@ -26,7 +26,7 @@ describe('parseReposYaml', () => {
         '    limits: { test_timeout_s: 30, memory_mb: 1024, cpus: 2, pids: 256 }',
       ].join('\n'),
     );
-    expect(file.repos[0]!.thresholds).toEqual({ min_passing_tests: 5, min_changed_files: 1, min_failing_tests: 1 });
+    expect(file.repos[0]!.thresholds).toEqual({ min_passing_tests: 5, min_changed_files: 1, min_failing_tests: 1, max_failing_tests: 40, max_failing_files: 8 });
     expect(file.repos[0]!.limits.memory_mb).toBe(1024);
     expect(file.repos[0]!.repo).toBe('acme/full-lib.py');
   });
@@ -37,6 +37,7 @@ describe('parseReposYaml', () => {
     ['both path and git', `repos:\n  - id: a\n    source: { git: u, path: ., commit: ${SHA} }\n`, 'repos[0].source: expected exactly one of'],
     ['a bad third entry commit', `repos:\n  - id: a\n    source: { path: . }\n  - id: b\n    source: { path: . }\n  - id: c\n    source: { git: u, commit: 1234 }\n`, 'repos[2].source.commit: expected a 40-hex sha'],
     ['an unknown key', `repos:\n  - id: a\n    source: { path: . }\n    colour: red\n`, 'repos[0]'],
+    ['a breadth cap below the minimum', `repos:\n  - id: a\n    source: { path: . }\n    thresholds: { min_failing_tests: 5, max_failing_tests: 4 }\n`, 'repos[0].thresholds.max_failing_tests: must be at least min_failing_tests (5)'],
     ['a negative threshold', `repos:\n  - id: a\n    source: { path: . }\n    thresholds: { min_passing_tests: -1 }\n`, 'repos[0].thresholds.min_passing_tests'],
     ['a bad package name', `repos:\n  - id: a\n    source: { path: . }\n    image: { packages: ["Bad Name"] }\n`, 'repos[0].image.packages[0]: expected a Debian package name'],
     ['a repo that is not owner/name', `repos:\n  - id: a\n    repo: acme\n    source: { path: . }\n`, 'repos[0].repo: expected owner/name'],
@@ -79,7 +80,7 @@ describe('resolveRepo', () => {
     writeFileSync(yamlPath, `repos:\n  - id: self\n    source: { path: . }\n    thresholds: { min_passing_tests: 3 }\n`);
     const repo = await resolveRepo('self', await loadReposFile(yamlPath));
     expect(repo.location).toBe(dir);
-    expect(repo.thresholds).toEqual({ min_passing_tests: 3, min_changed_files: 1, min_failing_tests: 1 });
+    expect(repo.thresholds).toEqual({ min_passing_tests: 3, min_changed_files: 1, min_failing_tests: 1, max_failing_tests: 40, max_failing_files: 8 });
   });
 
   it('explains an unknown id that is not a directory either', async () => {

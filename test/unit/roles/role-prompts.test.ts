@@ -15,7 +15,7 @@ const strategies = injectorStrategySchema.options;
 
 const configs: Array<[string, Thresholds, number]> = [
   ['the defaults', thresholdsSchema.parse({}), 90_000],
-  ['custom thresholds', { min_passing_tests: 37, min_changed_files: 3, min_failing_tests: 5 }, 125_500],
+  ['custom thresholds', { min_passing_tests: 37, min_changed_files: 3, min_failing_tests: 5, max_failing_tests: 25, max_failing_files: 3 }, 125_500],
 ];
 
 describe('injector prompts', () => {

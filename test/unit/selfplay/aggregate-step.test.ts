@@ -37,6 +37,11 @@ describe('countEpisodes', () => {
       { valid: 0, invalidByCheck: { 'gave-up': 1, 'no-submission': 1 } },
     ],
     [
+      'a valid bug whose buggy tree the run already has counts once: the second is a duplicate, not valid again',
+      [makeEpisode({ id: 'a', bugId: 'bug-a' }), makeEpisode({ id: 'b', bugId: 'bug-a', duplicateOf: 'bug-a' })],
+      { episodes: 2, valid: 1, validRate: 1 / 2, invalidByCheck: { duplicate: 1 } },
+    ],
+    [
       'order-2 episodes count in solves and higherOrder, never in validity',
       [makeEpisode({ id: 'a' }), order2('a-o2-a4', [1, -1, -1, -1]), { ...discarded('a-o2-a5', 'engine-stopped: the run stopped'), order: 2 as const, parentBugId: 'bug-p' }],
       { episodes: 3, valid: 1, validRate: 1, higherOrder: 2, discarded: 1, solverAttempts: 12, solved: 4, solveRate: { order1: 3 / 8, order2: 1 / 4 } },

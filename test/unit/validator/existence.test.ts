@@ -64,6 +64,9 @@ function context(overrides: Partial<BugArtifact> = {}, seams: Partial<Validation
     run: async () => {
       throw new Error('existence must not run tests');
     },
+    runScript: async () => {
+      throw new Error('existence must not run tests');
+    },
     ...seams,
   };
 }

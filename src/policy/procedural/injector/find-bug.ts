@@ -3,7 +3,7 @@ import { bash, edit, type ProgramContext, type Steps } from '../program.js';
 import type { BugCandidate } from './bug-candidate.js';
 import { combineChanges, type KeptChange } from './combine-bugs.js';
 import { BASELINE_JSON, runCommand, stashCommand, WORK_DIR } from './injector-commands.js';
-import { judgeAttempt, type AttemptVerdict } from './judge-attempt.js';
+import { judgeAttempt, type AttemptVerdict, type BreadthCap } from './judge-attempt.js';
 import type { RepoFacts } from './repo-facts.js';
 import { parseRunSummary, type BrokenTest, type RunSummary } from './run-summary.js';
 
@@ -28,6 +28,8 @@ export interface SearchOptions {
   facts: RepoFacts;
   minChangedFiles: number;
   minFailingTests: number;
+  /** The validator's breadth cap: a change breaking more is too blunt to keep. */
+  breadth: BreadthCap;
   /** Most candidates tried. */
   maxAttempts: number;
   /** Turns to keep for selecting tests, weakening, writing the artifact and submitting. */
@@ -82,7 +84,7 @@ async function* tryCandidate(candidate: BugCandidate, diffPath: string, index: n
     const command = `if ${candidate.apply.command}; then\n${run}\nelse echo '@@apply-failed'; fi\n${stash}`;
     observation = yield bash(command, candidate.rationale);
   }
-  return judgeAttempt(parseRunSummary(observation.text), options.facts, options.minFailingTests);
+  return judgeAttempt(parseRunSummary(observation.text), options.facts, options.minFailingTests, options.breadth);
 }
 
 type Confirmation = { status: 'ok'; bug: Omit<FoundBug, 'attempts'> } | { status: 'failed'; culprit?: BugCandidate };
@@ -94,7 +96,7 @@ async function* confirm(parts: KeptCandidate[], options: SearchOptions): Steps<C
   const run = runCommand(facts.suite, 'b', { against: BASELINE_JSON, limit: 80, timeoutS: facts.runLimitS });
   const observation = yield bash(`${apply} && {\n${run}\n}`, `Apply the kept change${parts.length > 1 ? 's' : ''} together and run the whole suite.`);
   const buggy = parseRunSummary(observation.text);
-  const verdict = judgeAttempt(buggy, facts, options.minFailingTests);
+  const verdict = judgeAttempt(buggy, facts, options.minFailingTests, options.breadth);
   if (verdict.status === 'rejected' || !buggy) {
     yield bash(`cd /repo && git checkout -q -- ${shellQuoteAll(files)}`, 'That combination does not hold up; restore the files.');
     return { status: 'failed' };

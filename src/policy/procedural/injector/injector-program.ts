@@ -51,6 +51,7 @@ async function* inject(ctx: ProgramContext): Program {
     facts,
     minChangedFiles: settings.minChangedFiles,
     minFailingTests: settings.minFailingTests,
+    breadth: { maxFailingTests: settings.maxFailingTests, maxFailingFiles: settings.maxFailingFiles },
     maxAttempts: MAX_ATTEMPTS,
     reserveTurns: 30 + 3 * settings.minChangedFiles,
   };
@@ -72,7 +73,7 @@ async function* inject(ctx: ProgramContext): Program {
   if (!selection) return giveUp(settings, `the failing tests' files do not hold ${settings.minPassingTests} passing tests`);
   // Every behavioural failure lies in a clean file holding one, so all of them are oracle tests (F).
   const behavioural = bug.behavioural;
-  const weakened = yield* weakenTests(facts, selection, behavioural, rng.fork('weaken'));
+  const weakened = yield* weakenTests(facts, selection, behavioural);
   if (weakened.status === 'failed') return giveUp(settings, weakened.reason);
 
   const metadata: InjectorMetadata = {
@@ -83,7 +84,7 @@ async function* inject(ctx: ProgramContext): Program {
     operators: bug.parts.map((part) => part.candidate.record),
     oracleFiles: selection.files,
     failToPass: behavioural,
-    weakening: { deletedTests: weakened.weakening.deletedTests, deletedAssertions: weakened.weakening.deletedAssertions },
+    weakening: { granularity: weakened.weakening.granularity, deletedTests: weakened.weakening.deletedTests, deletedAssertions: weakened.weakening.deletedAssertions },
     attempts: bug.attempts,
   };
   const written = yield* writeArtifact({

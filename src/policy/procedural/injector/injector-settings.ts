@@ -11,6 +11,9 @@ export interface InjectorSettings {
   minChangedFiles: number;
   minFailingTests: number;
   minPassingTests: number;
+  /** The validator's breadth cap, as the prompt states it. */
+  maxFailingTests: number;
+  maxFailingFiles: number;
 }
 
 // "Strategy: removal", "## Strategy: remove functionality", "Strategy: undo past fixes",
@@ -38,9 +41,12 @@ const THRESHOLDS = {
     /\bat least (\d+) (?:previously[- ]passing |existing )?tests?(?:\(s\))? (?:that passed[^.]{0,60}? )?(?:must |should |to )?fail/i,
   ],
   minPassingTests: [/\bmin_passing_tests\b\D{0,40}?(\d+)/i, /\bat least (\d+) (?:tests?(?:\(s\))? )?(?:must |should )?pass(?:ing)?\b/i],
+  maxFailingTests: [/\bmax_failing_tests\b\D{0,40}?(\d+)/i, /\bat most (\d+) of those tests fail/i],
+  maxFailingFiles: [/\bmax_failing_files\b\D{0,40}?(\d+)/i, /\bin at most (\d+) test file/i],
 } as const;
 
-const DEFAULTS = { minChangedFiles: 1, minFailingTests: 1, minPassingTests: 10 };
+// The repos.yaml defaults, for a prompt that states no cap.
+const DEFAULTS = { minChangedFiles: 1, minFailingTests: 1, minPassingTests: 10, maxFailingTests: 40, maxFailingFiles: 8 };
 
 /**
  * Read strategy and thresholds from the rendered prompts. A strategy named outright wins
@@ -62,6 +68,8 @@ export function readInjectorSettings(systemPrompt: string, userPrompt: string, r
     minChangedFiles: threshold(text, 'minChangedFiles'),
     minFailingTests: threshold(text, 'minFailingTests'),
     minPassingTests: threshold(text, 'minPassingTests'),
+    maxFailingTests: threshold(text, 'maxFailingTests'),
+    maxFailingFiles: threshold(text, 'maxFailingFiles'),
   };
 }
 

@@ -19,9 +19,10 @@ export type AttemptVerdict =
  * Judge one tried change from its run: keep it when at least `minFailing` tests that passed
  * before now fail on behaviour (an assertion, a wrong exception) in test files with no failure
  * on the original; refuse it when a module no longer imports, when nothing or only
- * import/name errors break (SPEC §7: tests must fail on behaviour), or when too much breaks.
+ * import/name errors break (SPEC §7: tests must fail on behaviour), or when too much breaks
+ * (more than the validator's breadth cap: the bug would be rejected as blunt).
  */
-export function judgeAttempt(summary: RunSummary | null, facts: RepoFacts, minFailing: number): AttemptVerdict {
+export function judgeAttempt(summary: RunSummary | null, facts: RepoFacts, minFailing: number, breadth: BreadthCap = NO_CAP): AttemptVerdict {
   if (!summary) return { status: 'rejected', reason: 'the test run or its parser failed' };
   if (summary.markers.has('apply-failed')) return { status: 'rejected', reason: 'the change does not apply' };
   const broken = summary.broken;
@@ -34,8 +35,20 @@ export function judgeAttempt(summary: RunSummary | null, facts: RepoFacts, minFa
     const kinds = [...new Set(broken.map((t) => t.exc))].join(', ');
     return { status: 'rejected', reason: `only ${behavioural.length} test(s) fail on behaviour (failures: ${kinds})` };
   }
+  // The validator's breadth check counts every broken test of the oracle (clean) files.
+  const oracle = broken.filter((t) => isClean(t.id, facts));
+  const files = new Set(oracle.map((t) => locateTest(t.id, facts.suite, facts.testFiles)?.file));
+  if (oracle.length > breadth.maxFailingTests) return { status: 'rejected', reason: `too blunt: ${oracle.length} tests fail (cap ${breadth.maxFailingTests})` };
+  if (files.size > breadth.maxFailingFiles) return { status: 'rejected', reason: `too blunt: tests fail in ${files.size} test files (cap ${breadth.maxFailingFiles})` };
   return { status: 'accepted', broken, behavioural };
 }
+
+/** The validator's breadth cap (thresholds max_failing_tests / max_failing_files), as the prompt states it. */
+export interface BreadthCap {
+  maxFailingTests: number;
+  maxFailingFiles: number;
+}
+const NO_CAP: BreadthCap = { maxFailingTests: Infinity, maxFailingFiles: Infinity };
 
 /** Whether a test lives in a test file whose tests all pass on the original repo. */
 export function isClean(id: string, facts: RepoFacts): boolean {

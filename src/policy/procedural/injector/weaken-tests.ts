@@ -1,10 +1,11 @@
-import type { SeededRng } from '../../../util/seeded-rng.js';
+import type { WeakeningGranularity } from '../../../corpus/bug-quality.js';
+import { firstRoundTargets, granularityOf } from './weaken-targets.js';
 import { bash, edit, type Steps } from '../program.js';
 import { BUGGY_JSON, runCommand } from './injector-commands.js';
 import { readTextFile } from './read-text-file.js';
 import type { RepoFacts } from './repo-facts.js';
 import { parseRunSummary } from './run-summary.js';
-import type { HideEntry, TestSelection } from './select-tests.js';
+import type { TestSelection } from './select-tests.js';
 import { planWeakening, type WeakenTarget } from './weaken-plan.js';
 
 /** What the weakening did, for the summary and metadata. */
@@ -15,24 +16,25 @@ export interface Weakening {
   hidden: number;
   /** Tests of F still failing on W (allowed: SPEC §3.6 needs at least one hidden). */
   stillFailing: string[];
+  /** What the weakening deleted in the end: single assertions, whole tests, or both. */
+  granularity: WeakeningGranularity;
 }
 
 export type WeakenOutcome = { status: 'ok'; weakening: Weakening } | { status: 'failed'; reason: string };
 
-/** Chance that a test failing at one assertion loses only that assertion instead of the whole test. */
-const ASSERTION_ONLY = 0.35;
-
 /**
- * Hide the bug in the oracle test files: delete the failing tests (or, sometimes, just the one
- * failing assertion of a test that has several) with `edit`, never commenting anything out, then
- * run the oracle files on W and compare with B. Tests still failing after an assertion-only
- * deletion are deleted whole in a second round. Fails when W breaks a test that passed on B.
+ * Hide the bug in the oracle test files with the smallest concealment first (issue 14): a test
+ * that fails at one assert statement loses only that statement; a test whose failure is no
+ * assertion of its own (an error in its setup, several failing lines, its only assert) is deleted
+ * whole. All with `edit`, never commenting anything out; then the oracle files run on W and are
+ * compared with B. Tests still failing after losing an assertion (a later assertion fails too)
+ * are deleted whole in a second round. Fails when W breaks a test that passed on B.
  */
-export async function* weakenTests(facts: RepoFacts, selection: TestSelection, behavioural: readonly string[], rng: SeededRng): Steps<WeakenOutcome> {
+export async function* weakenTests(facts: RepoFacts, selection: TestSelection, behavioural: readonly string[]): Steps<WeakenOutcome> {
   const deletedTests: string[] = [];
   const deletedAssertions: string[] = [];
   let round: Map<string, WeakenTarget[]> = new Map(
-    [...selection.hide].map(([file, entries]) => [file, firstRoundTargets(entries, rng)]),
+    [...selection.hide].map(([file, entries]) => [file, firstRoundTargets(entries)]),
   );
   for (let pass = 0; pass < 2; pass++) {
     for (const [file, targets] of round) {
@@ -57,24 +59,11 @@ export async function* weakenTests(facts: RepoFacts, selection: TestSelection, b
     const retry = pass === 0 ? secondRoundTargets(selection, failing) : new Map<string, WeakenTarget[]>();
     if (retry.size === 0 || hidden === behavioural.length) {
       if (hidden === 0) return { status: 'failed', reason: 'the weakening hides none of the failing tests' };
-      return { status: 'ok', weakening: { deletedTests, deletedAssertions, hidden, stillFailing } };
+      return { status: 'ok', weakening: { deletedTests, deletedAssertions, hidden, stillFailing, granularity: granularityOf(deletedTests, deletedAssertions) } };
     }
     round = retry;
   }
   return { status: 'failed', reason: 'unreachable' };
-}
-
-// One target per failing test function; a single shared failing line may become an assertion-only deletion.
-function firstRoundTargets(entries: readonly HideEntry[], rng: SeededRng): WeakenTarget[] {
-  const byName = new Map<string, (number | null)[]>();
-  for (const { test, location } of entries) {
-    byName.set(location.qualifiedName, [...(byName.get(location.qualifiedName) ?? []), test.line]);
-  }
-  return [...byName.entries()].map(([qualifiedName, lines]) => {
-    const line = lines[0];
-    const oneLine = line !== null && line !== undefined && lines.every((l) => l === line);
-    return oneLine && rng.next() < ASSERTION_ONLY ? { qualifiedName, assertLine: line } : { qualifiedName };
-  });
 }
 
 // Tests that still fail on W after the first round: delete them whole.

@@ -1,3 +1,4 @@
+import type { WeakeningGranularity } from '../../../corpus/bug-quality.js';
 import { formatTestFilesList } from '../../../artifact/test-files-list.js';
 import { shellQuoteAll } from '../../../util/shell-quote.js';
 import { bash, create, submit, type Steps } from '../program.js';
@@ -15,7 +16,8 @@ export interface InjectorMetadata {
   operators: BugRecord[];
   oracleFiles: string[];
   failToPass: string[];
-  weakening: { deletedTests: string[]; deletedAssertions: string[] };
+  /** `granularity`: single assertions, whole tests or both (the smallest concealment is tried first). */
+  weakening: { granularity: WeakeningGranularity; deletedTests: string[]; deletedAssertions: string[] };
   attempts: number;
 }
 

@@ -62,6 +62,17 @@ describe('judgeAttempt', () => {
     expect(judgeAttempt(summary, FACTS, minFailing).status).toBe(status);
   });
 
+  it.each([
+    ['within both caps', { maxFailingTests: 3, maxFailingFiles: 2 }, 'accepted'],
+    ['more tests than max_failing_tests', { maxFailingTests: 2, maxFailingFiles: 2 }, 'rejected'],
+    ['more files than max_failing_files', { maxFailingTests: 3, maxFailingFiles: 1 }, 'rejected'],
+  ])('holds the validator breadth cap: %s', (_name, breadth, status) => {
+    const summary = run(['tests/test_a.py::t1\tAssertionError\t3', 'tests/test_a.py::t2\tAssertionError\t4', 'tests/test_b.py::t3\tAssertionError\t5']);
+    const verdict = judgeAttempt(summary, FACTS, 1, breadth);
+    expect(verdict.status).toBe(status);
+    if (verdict.status === 'rejected') expect(verdict.reason).toMatch(/too blunt/);
+  });
+
   it('keeps the behavioural ids only', () => {
     const verdict = judgeAttempt(run(['tests/test_a.py::t1\tAssertionError\t3', 'tests/test_a.py::t2\tNameError\t4']), FACTS, 1);
     expect(verdict).toMatchObject({ status: 'accepted', behavioural: ['tests/test_a.py::t1'] });

@@ -22,7 +22,7 @@ describe('requestedStrategy', () => {
 describe('readInjectorSettings', () => {
   it('maps direct to operator mutations and reads thresholds', () => {
     const settings = readInjectorSettings('Strategy: direct.', 'min_changed_files: 2, min_failing_tests = 3, min_passing_tests: 25', seededRng(1));
-    expect(settings).toEqual({ strategy: 'operator', requested: 'direct', minChangedFiles: 2, minFailingTests: 3, minPassingTests: 25 });
+    expect(settings).toEqual({ strategy: 'operator', requested: 'direct', minChangedFiles: 2, minFailingTests: 3, minPassingTests: 25, maxFailingTests: 40, maxFailingFiles: 8 });
   });
 
   it('reads thresholds written in words', () => {
@@ -49,7 +49,7 @@ describe('the real injector prompts (prompts/injector-*.md)', () => {
   ] as const)('%s prompt → %s, with the thresholds it states', async (strategy, expected) => {
     const { injectorPrompts } = await import('../../../../src/roles/role-prompts.js');
     const { agentLimitsSchema } = await import('../../../../src/agent/agent-limits.js');
-    const thresholds = { min_passing_tests: 12, min_changed_files: 2, min_failing_tests: 3 };
+    const thresholds = { min_passing_tests: 12, min_changed_files: 2, min_failing_tests: 3, max_failing_tests: 30, max_failing_files: 4 };
     const prompts = injectorPrompts(strategy, { thresholds, testTimeoutMs: 90_000 }, agentLimitsSchema.parse({}));
     expect(readInjectorSettings(prompts.systemPrompt, prompts.userPrompt, seededRng(1))).toEqual({
       strategy: expected,
@@ -57,6 +57,8 @@ describe('the real injector prompts (prompts/injector-*.md)', () => {
       minChangedFiles: 2,
       minFailingTests: 3,
       minPassingTests: 12,
+      maxFailingTests: 30,
+      maxFailingFiles: 4,
     });
   });
 });

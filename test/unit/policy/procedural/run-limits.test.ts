@@ -6,7 +6,7 @@ import { discover } from '../../../../src/policy/procedural/injector/discover.js
 import type { Observation } from '../../../../src/policy/procedural/observation.js';
 import type { ProgramStep } from '../../../../src/policy/procedural/program.js';
 
-const thresholds = { min_passing_tests: 10, min_changed_files: 1, min_failing_tests: 1 };
+const thresholds = { min_passing_tests: 10, min_changed_files: 1, min_failing_tests: 1, max_failing_tests: 40, max_failing_files: 8 };
 
 describe('procedural run limits', () => {
   it('reads the limits the real rendered prompts state', () => {

@@ -1,0 +1,58 @@
+import { brokenByBug, fail, pass, reportOf, sample, type Verdict } from '../src/validator/check-helpers.js';
+import type { ConsistencyCheck } from '../src/validator/check-types.js';
+import { focusRunner, MAX_ALONE, orderRunScript, spread } from '../src/validator/order-run-script.js';
+
+/**
+ * Issue 14: a FAIL_TO_PASS test must fail because of the bug, not because of the tests run before
+ * it. On B, up to {@link MAX_ALONE} tests of F run each alone, and all of F once more in reverse
+ * order, in one extra sandbox run (the cost stays bounded: one batch). A test that passes alone or
+ * in the other order is dropped from FAIL_TO_PASS; the bug is rejected when none is left, or when
+ * the weakening hid only dropped tests. Tests the run could not address (an unknown runner, an id
+ * the runner does not find) keep their place: not judged is not guilty.
+ */
+export const orderIndependenceCheck: ConsistencyCheck = {
+  name: 'order-independence',
+  async run(ctx): Promise<Verdict> {
+    const original = await reportOf(ctx, 'original');
+    if ('verdict' in original) return original.verdict;
+    const buggy = await reportOf(ctx, 'buggy');
+    if ('verdict' in buggy) return buggy.verdict;
+    const broken = brokenByBug(original.report.statuses, buggy.report.statuses);
+    const { testScript, testFiles } = ctx.artifact;
+    const runner = focusRunner(testScript, broken);
+    if (!runner) return pass('not judged: the test script runs no pytest or unittest that ssr can address test by test', { judged: 0, failing: broken.length });
+
+    const alone = spread(broken, MAX_ALONE);
+    const run = await ctx.runScript('order-independence', orderRunScript(runner, alone, broken, testFiles));
+    if (run.status === 'error') return { status: 'error', reason: `could not run the tests alone on the buggy repo: ${run.error.message}`, evidence: { code: run.error.code } };
+    if (run.status === 'apply-failed') return { status: 'error', reason: `bug_inject.diff no longer applies for the order run: ${run.detail}`, evidence: {} };
+    const statuses = run.report.statuses;
+    const passesAlone = alone.filter((id) => statuses[`alone::${id}`] === 'passed');
+    const flips = broken.filter((id) => statuses[`reversed::${id}`] === 'passed' && !passesAlone.includes(id));
+    const dropped = [...passesAlone, ...flips].sort();
+    const kept = broken.filter((id) => !dropped.includes(id));
+    const judgedAlone = alone.filter((id) => `alone::${id}` in statuses).length;
+    const judgedReversed = broken.filter((id) => `reversed::${id}` in statuses).length;
+    const evidence = {
+      runner,
+      failing: broken.length,
+      judgedAlone,
+      judgedReversed,
+      passesAlone: sample(passesAlone),
+      flipsWithOrder: sample(flips),
+      timedOut: run.report.timedOut,
+    };
+    if (kept.length === 0) {
+      return fail(`every FAIL_TO_PASS test passes alone or in another order on the buggy repo (${dropped.length}): the failures depend on test order, not on the bug`, evidence);
+    }
+    const weakened = await reportOf(ctx, 'weakened');
+    if ('verdict' in weakened) return weakened.verdict;
+    if (dropped.length > 0 && !kept.some((id) => weakened.report.statuses[id] !== 'failed')) {
+      return fail(`the weakening hides only tests that depend on order (${dropped.length}); none of the ${kept.length} order-independent failing test(s)`, evidence);
+    }
+    const reason = dropped.length === 0
+      ? `every FAIL_TO_PASS test judged fails alone (${judgedAlone}) and in reverse order (${judgedReversed})`
+      : `${dropped.length} test(s) that pass alone or in another order dropped from FAIL_TO_PASS; ${kept.length} kept`;
+    return { ...pass(reason, evidence), ...(dropped.length > 0 ? { notFailToPass: dropped } : {}) };
+  },
+};

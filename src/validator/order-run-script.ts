@@ -1,0 +1,61 @@
+import { readFileSync } from 'node:fs';
+import { posix } from 'node:path';
+import { packagePath } from '../util/package-root.js';
+import { shellQuote, shellQuoteAll } from '../util/shell-quote.js';
+import type { CheckScript } from './script-runs.js';
+
+/** The runners whose single tests ssr knows how to address by the ids a parser prints. */
+export type FocusRunner = 'pytest' | 'unittest';
+
+/** Tests of F run alone at most: one process each, in one sandbox, so the cost stays one batch. */
+export const MAX_ALONE = 10;
+
+/**
+ * Which runner the artifact's script uses, judged from the script and the ids its parser
+ * printed: pytest node ids (`path::name`) with a script that calls pytest, or dotted ids with
+ * one that calls unittest. Null when neither: the tests cannot be addressed one by one.
+ */
+export function focusRunner(testScript: string, ids: readonly string[]): FocusRunner | null {
+  if (ids.length === 0) return null;
+  if (/\bpytest\b/.test(testScript) && ids.every((id) => id.includes('::'))) return 'pytest';
+  if (/\bunittest\b/.test(testScript) && ids.every((id) => /^[\w.]+$/.test(id))) return 'unittest';
+  return null;
+}
+
+/** Up to `max` ids spread evenly over the sorted list (not only the first file's tests). */
+export function spread(ids: readonly string[], max: number): string[] {
+  const sorted = [...ids].sort();
+  if (sorted.length <= max) return sorted;
+  return Array.from({ length: max }, (_, i) => sorted[Math.floor((i * sorted.length) / max)]!);
+}
+
+/**
+ * The order-independence run on B: each test of `alone` in its own process (exit status only),
+ * then every test of `all` in one process in reverse order, verbose. unittest ids may be relative
+ * to a start dir below /repo: every test file's directory goes on PYTHONPATH so they import.
+ */
+export function orderRunScript(runner: FocusRunner, alone: readonly string[], all: readonly string[], testFiles: readonly string[]): CheckScript {
+  const reversed = [...all].sort().reverse();
+  const lines = ['#!/usr/bin/env bash', 'cd /repo', 'export PYTHONDONTWRITEBYTECODE=1 COLUMNS=250'];
+  let one: string;
+  let many: string;
+  if (runner === 'pytest') {
+    const base = 'python3 -m pytest -p no:cacheprovider -p no:randomly';
+    one = `${base} -q`;
+    many = `${base} -rA ${shellQuoteAll(reversed)}`;
+  } else {
+    const dirs = [...new Set(testFiles.map((file) => posix.dirname(file)))].sort();
+    lines.push(`export PYTHONPATH=${shellQuote(dirs.join(':'))}\${PYTHONPATH:+:$PYTHONPATH}`);
+    one = 'python3 -m unittest';
+    many = `python3 -m unittest -v ${shellQuoteAll(reversed)}`;
+  }
+  for (const id of alone) lines.push(`${one} ${shellQuote(id)} >/dev/null 2>&1; echo "@@ssr-alone $? "${shellQuote(id)}`);
+  lines.push('echo @@ssr-reversed-start', `${many} 2>&1`, 'echo "@@ssr-reversed-end $?"', 'exit 0');
+  return { testScript: `${lines.join('\n')}\n`, testParser: orderParser() };
+}
+
+let parser: string | undefined;
+function orderParser(): string {
+  parser ??= readFileSync(packagePath('src', 'validator', 'scripts', 'order_parser.py'), 'utf8');
+  return parser;
+}
