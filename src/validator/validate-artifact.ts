@@ -6,10 +6,9 @@ import { isDiffParseError } from '../code/diff-parse-error.js';
 import type { ResolvedRepo } from '../config/resolve-repo.js';
 import type { SandboxProvider, SandboxTemplate } from '../sandbox/sandbox.js';
 import { isGuardedRun } from '../harness/guard-report.js';
-import { BaselineCache } from './baseline-cache.js';
+import type { BaselineCache } from './baseline-cache.js';
 import { brokenByBug, passedIds } from './check-helpers.js';
 import type { CheckName, CheckResult, ValidationContext } from './check-types.js';
-import { listOriginalFiles } from './original-files.js';
 import { StateRunner } from './state-runs.js';
 
 /** The verdict on one artifact; the `--json` output of `ssr validate` is exactly this object. */
@@ -42,6 +41,8 @@ export interface ValidateOptions {
   /** Sandboxes running at once (shared when validating many artifacts). */
   queue: PQueue;
   baselines: BaselineCache;
+  /** The reference path: each state run alone when first asked for, nothing shared (see StateRunnerOptions). */
+  sequential?: boolean;
 }
 
 /** Bug files for the inverse runs; an unparsable diff has none (existence rejects it first). */
@@ -64,26 +65,25 @@ export async function validateArtifact(artifact: BugArtifact, options: ValidateO
   const started = Date.now();
   const { repo, template } = options;
   const bugFiles = bugFilesOf(artifact);
+  const testTimeoutMs = options.testTimeoutMs ?? repo.limits.test_timeout_s * 1000;
   const runner = new StateRunner({
     provider: options.provider,
     template,
     artifact,
     bugFiles,
-    testTimeoutMs: options.testTimeoutMs ?? repo.limits.test_timeout_s * 1000,
+    testTimeoutMs,
     queue: options.queue,
     baselines: options.baselines,
-    baselineKey: BaselineCache.key({ image: template.ref, commit: repo.commit, ...artifact }),
+    runIdentity: [template.ref, repo.commit, artifact.testScript, artifact.testParser, String(testTimeoutMs)],
+    ...(options.sequential ? { sequential: true } : {}),
   });
   let originalFiles: Promise<ReadonlySet<string>> | undefined;
   const ctx: ValidationContext = {
     artifact,
     thresholds: repo.thresholds,
-    originalFiles: () => (originalFiles ??= options.baselines.getOrRun(`files:${template.ref}`, () => listOriginalFiles(options.provider, template))),
+    originalFiles: () => (originalFiles ??= runner.originalFiles()),
     applyState: async (state) => (await runner.preparation(state)) ?? { status: 'applied' },
-    run: async (state) => {
-      if (state === 'original' || state === 'original-repeat') return (await runner.originals())[state === 'original' ? 0 : 1];
-      return runner.get(state);
-    },
+    run: (state) => runner.get(state),
   };
   if (bugFiles.length > 0) runner.prefetch();
 
