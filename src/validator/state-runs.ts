@@ -40,6 +40,8 @@ export interface StateRunnerOptions {
    * with it (test/integration/validator/parallel-equivalence.test.ts).
    */
   sequential?: boolean;
+  /** Extra environment of every test run (relevant-test selection); part of `runIdentity` too. */
+  env?: Record<string, string>;
 }
 
 /** Runs that ended because their runner was cancelled: never a result another artifact may reuse. */
@@ -64,10 +66,11 @@ export class StateRunner {
     this.treeOf = stateTrees(options.artifact);
   }
 
-  /** Start every state now (bounded by the queue); the reference path starts nothing ahead. */
-  prefetch(): void {
+  /** Start every state now (bounded by the queue); the reference path starts nothing ahead. `repeat: false`: not O's second run. */
+  prefetch(options: { repeat?: boolean } = {}): void {
     if (this.options.sequential) return;
-    for (const key of ['original', 'original-repeat', 'buggy', 'weakened'] as const) this.get(key);
+    const originals = options.repeat === false ? (['original'] as const) : (['original', 'original-repeat'] as const);
+    for (const key of [...originals, 'buggy', 'weakened'] as const) this.get(key);
     for (const file of this.options.bugFiles) this.get(`inverse:${file}`);
   }
 
@@ -153,7 +156,8 @@ export class StateRunner {
       const { testScript, testParser } = this.options.artifact;
       const steps = this.stepsOf(key);
       // The parser check feeds the same original log twice: a parser must be a function of its input.
-      const outcome = await runPreparedTests(sandbox, steps, { testScript, testParser, timeoutMs: this.options.testTimeoutMs, reparse: key === 'original' });
+      const env = this.options.env ? { env: this.options.env } : {};
+      const outcome = await runPreparedTests(sandbox, steps, { testScript, testParser, timeoutMs: this.options.testTimeoutMs, reparse: key === 'original', ...env });
       if (outcome.status === 'prepare-failed') return await this.describeFailedStep(sandbox, key, steps, outcome.failure);
       const { reparse, ...report } = outcome.run;
       return { status: 'ran', report, ...(reparse ? { reparse } : {}) };

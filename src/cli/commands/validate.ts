@@ -1,7 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import { cpus } from 'node:os';
 import { dirname, resolve } from 'node:path';
-import type { Command } from 'commander';
+import { Option, type Command } from 'commander';
 import PQueue from 'p-queue';
 import { artifactId } from '../../artifact/artifact-id.js';
 import { loadArtifactDir } from '../../artifact/load-artifact.js';
@@ -12,6 +12,7 @@ import { selectBackend } from '../../sandbox/select-backend.js';
 import { EngineError, errorMessage, isEngineError } from '../../util/engine-error.js';
 import { BaselineCache } from '../../validator/baseline-cache.js';
 import { validateArtifact, type ValidationResult } from '../../validator/validate-artifact.js';
+import type { SelectTestsMode } from '../../validator/selection/plan-selection.js';
 import { addRepoOptions, addSandboxOption, positiveInt, resolveRepoOptions, type RepoOptions, type SandboxChoice } from '../common-options.js';
 
 interface ValidateOptions extends RepoOptions {
@@ -20,6 +21,7 @@ interface ValidateOptions extends RepoOptions {
   json?: boolean;
   testTimeout?: number;
   concurrency: number;
+  selectTests?: SelectTestsMode;
   sandbox: SandboxChoice;
 }
 
@@ -57,7 +59,14 @@ export function registerValidate(program: Command): void {
     .option('--artifact-list <file>', 'file with one artifact directory per line (relative to the file); prints one JSON line per artifact')
     .option('--json', 'print one JSON object (the verdict) on stdout instead of a table')
     .option('--test-timeout <seconds>', "time limit of one test_script.sh run (default: the repo's test_timeout_s)", positiveInt('--test-timeout'))
-    .option('--concurrency <n>', 'sandboxes running at once', positiveInt('--concurrency'), DEFAULT_VALIDATE_CONCURRENCY);
+    .option('--concurrency <n>', 'sandboxes running at once', positiveInt('--concurrency'), DEFAULT_VALIDATE_CONCURRENCY)
+    .addOption(
+      new Option('--select-tests <mode>', "run only the tests relevant to each bug: auto (when the clean suite takes at least repos.yaml's test_selection.above_s, default 30 s), always, never (default: the repo's test_selection.mode)").choices([
+        'auto',
+        'always',
+        'never',
+      ]),
+    );
   addSandboxOption(command);
   command.action(async (options: ValidateOptions) => {
     if ((options.artifact === undefined) === (options.artifactList === undefined)) {
@@ -77,6 +86,7 @@ export function registerValidate(program: Command): void {
       testTimeoutMs: options.testTimeout !== undefined ? options.testTimeout * 1000 : undefined,
       queue: new PQueue({ concurrency: options.concurrency }),
       baselines: new BaselineCache(),
+      ...(options.selectTests ? { selectTests: options.selectTests } : {}),
     };
     if (single) {
       const result = await validateArtifact(single, shared);

@@ -10,6 +10,7 @@ import type { SandboxProvider, SandboxTemplate } from '../../../src/sandbox/sand
 import { BaselineCache } from '../../../src/validator/baseline-cache.js';
 import { validateArtifact, type ValidationResult } from '../../../src/validator/validate-artifact.js';
 import { dockerTemplate, exampleRepo } from '../../helpers/sandboxes.js';
+import { withoutTimes } from './without-times.js';
 
 const FIXTURES = fileURLToPath(new URL('../../fixtures/artifacts/', import.meta.url));
 
@@ -19,13 +20,6 @@ const FIXTURES = fileURLToPath(new URL('../../fixtures/artifacts/', import.meta.
  * path's cache really serves one artifact's runs to another.
  */
 const NAMES = ['valid-single-file', 'valid-two-files', 'redundant-extra-file', 'weaken-hides-nothing', 'weaken-adds-failure', 'bug-breaks-nothing', 'failing-on-original', 'parser-crashes', 'diff-does-not-apply'];
-
-/** Wall-clock fields differ between any two runs; everything else must not. */
-function withoutTimes(value: unknown): unknown {
-  if (Array.isArray(value)) return value.map(withoutTimes);
-  if (value === null || typeof value !== 'object') return value;
-  return Object.fromEntries(Object.entries(value).filter(([key]) => key !== 'durationMs').map(([key, inner]) => [key, withoutTimes(inner)]));
-}
 
 /** The real Docker provider, counting the sandboxes it starts. */
 function counting(provider: SandboxProvider): SandboxProvider & { acquired: number } {
