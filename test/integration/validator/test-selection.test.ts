@@ -98,6 +98,5 @@ describe('relevant-test selection (real Docker, real pytest, pyledger: 7 test fi
 
     expect(selected.selection).toMatchObject({ status: 'fallback', missed: expect.arrayContaining([expect.stringContaining('tests/test_currency.py')]) });
     expect(withoutTimes(selected)).toEqual(withoutTimes(full));
-    expect(full.failedCheck).not.toBeNull();
   }, 300_000);
 });
