@@ -32,6 +32,19 @@ export const limitsSchema = z
   .strict();
 export type Limits = z.infer<typeof limitsSchema>;
 
+/**
+ * Relevant-test selection (src/validator/selection/): the validator's runs of a bug's states
+ * collect only the test files that import the changed files, so a slow suite costs per bug what
+ * its relevant tests cost. `auto` selects when the clean suite takes at least `above_s`.
+ */
+export const testSelectionSchema = z
+  .object({
+    mode: z.enum(['auto', 'always', 'never']).default('auto').describe('when the validator runs only the tests relevant to a bug'),
+    above_s: z.number().nonnegative().default(30).describe('clean-suite seconds from which `auto` selects'),
+  })
+  .strict();
+export type TestSelectionSettings = z.infer<typeof testSelectionSchema>;
+
 const sha = z.string({ error: 'expected a 40-hex sha' }).regex(/^[0-9a-f]{40}$/, 'expected a 40-hex sha');
 
 /**
@@ -108,6 +121,7 @@ export const repoEntrySchema = z
     image: imageRecipeSchema.prefault({}),
     thresholds: thresholdsSchema.prefault({}),
     limits: limitsSchema.prefault({}),
+    test_selection: testSelectionSchema.prefault({}),
   })
   .strict();
 export type RepoEntry = z.infer<typeof repoEntrySchema>;

@@ -3,7 +3,7 @@ import { basename, isAbsolute, resolve } from 'node:path';
 import { createHash } from 'node:crypto';
 import { simpleGit } from 'simple-git';
 import { EngineError, errorMessage } from '../util/engine-error.js';
-import { imageRecipeSchema, limitsSchema, thresholdsSchema, type ImageRecipe, type Limits, type Thresholds } from './repos-schema.js';
+import { imageRecipeSchema, limitsSchema, testSelectionSchema, thresholdsSchema, type ImageRecipe, type Limits, type TestSelectionSettings, type Thresholds } from './repos-schema.js';
 import type { LoadedRepos } from './load-repos.js';
 
 /** A repo ready to build an image from: absolute source location, pinned commit, full thresholds and limits. */
@@ -17,6 +17,8 @@ export interface ResolvedRepo {
   limits: Limits;
   /** Where each `image.setup` step is written (`/path/repos.yaml:14`), for build errors; absent for repos run by path. */
   setupOrigins?: string[];
+  /** When the validator selects relevant tests (default: `auto` above 30 s). */
+  testSelection?: TestSelectionSettings;
 }
 
 const SHA = /^[0-9a-f]{40}$/;
@@ -62,6 +64,7 @@ export async function resolveRepo(ref: string, repos: LoadedRepos | undefined): 
       thresholds: entry.thresholds,
       limits: entry.limits,
       setupOrigins: setupOrigins(repos, repos.file.repos.indexOf(entry)),
+      testSelection: entry.test_selection,
     };
   }
   const path = resolve(ref);
@@ -79,5 +82,6 @@ export async function resolveRepo(ref: string, repos: LoadedRepos | undefined): 
     image: imageRecipeSchema.parse({}),
     thresholds: thresholdsSchema.parse({}),
     limits: limitsSchema.parse({}),
+    testSelection: testSelectionSchema.parse({}),
   };
 }

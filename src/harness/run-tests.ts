@@ -31,6 +31,8 @@ export interface RunTestsOptions {
    * the same artifact (validation's O and grading) must agree on this, or their guards differ.
    */
   guard?: boolean;
+  /** Extra environment of the script (the validator's PYTEST_ADDOPTS for relevant-test selection). */
+  env?: Record<string, string>;
 }
 
 /** A test run; `reparse` is the second parse of the same log when one was asked for and made. */
@@ -74,6 +76,7 @@ export async function runPreparedTests(sandbox: Sandbox, steps: readonly Prepare
   const oomBefore = (await sandbox.oomKills?.()) ?? null;
   const result = await execWrapped(sandbox, 'running the tests', `bash -c '${TEST_DRIVER.replaceAll("'", "'\\''")}' ssr-driver ${args}`, {
     cwd: REPO_DIR,
+    ...(options.env ? { env: options.env } : {}),
     stdin,
     timeoutMs: options.timeoutMs + (options.reparse ? 2 : 1) * parserTimeoutMs + DRIVER_GRACE_MS,
     maxOutputBytes: Math.ceil(((2 * MAX_PARSER_STDOUT_BYTES + 2 * half + 2 * PARSER_STDERR_TAIL_BYTES + (guard ? GUARD_MAX_RECORDS * GUARD_RECORD_MAX_BYTES : 0)) * 4) / 3) + 4096,

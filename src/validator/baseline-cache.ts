@@ -1,24 +1,30 @@
 import { createHash } from 'node:crypto';
 
 /**
- * Memoises the two original runs per (image, commit, test_script, test_files, test_parser) so every
- * artifact with the same selection in one process (an `--artifact-list`, a self-play step) shares
- * them. The parser is part of the key because the cached value is a parsed status map.
+ * Memoises test runs (and O's file list) by content: a run is keyed by what it depends on (image,
+ * commit, test_script, test_parser, time limit) and the content id of the tree it runs on (see
+ * state-tree.ts), so every artifact validated in one process (an `--artifact-list`, the bugs of a
+ * self-play run) shares the original runs, and any state whose tree another state already ran.
+ * The parser is part of the key because the cached value is a parsed status map.
  */
 export class BaselineCache {
   private readonly entries = new Map<string, Promise<unknown>>();
   hits = 0;
   misses = 0;
 
-  static key(parts: { image: string; commit: string; testScript: string; testFiles: string[]; testParser: string }): string {
+  /** A collision-free key over the parts, each length-prefixed. */
+  static key(parts: readonly string[]): string {
     const hash = createHash('sha256');
-    for (const part of [parts.image, parts.commit, parts.testScript, [...parts.testFiles].sort().join('\n'), parts.testParser]) {
-      hash.update(`${Buffer.byteLength(part)}:`).update(part);
-    }
+    for (const part of parts) hash.update(`${Buffer.byteLength(part)}:`).update(part);
     return hash.digest('hex');
   }
 
-  getOrRun<T>(key: string, run: () => Promise<T>): Promise<T> {
+  /**
+   * The entry under `key`, or `run()` stored there. An entry that rejects, or whose value `keep`
+   * refuses (an infrastructure error, a cancelled run), is dropped once it settles: it must not be
+   * served to a later artifact.
+   */
+  getOrRun<T>(key: string, run: () => Promise<T>, keep: (value: T) => boolean = () => true): Promise<T> {
     const cached = this.entries.get(key) as Promise<T> | undefined;
     if (cached) {
       this.hits += 1;
@@ -27,13 +33,19 @@ export class BaselineCache {
     this.misses += 1;
     const promise = run();
     this.entries.set(key, promise);
-    // A failed baseline (infrastructure) must not poison later artifacts.
-    promise.catch(() => this.entries.delete(key));
+    const drop = (): void => {
+      if (this.entries.get(key) === promise) this.entries.delete(key);
+    };
+    promise.then((value) => (keep(value) ? undefined : drop()), drop);
     return promise;
   }
 
-  /** Drop an entry whose runs turned out to be infrastructure errors. */
-  forget(key: string): void {
-    this.entries.delete(key);
+  has(key: string): boolean {
+    return this.entries.has(key);
+  }
+
+  /** Store a value known without running anything (O's file list, read in an original run's sandbox). */
+  offer<T>(key: string, value: T): void {
+    if (!this.entries.has(key)) this.entries.set(key, Promise.resolve(value));
   }
 }

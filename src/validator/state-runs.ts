@@ -7,7 +7,9 @@ import type { ParserVerdict } from '../harness/read-parser-output.js';
 import type { Sandbox, SandboxProvider, SandboxTemplate } from '../sandbox/sandbox.js';
 import { applyDiff } from '../workspace/apply-diff.js';
 import { EngineError, errorMessage, isEngineError } from '../util/engine-error.js';
-import type { BaselineCache } from './baseline-cache.js';
+import { BaselineCache } from './baseline-cache.js';
+import { listFilesIn, listOriginalFiles } from './original-files.js';
+import { ORIGINAL_TREE, stateTrees } from './state-tree.js';
 
 /** The repo states of SPEC §3: O (twice), B, W, and B with one file reverted. */
 export type StateKey = 'original' | 'original-repeat' | 'buggy' | 'weakened' | `inverse:${string}`;
@@ -30,29 +32,45 @@ export interface StateRunnerOptions {
   testTimeoutMs: number;
   queue: PQueue;
   baselines: BaselineCache;
-  /** Key of the original runs in the baseline cache. */
-  baselineKey: string;
+  /** What a run depends on besides its tree (image, commit, script, parser, limit): the cache key's prefix. */
+  runIdentity: readonly string[];
+  /**
+   * The reference path: every state runs for itself when a check first asks for it, one after
+   * another, with no cache and no sharing of equal trees. Slow; the parallel path must agree
+   * with it (test/integration/validator/parallel-equivalence.test.ts).
+   */
+  sequential?: boolean;
+  /** Extra environment of every test run (relevant-test selection); part of `runIdentity` too. */
+  env?: Record<string, string>;
 }
+
+/** Runs that ended because their runner was cancelled: never a result another artifact may reuse. */
+const cancelledRuns = new WeakSet<StateRun>();
 
 /**
  * Runs every state in its own fresh sandbox, each at most once, through a shared bounded queue.
  * All states are independent, so `prefetch` starts them all at once: the checks then read
  * results in order, and the wall time approaches one run instead of the sum (SPEC §3 asks for
- * the inverse runs in parallel; the original and buggy runs gain the same way).
+ * the inverse runs in parallel; the original and buggy runs gain the same way). A state whose tree
+ * (state-tree.ts) already ran, for this artifact or an earlier one in the process, reuses that
+ * run through the baseline cache instead of starting a sandbox.
  */
 export class StateRunner {
   private readonly runs = new Map<StateKey, Promise<StateRun>>();
   private readonly live = new Set<Sandbox>();
   private readonly disposals = new Set<Promise<unknown>>();
+  private readonly treeOf: (key: StateKey) => string | undefined;
   private cancelled = false;
 
-  constructor(private readonly options: StateRunnerOptions) {}
+  constructor(private readonly options: StateRunnerOptions) {
+    this.treeOf = stateTrees(options.artifact);
+  }
 
-  /** Start every state now (bounded by the queue). */
-  prefetch(): void {
-    this.originals();
-    this.get('buggy');
-    this.get('weakened');
+  /** Start every state now (bounded by the queue); the reference path starts nothing ahead. `repeat: false`: not O's second run. */
+  prefetch(options: { repeat?: boolean } = {}): void {
+    if (this.options.sequential) return;
+    const originals = options.repeat === false ? (['original'] as const) : (['original', 'original-repeat'] as const);
+    for (const key of [...originals, 'buggy', 'weakened'] as const) this.get(key);
     for (const file of this.options.bugFiles) this.get(`inverse:${file}`);
   }
 
@@ -76,30 +94,53 @@ export class StateRunner {
     return run.status === 'ran' ? undefined : run;
   }
 
-  /** Both original runs, from the baseline cache when another artifact already paid for them. */
-  originals(): Promise<[StateRun, StateRun]> {
-    const key = this.options.baselineKey;
-    return this.options.baselines.getOrRun(key, async () => {
-      const runs = await Promise.all([this.get('original'), this.get('original-repeat')]);
-      // An infrastructure failure must not be served to the next artifact with this selection.
-      if (runs.some((run) => run.status === 'error')) this.options.baselines.forget(key);
-      return runs;
-    });
+  /**
+   * Every tracked file of O: read in the original run's own sandbox (no sandbox of its own), or
+   * from the cache when an earlier artifact read it; the reference path lists it in a throwaway sandbox.
+   */
+  async originalFiles(): Promise<ReadonlySet<string>> {
+    const key = this.filesKey();
+    const { baselines, provider, template } = this.options;
+    if (!this.options.sequential && !baselines.has(key)) await this.get('original');
+    return baselines.getOrRun(key, () => listOriginalFiles(provider, template));
   }
 
   get(key: StateKey): Promise<StateRun> {
     let run = this.runs.get(key);
     if (!run) {
-      run = this.options.queue.add(() => this.executeWithRetry(key)) as Promise<StateRun>;
+      run = this.options.sequential ? this.enqueue(key) : this.shared(key);
       this.runs.set(key, run);
     }
     return run;
   }
 
+  /** The run of the state's tree from the cache, or a new one; a run another artifact cancelled is started again. */
+  private async shared(key: StateKey): Promise<StateRun> {
+    const tree = this.treeOf(key);
+    if (tree === undefined) return this.enqueue(key);
+    // Every state on O's tree reads the first original run, which carries the parser's second parse.
+    const canonical: StateKey = tree === ORIGINAL_TREE && key !== 'original-repeat' ? 'original' : key;
+    const cacheKey = BaselineCache.key([...this.options.runIdentity, tree, key === 'original-repeat' ? 'repeat' : 'first']);
+    for (;;) {
+      const run = await this.options.baselines.getOrRun(cacheKey, () => this.enqueue(canonical), (done) => done.status !== 'error');
+      if (!cancelledRuns.has(run) || this.cancelled) return run;
+    }
+  }
+
+  private enqueue(key: StateKey): Promise<StateRun> {
+    return this.options.queue.add(() => this.executeWithRetry(key)) as Promise<StateRun>;
+  }
+
+  private filesKey(): string {
+    return `files:${this.options.template.ref}`;
+  }
+
   /** One retry for a retryable infrastructure failure (a container that died, a daemon hiccup). */
   private async executeWithRetry(key: StateKey): Promise<StateRun> {
     const first = await this.execute(key);
-    return first.status !== 'error' || !first.error.retryable || this.cancelled ? first : this.execute(key);
+    const run = first.status !== 'error' || !first.error.retryable || this.cancelled ? first : await this.execute(key);
+    if (run.status === 'error' && this.cancelled) cancelledRuns.add(run);
+    return run;
   }
 
   private async execute(key: StateKey): Promise<StateRun> {
@@ -108,10 +149,15 @@ export class StateRunner {
     try {
       sandbox = await this.options.provider.acquire(this.options.template);
       this.live.add(sandbox);
+      // O's file list costs one exec here instead of a sandbox of its own (existence reads it).
+      if (key === 'original' && !this.options.sequential && !this.options.baselines.has(this.filesKey())) {
+        this.options.baselines.offer(this.filesKey(), await listFilesIn(sandbox));
+      }
       const { testScript, testParser } = this.options.artifact;
       const steps = this.stepsOf(key);
       // The parser check feeds the same original log twice: a parser must be a function of its input.
-      const outcome = await runPreparedTests(sandbox, steps, { testScript, testParser, timeoutMs: this.options.testTimeoutMs, reparse: key === 'original' });
+      const env = this.options.env ? { env: this.options.env } : {};
+      const outcome = await runPreparedTests(sandbox, steps, { testScript, testParser, timeoutMs: this.options.testTimeoutMs, reparse: key === 'original', ...env });
       if (outcome.status === 'prepare-failed') return await this.describeFailedStep(sandbox, key, steps, outcome.failure);
       const { reparse, ...report } = outcome.run;
       return { status: 'ran', report, ...(reparse ? { reparse } : {}) };

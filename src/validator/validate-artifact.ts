@@ -6,10 +6,12 @@ import { isDiffParseError } from '../code/diff-parse-error.js';
 import type { ResolvedRepo } from '../config/resolve-repo.js';
 import type { SandboxProvider, SandboxTemplate } from '../sandbox/sandbox.js';
 import { isGuardedRun } from '../harness/guard-report.js';
-import { BaselineCache } from './baseline-cache.js';
-import { brokenByBug, passedIds } from './check-helpers.js';
+import type { BaselineCache } from './baseline-cache.js';
+import { brokenByBug, passedIds, sample } from './check-helpers.js';
+import { planSelection, type SelectionOutcome, type SelectTestsMode } from './selection/plan-selection.js';
+import { mergeSelected, selectionMisses } from './selection/selected-view.js';
+import { stableStringify } from '../util/stable-json.js';
 import type { CheckName, CheckResult, ValidationContext } from './check-types.js';
-import { listOriginalFiles } from './original-files.js';
 import { ScriptRunner } from './script-runs.js';
 import { StateRunner } from './state-runs.js';
 
@@ -32,6 +34,8 @@ export interface ValidationResult {
   durationMs: number;
   /** Set when a check could not be judged (infrastructure): the verdict is void, not "invalid". */
   infrastructureError?: { check: CheckName; reason: string };
+  /** Whether the bug's states ran only its relevant tests, and how that ended (see planSelection). */
+  selection?: SelectionOutcome;
 }
 
 export interface ValidateOptions {
@@ -43,6 +47,10 @@ export interface ValidateOptions {
   /** Sandboxes running at once (shared when validating many artifacts). */
   queue: PQueue;
   baselines: BaselineCache;
+  /** The reference path: each state run alone when first asked for, nothing shared, no test selection (see StateRunnerOptions). */
+  sequential?: boolean;
+  /** Overrides the repo's `test_selection.mode` (`--select-tests`). */
+  selectTests?: SelectTestsMode;
 }
 
 /** Bug files for the inverse runs; an unparsable diff has none (existence rejects it first). */
@@ -55,18 +63,14 @@ function bugFilesOf(artifact: BugArtifact): string[] {
   }
 }
 
-/**
- * Run the consistency checks of SPEC §3 in order over fresh sandboxes. Every state is started at
- * once (bounded by the queue) so the checks mostly wait on runs already in flight; the first
- * `fail` stops the run and cancels what has not started. An `error` stops it too, but voids the
- * verdict instead of blaming the artifact.
- */
-export async function validateArtifact(artifact: BugArtifact, options: ValidateOptions): Promise<ValidationResult> {
-  const started = Date.now();
+/** Checks whose verdict reads only O's full runs or the diffs: selection cannot change them. */
+const SELECTION_FREE: ReadonlySet<CheckName> = new Set(['existence', 'parser', 'test-script', 'min-files']);
+
+function runnerFor(artifact: BugArtifact, options: ValidateOptions, bugFiles: string[], env?: Record<string, string>): StateRunner {
   const { repo, template } = options;
-  const bugFiles = bugFilesOf(artifact);
   const testTimeoutMs = options.testTimeoutMs ?? repo.limits.test_timeout_s * 1000;
-  const runner = new StateRunner({
+  const identity = [template.ref, repo.commit, artifact.testScript, artifact.testParser, String(testTimeoutMs)];
+  return new StateRunner({
     provider: options.provider,
     template,
     artifact,
@@ -74,43 +78,77 @@ export async function validateArtifact(artifact: BugArtifact, options: ValidateO
     testTimeoutMs,
     queue: options.queue,
     baselines: options.baselines,
-    baselineKey: BaselineCache.key({ image: template.ref, commit: repo.commit, ...artifact }),
+    runIdentity: env ? [...identity, stableStringify(env)] : identity,
+    ...(options.sequential ? { sequential: true } : {}),
+    ...(env ? { env } : {}),
   });
-  const scripts = new ScriptRunner({ provider: options.provider, template, artifact, testTimeoutMs, queue: options.queue });
+}
+
+/**
+ * Run the consistency checks of SPEC §3 in order over fresh sandboxes. Every state is started at
+ * once (bounded by the queue) so the checks mostly wait on runs already in flight; the first
+ * `fail` stops the run and cancels what has not started. An `error` stops it too, but voids the
+ * verdict instead of blaming the artifact.
+ *
+ * On a slow suite (see planSelection) the states of the bug run only the tests relevant to it,
+ * read through O's full run (mergeSelected); once a verdict depends on them, one full run of B
+ * audits the selection, and any test it got wrong reruns the validation on the full suite.
+ */
+export async function validateArtifact(artifact: BugArtifact, options: ValidateOptions): Promise<ValidationResult> {
+  const started = Date.now();
+  const bugFiles = bugFilesOf(artifact);
+  const full = runnerFor(artifact, options, bugFiles);
+  const mode = options.sequential ? 'never' : (options.selectTests ?? options.repo.testSelection?.mode ?? 'auto');
+  if (mode !== 'never' && bugFiles.length > 0) {
+    // O's runs first: `auto` needs the clean-suite time (cached for the later bugs of a run).
+    void full.get('original');
+    void full.get('original-repeat');
+  }
+  const plan = await planSelection({ ...options, bugFiles, testFiles: artifact.testFiles, mode, full });
+  const selected = plan.status === 'selected' ? runnerFor(artifact, options, bugFiles, plan.env) : undefined;
+  if (selected) {
+    selected.prefetch({ repeat: false });
+    void full.get('buggy');
+  } else if (bugFiles.length > 0) full.prefetch();
+  const testTimeoutMs = options.testTimeoutMs ?? options.repo.limits.test_timeout_s * 1000;
+  const scripts = new ScriptRunner({ provider: options.provider, template: options.template, artifact, testTimeoutMs, queue: options.queue });
+
   let originalFiles: Promise<ReadonlySet<string>> | undefined;
   const ctx: ValidationContext = {
     artifact,
-    thresholds: repo.thresholds,
-    originalFiles: () => (originalFiles ??= options.baselines.getOrRun(`files:${template.ref}`, () => listOriginalFiles(options.provider, template))),
-    applyState: async (state) => (await runner.preparation(state)) ?? { status: 'applied' },
+    thresholds: options.repo.thresholds,
+    originalFiles: () => (originalFiles ??= full.originalFiles()),
+    applyState: async (state) => (await (selected ?? full).preparation(state)) ?? { status: 'applied' },
     run: async (state) => {
-      if (state === 'original' || state === 'original-repeat') return (await runner.originals())[state === 'original' ? 0 : 1];
-      return runner.get(state);
+      if (!selected || state === 'original' || state === 'original-repeat') return full.get(state);
+      const [originalFull, originalSelected, run] = await Promise.all([full.get('original'), selected.get('original'), selected.get(state)]);
+      return mergeSelected(originalFull, originalSelected, run);
     },
     runScript: (name, script) => scripts.run(name, script),
   };
-  if (bugFiles.length > 0) runner.prefetch();
 
-  const checks: CheckResult[] = [];
-  let failedCheck: CheckName | null = null;
-  let infrastructureError: ValidationResult['infrastructureError'];
-  for (const check of consistencyChecks) {
-    const checkStarted = Date.now();
-    const verdict = await check.run(ctx);
-    checks.push({ name: check.name, ...verdict, durationMs: Date.now() - checkStarted });
-    if (verdict.status === 'fail') failedCheck = check.name;
-    if (verdict.status === 'error') infrastructureError = { check: check.name, reason: verdict.reason };
-    if (verdict.status !== 'pass') break;
+  const { checks, failedCheck, infrastructureError } = await runChecks(ctx);
+  if (selected && !infrastructureError && (failedCheck === null || !SELECTION_FREE.has(failedCheck))) {
+    const missed = await auditSelection(ctx, full, selected);
+    if (missed.length > 0) {
+      await Promise.all([full.cancel(), selected.cancel()]);
+      const again = await validateArtifact(artifact, { ...options, selectTests: 'never' });
+      const reason = `the audit's full run of the buggy repo disagrees with the selection on ${missed.length} test(s)`;
+      return { ...again, selection: { status: 'fallback', reason, missed: sample(missed) }, durationMs: Date.now() - started };
+    }
   }
-  await runner.cancel();
+  await Promise.all([full.cancel(), selected?.cancel()]);
 
-  const sets = failedCheck === null && !infrastructureError ? await oracleSets(ctx) : { failToPass: [], passToPass: [] };
+  const judged = failedCheck === null && !infrastructureError;
+  const sets = judged ? await oracleSets(ctx) : { failToPass: [], passToPass: [] };
+  // Tests the order-independence check found passing alone or flipping with order are not oracle tests.
   const notFailToPass = new Set(checks.flatMap((check) => check.notFailToPass ?? []));
   const failToPass = sets.failToPass.filter((id) => !notFailToPass.has(id));
   const { passToPass } = sets;
-  const originalGuarded = failedCheck === null && !infrastructureError && (await guardedOriginals(ctx));
+  const originalGuarded = judged && (await guardedOriginals(ctx));
+  const selection: SelectionOutcome = plan.status === 'selected' ? { status: 'selected', keptTestFiles: plan.keptTestFiles, testFiles: plan.testFiles } : plan;
   return {
-    valid: failedCheck === null && !infrastructureError,
+    valid: judged,
     failedCheck,
     checks,
     failToPass,
@@ -118,7 +156,29 @@ export async function validateArtifact(artifact: BugArtifact, options: ValidateO
     originalGuarded,
     durationMs: Date.now() - started,
     ...(infrastructureError ? { infrastructureError } : {}),
+    selection,
   };
+}
+
+async function runChecks(ctx: ValidationContext): Promise<Pick<ValidationResult, 'checks' | 'failedCheck' | 'infrastructureError'>> {
+  const checks: CheckResult[] = [];
+  for (const check of consistencyChecks) {
+    const checkStarted = Date.now();
+    const verdict = await check.run(ctx);
+    checks.push({ name: check.name, ...verdict, durationMs: Date.now() - checkStarted });
+    if (verdict.status === 'fail') return { checks, failedCheck: check.name };
+    if (verdict.status === 'error') return { checks, failedCheck: null, infrastructureError: { check: check.name, reason: verdict.reason } };
+  }
+  return { checks, failedCheck: null };
+}
+
+/** Test ids the selection got wrong (selectionMisses); a run of the audit that did not complete counts as a miss too. */
+async function auditSelection(ctx: ValidationContext, full: StateRunner, selected: StateRunner): Promise<string[]> {
+  const [originalFull, originalSelected, buggyMerged, buggyFull] = await Promise.all([full.get('original'), selected.get('original'), ctx.run('buggy'), full.get('buggy')]);
+  const runs = [originalFull, originalSelected, buggyMerged, buggyFull];
+  if (!runs.every((run) => run.status === 'ran')) return ['(an audit run did not complete)'];
+  const [o, os, bm, bf] = runs.map((run) => (run.status === 'ran' ? run.report.statuses : {}));
+  return selectionMisses({ originalFull: o!, originalSelected: os!, buggyMerged: bm!, buggyFull: bf! });
 }
 
 /** Whether both O runs were guarded, so grading can hold Solver runs to the runner's own records. */

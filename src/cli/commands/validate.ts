@@ -1,7 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import { cpus } from 'node:os';
 import { dirname, resolve } from 'node:path';
-import type { Command } from 'commander';
+import { Option, type Command } from 'commander';
 import PQueue from 'p-queue';
 import { artifactId } from '../../artifact/artifact-id.js';
 import { loadArtifactDir } from '../../artifact/load-artifact.js';
@@ -13,6 +13,7 @@ import { EngineError, errorMessage, isEngineError } from '../../util/engine-erro
 import { BaselineCache } from '../../validator/baseline-cache.js';
 import { validateArtifact, type ValidationResult } from '../../validator/validate-artifact.js';
 import { addBreadthOptions, withBreadthFlags, type BreadthFlags } from '../breadth-options.js';
+import type { SelectTestsMode } from '../../validator/selection/plan-selection.js';
 import { addRepoOptions, addSandboxOption, positiveInt, resolveRepoOptions, type RepoOptions, type SandboxChoice } from '../common-options.js';
 
 interface ValidateOptions extends RepoOptions, BreadthFlags {
@@ -21,6 +22,7 @@ interface ValidateOptions extends RepoOptions, BreadthFlags {
   json?: boolean;
   testTimeout?: number;
   concurrency: number;
+  selectTests?: SelectTestsMode;
   sandbox: SandboxChoice;
   /** --docker-host (repeatable). */
   dockerHost?: string[];
@@ -60,7 +62,14 @@ export function registerValidate(program: Command): void {
     .option('--artifact-list <file>', 'file with one artifact directory per line (relative to the file); prints one JSON line per artifact')
     .option('--json', 'print one JSON object (the verdict) on stdout instead of a table')
     .option('--test-timeout <seconds>', "time limit of one test_script.sh run (default: the repo's test_timeout_s)", positiveInt('--test-timeout'))
-    .option('--concurrency <n>', 'sandboxes running at once', positiveInt('--concurrency'), DEFAULT_VALIDATE_CONCURRENCY);
+    .option('--concurrency <n>', 'sandboxes running at once', positiveInt('--concurrency'), DEFAULT_VALIDATE_CONCURRENCY)
+    .addOption(
+      new Option('--select-tests <mode>', "run only the tests relevant to each bug: auto (when the clean suite takes at least repos.yaml's test_selection.above_s, default 30 s), always, never (default: the repo's test_selection.mode)").choices([
+        'auto',
+        'always',
+        'never',
+      ]),
+    );
   addBreadthOptions(command);
   addSandboxOption(command);
   addDockerHostOption(command);
@@ -82,6 +91,7 @@ export function registerValidate(program: Command): void {
       testTimeoutMs: options.testTimeout !== undefined ? options.testTimeout * 1000 : undefined,
       queue: new PQueue({ concurrency: options.concurrency }),
       baselines: new BaselineCache(),
+      ...(options.selectTests ? { selectTests: options.selectTests } : {}),
     };
     if (single) {
       const result = await validateArtifact(single, shared);

@@ -36,8 +36,10 @@ describe('ssr validate: the CLI contract', () => {
     const { code, stdout } = await ssr('validate', '--repo', 'pyledger', '--artifact', join(FIXTURES, 'valid-single-file'), '--json');
     expect(code).toBe(0);
     const result = JSON.parse(stdout);
-    expect(Object.keys(result).sort()).toEqual(['checks', 'durationMs', 'failToPass', 'failedCheck', 'originalGuarded', 'passToPass', 'valid']);
+    expect(Object.keys(result).sort()).toEqual(['checks', 'durationMs', 'failToPass', 'failedCheck', 'originalGuarded', 'passToPass', 'selection', 'valid']);
     expect(result).toMatchObject({ valid: true, failedCheck: null, originalGuarded: true });
+    // pyledger's suite takes well under a second: `auto` runs it in full, and says why.
+    expect(result.selection).toEqual({ status: 'full', reason: expect.stringMatching(/^the clean suite takes [\d.]+ s, under the 30 s threshold$/) });
     expect(result.checks.map((c: { name: string }) => c.name)).toEqual(['existence', 'parser', 'test-script', 'min-files', 'failing-tests', 'breadth', 'concealment', 'inverse-redundancy', 'order-independence']);
     for (const check of result.checks) expect(Object.keys(check).sort()).toEqual(['durationMs', 'evidence', 'name', 'reason', 'status']);
     expect(result.failToPass.length).toBeGreaterThan(0);

@@ -1,0 +1,102 @@
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import PQueue from 'p-queue';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { BugArtifact } from '../../../src/artifact/bug-artifact.js';
+import type { ResolvedRepo } from '../../../src/config/resolve-repo.js';
+import { createProvider } from '../../../src/sandbox/sandbox-factory.js';
+import type { ExecOptions, SandboxProvider, SandboxTemplate } from '../../../src/sandbox/sandbox.js';
+import { BaselineCache } from '../../../src/validator/baseline-cache.js';
+import { validateArtifact } from '../../../src/validator/validate-artifact.js';
+import { dockerTemplate, exampleRepo } from '../../helpers/sandboxes.js';
+import { withoutTimes } from './without-times.js';
+
+const PARSER = readFileSync(fileURLToPath(new URL('../../fixtures/artifacts/valid-single-file/test_parser.py', import.meta.url)), 'utf8');
+/** The whole suite: what selection has to cut down. */
+const SCRIPT = 'cd /repo\npython3 -m pytest -rA -p no:cacheprovider tests\n';
+const LEAP = '    assert add_months(date(2024, 1, 31), 1) == date(2024, 2, 29)\n';
+
+let dir: string;
+let repo: ResolvedRepo;
+let template: SandboxTemplate;
+
+/** A real diff against pyledger's pinned commit: make the edit, take `git diff`, put the file back. */
+function diffOf(path: string, edit: (text: string) => string): string {
+  const file = join(dir, path);
+  const before = readFileSync(file, 'utf8');
+  writeFileSync(file, edit(before));
+  const diff = execFileSync('git', ['-C', dir, 'diff'], { encoding: 'utf8' });
+  writeFileSync(file, before);
+  return diff;
+}
+
+function artifact(bugInject: string): BugArtifact {
+  const testWeaken = diffOf('tests/test_periods.py', (text) => text.replace(LEAP, ''));
+  return { bugInject, testWeaken, testFiles: ['tests/test_periods.py'], testScript: SCRIPT, testParser: PARSER };
+}
+
+/** The real Docker provider, recording the PYTEST_ADDOPTS of every test run. */
+function recording(provider: SandboxProvider): SandboxProvider & { addopts: string[] } {
+  const recorder = {
+    backend: provider.backend,
+    addopts: [] as string[],
+    acquire: async (t: SandboxTemplate) => {
+      const sandbox = await provider.acquire(t);
+      const exec = sandbox.exec.bind(sandbox);
+      sandbox.exec = (command: string, options?: ExecOptions) => {
+        if (options?.env?.PYTEST_ADDOPTS !== undefined) recorder.addopts.push(options.env.PYTEST_ADDOPTS);
+        return exec(command, options);
+      };
+      return sandbox;
+    },
+  };
+  return recorder as SandboxProvider & { addopts: string[] };
+}
+
+async function validate(bug: BugArtifact, selectTests: 'always' | 'never', provider: SandboxProvider = createProvider('docker')) {
+  return validateArtifact(bug, { repo, template, provider, queue: new PQueue({ concurrency: 2 }), baselines: new BaselineCache(), selectTests });
+}
+
+beforeAll(async () => {
+  repo = await exampleRepo();
+  template = await dockerTemplate(repo);
+  dir = mkdtempSync(join(tmpdir(), 'ssr-selection-'));
+  execFileSync('git', ['clone', '-q', repo.location, dir]);
+  execFileSync('git', ['-C', dir, 'checkout', '-q', repo.commit]);
+});
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+describe('relevant-test selection (real Docker, real pytest, pyledger: 7 test files, one per module)', () => {
+  it('runs a bug in periods.py on the tests that import it only, with the verdict and oracle sets of the full suite', async () => {
+    // Clamping to one day before the month's end: add_months and what uses it (interest) break.
+    const bug = artifact(diffOf('pyledger/periods.py', (text) => text.replace('min(day.day, days_in_month(year, month))', 'min(day.day, days_in_month(year, month) - 1)')));
+    const provider = recording(createProvider('docker'));
+    const selected = await validate(bug, 'always', provider);
+    const full = await validate(bug, 'never');
+
+    expect(full.valid, JSON.stringify(full.checks.at(-1))).toBe(true);
+    expect(selected.selection).toMatchObject({ status: 'selected', testFiles: 7 });
+    expect(selected.selection?.status === 'selected' && selected.selection.keptTestFiles).toBeLessThan(7);
+    expect(withoutTimes(selected)).toEqual(withoutTimes(full));
+    // The bug's states really left the unrelated test files out of collection.
+    expect(provider.addopts.length).toBeGreaterThanOrEqual(3);
+    for (const addopts of provider.addopts) {
+      expect(addopts).toContain('--ignore=/repo/tests/test_money.py');
+      expect(addopts).not.toContain('tests/test_periods.py');
+    }
+  }, 300_000);
+
+  it('falls back to the full suite, and says what it missed, when the change reaches tests the import graph cannot see', async () => {
+    // pyledger/__init__.py imports periods, so breaking it at import breaks every test: an
+    // import-time effect of a package, which the graph leaves out on purpose.
+    const bug = artifact(diffOf('pyledger/periods.py', (text) => `${text}\nraise RuntimeError("broken at import")\n`));
+    const selected = await validate(bug, 'always');
+    const full = await validate(bug, 'never');
+
+    expect(selected.selection).toMatchObject({ status: 'fallback', missed: expect.arrayContaining([expect.stringContaining('tests/test_currency.py')]) });
+    expect(withoutTimes(selected)).toEqual(withoutTimes(full));
+  }, 300_000);
+});
