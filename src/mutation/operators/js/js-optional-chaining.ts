@@ -38,10 +38,22 @@ function addable(node: JsNode): boolean {
   const object = node.childForFieldName('object');
   if (!object || !NULLABLE_OBJECTS.has(object.type) || /^[A-Z]/.test(object.text)) return false;
   if (node.childForFieldName('property')?.type === 'private_property_identifier') return false;
-  const parent = node.parent;
-  if (!parent) return false;
-  if (WRITE_PARENTS.has(parent.type)) return false;
+  // tree-sitter accepts `a?.b.c = 1` and `new a?.b()`, JavaScript does not: judge the whole chain.
+  const top = chainTop(node);
+  const parent = top.parent;
+  if (!parent || WRITE_PARENTS.has(parent.type)) return false;
   if (parent.type === 'unary_expression' && parent.childForFieldName('operator')?.text === 'delete') return false;
-  // Destructuring targets and `for (a.b of …)` are writes too.
-  return !/pattern|for_in_statement/.test(parent.type);
+  // Destructuring targets, `for (a.b of …)` and tagged templates (`a?.b\`x\``) are SyntaxErrors too.
+  return !/pattern|for_in_statement/.test(parent.type) && top.childForFieldName('arguments')?.type !== 'template_string';
+}
+
+/** The outermost expression of the chain a member expression is a link of (`a.b` in `a.b.c(d)[0]`: all of it). */
+function chainTop(node: JsNode): JsNode {
+  let current = node;
+  for (let parent = current.parent; parent; parent = current.parent) {
+    const link = parent.childForFieldName(parent.type === 'call_expression' ? 'function' : 'object');
+    if (!CHAINED.includes(parent.type) || link?.id !== current.id) break;
+    current = parent;
+  }
+  return current;
 }
