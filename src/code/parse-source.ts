@@ -17,9 +17,11 @@ const CHUNK = 64 * 1024;
 /**
  * Parse a module of any {@link SourceLanguage}; Python goes through {@link parsePython} unchanged.
  * Never throws on bad code: tree-sitter marks the damage with ERROR / MISSING nodes (`hasError`).
- * Node offsets are JS string indices into `source`, as for Python.
+ * Node offsets are JS string indices into `source`, as for Python. With `oldTree` (a tree of the
+ * previous text, `edit()`ed to match the change) the parse is incremental: only the edited region
+ * is re-read (JS/TS only; Python takes no old tree).
  */
-export function parseSource(source: string, language: SourceLanguage): Parser.Tree {
+export function parseSource(source: string, language: SourceLanguage, oldTree?: Parser.Tree): Parser.Tree {
   if (language === 'python') return parsePython(source);
   parsers ??= new Map();
   let parser = parsers.get(language);
@@ -29,5 +31,5 @@ export function parseSource(source: string, language: SourceLanguage): Parser.Tr
     parser.setLanguage(GRAMMARS[language]() as Parser.Language);
     parsers.set(language, parser);
   }
-  return parser.parse((index: number) => source.slice(index, index + CHUNK));
+  return parser.parse((index: number) => source.slice(index, index + CHUNK), oldTree);
 }

@@ -3,6 +3,7 @@ import { parseSource } from '../code/parse-source.js';
 import type { SourceLanguage } from '../code/source-language.js';
 import { applyCandidates } from './apply-candidates.js';
 import { enclosingChunk } from './enclosing-chunk.js';
+import { incrementalReparser } from './incremental-reparse.js';
 import { rowOf } from './line-edits.js';
 import type { Candidate } from './mutation-operator.js';
 
@@ -17,9 +18,15 @@ type Edit = Pick<Candidate, 'start' | 'end' | 'replacement'>;
  * is valid there): the result must parse without tree-sitter errors and gain no comment.
  */
 export function mutationChecker(original: string, tree: PyTree, language: SourceLanguage = 'python'): (edits: readonly Edit[]) => boolean {
+  const reparse = language === 'python' ? undefined : incrementalReparser(original, language);
   return (edits) => {
     if (applyCandidates(original, edits) === original) return false;
-    if (language !== 'python') return judgeWhole(original, tree, language, edits);
+    if (reparse) {
+      const mutated = applyCandidates(original, edits);
+      // One edit (every candidate) re-parses incrementally; a set of picks is parsed whole.
+      if (edits.length === 1) return reparse(mutated, edits[0]!, (mutatedTree) => judgeWhole(original, tree, mutated, mutatedTree, edits));
+      return judgeWhole(original, tree, mutated, parseSource(mutated, language), edits);
+    }
     const chunk = edits.length === 1 ? enclosingChunk(original, tree, edits[0]!) : undefined;
     if (!chunk) return judge(original, tree, 0, original, edits);
     // Offsets of the edit inside "prefix + statement lines" are shifted by this much.
@@ -50,9 +57,7 @@ function judge(original: string, tree: PyTree, shift: number, text: string, edit
   return true;
 }
 
-function judgeWhole(original: string, tree: PyTree, language: SourceLanguage, edits: readonly Edit[]): boolean {
-  const mutated = applyCandidates(original, edits);
-  const mutatedTree = parseSource(mutated, language);
+function judgeWhole(original: string, tree: PyTree, mutated: string, mutatedTree: PyTree, edits: readonly Edit[]): boolean {
   if (mutatedTree.rootNode.hasError) return false;
   let drift = 0;
   for (const edit of [...edits].sort((a, b) => a.start - b.start)) {
