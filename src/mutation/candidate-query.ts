@@ -1,11 +1,14 @@
 import { extractEntities } from '../code/python/entities.js';
 import type { PyTree } from '../code/python/parse-python.js';
+import type { SourceLanguage } from '../code/source-language.js';
 import { EngineError } from '../util/engine-error.js';
 import type { Candidate, LineRange, MutationKind, MutationOperator } from './mutation-operator.js';
 import { MUTATION_OPERATORS } from './registry.js';
 
 /** Which candidates to consider. Every filter given must hold. */
 export interface CandidateQuery {
+  /** The module's language (see `languageOfPath`); default `python`. Only its operators are used. */
+  language?: SourceLanguage;
   /** Registry names or operator objects; default: the whole registry. */
   operators?: readonly (string | MutationOperator)[];
   kinds?: readonly MutationKind[];
@@ -17,10 +20,13 @@ export interface CandidateQuery {
   entities?: readonly string[];
 }
 
-/** Resolve registry names; an unknown name is a usage error that lists the known ones. */
-export function resolveOperators(operators: CandidateQuery['operators']): MutationOperator[] {
-  if (!operators) return [...MUTATION_OPERATORS];
-  return operators.map((entry) => {
+/**
+ * Resolve registry names; an unknown name is a usage error that lists the known ones. Without a
+ * list: every operator of the language; a named operator of another language is a usage error.
+ */
+export function resolveOperators(operators: CandidateQuery['operators'], language: SourceLanguage = 'python'): MutationOperator[] {
+  if (!operators) return MUTATION_OPERATORS.filter((operator) => operator.languages.includes(language));
+  const resolved = operators.map((entry) => {
     if (typeof entry !== 'string') return entry;
     const found = MUTATION_OPERATORS.find((operator) => operator.name === entry);
     if (!found) {
@@ -28,12 +34,18 @@ export function resolveOperators(operators: CandidateQuery['operators']): Mutati
     }
     return found;
   });
+  const foreign = resolved.find((operator) => !operator.languages.includes(language));
+  if (foreign) throw new EngineError('usage', `mutation operator "${foreign.name}" applies to ${foreign.languages.join(', ')}, not ${language}`);
+  return resolved;
 }
 
 /** A predicate for the line, kind and entity filters of a query (operators are resolved apart). */
 export function candidateFilter(tree: PyTree, query: CandidateQuery): (candidate: Candidate, firstLine: number) => boolean {
   const { kinds, lineRange, withinLines } = query;
   const within = Array.isArray(withinLines) ? new Set(withinLines) : undefined;
+  if (query.entities && (query.language ?? 'python') !== 'python') {
+    throw new EngineError('usage', `the entities filter reads Python modules only, not ${query.language}`);
+  }
   const spans = query.entities ? entitySpans(tree, query.entities) : undefined;
   return (candidate, firstLine) => {
     if (kinds && !kinds.includes(candidate.kind)) return false;

@@ -1,6 +1,9 @@
 import { hasEmptyBlock, parsePython, type PyTree } from '../code/python/parse-python.js';
+import { parseSource } from '../code/parse-source.js';
+import type { SourceLanguage } from '../code/source-language.js';
 import { applyCandidates } from './apply-candidates.js';
 import { enclosingChunk } from './enclosing-chunk.js';
+import { incrementalReparser } from './incremental-reparse.js';
 import { rowOf } from './line-edits.js';
 import type { Candidate } from './mutation-operator.js';
 
@@ -11,10 +14,19 @@ type Edit = Pick<Candidate, 'start' | 'end' | 'replacement'>;
  * is left without a statement, and no comment appears that the original lacked (no edit may leave
  * a hint). A single edit inside a compound statement is judged on that statement alone (see
  * `enclosingChunk`), which makes checking a method of a 3,000-line module cost a parse of the method.
+ * JS/TS modules are judged whole (braces, not indentation, close their blocks, and an empty block
+ * is valid there): the result must parse without tree-sitter errors and gain no comment.
  */
-export function mutationChecker(original: string, tree: PyTree): (edits: readonly Edit[]) => boolean {
+export function mutationChecker(original: string, tree: PyTree, language: SourceLanguage = 'python'): (edits: readonly Edit[]) => boolean {
+  const reparse = language === 'python' ? undefined : incrementalReparser(original, language);
   return (edits) => {
     if (applyCandidates(original, edits) === original) return false;
+    if (reparse) {
+      const mutated = applyCandidates(original, edits);
+      // One edit (every candidate) re-parses incrementally; a set of picks is parsed whole.
+      if (edits.length === 1) return reparse(mutated, edits[0]!, (mutatedTree) => judgeWhole(original, tree, mutated, mutatedTree, edits));
+      return judgeWhole(original, tree, mutated, parseSource(mutated, language), edits);
+    }
     const chunk = edits.length === 1 ? enclosingChunk(original, tree, edits[0]!) : undefined;
     if (!chunk) return judge(original, tree, 0, original, edits);
     // Offsets of the edit inside "prefix + statement lines" are shifted by this much.
@@ -41,6 +53,18 @@ function judge(original: string, tree: PyTree, shift: number, text: string, edit
     if (hasEmptyBlock(mutatedTree, rows)) return false;
     const before = commentsIn(tree, original, edit.start - shift, edit.end - shift);
     if (addsComment(before, commentsIn(mutatedTree, mutated, start, end))) return false;
+  }
+  return true;
+}
+
+function judgeWhole(original: string, tree: PyTree, mutated: string, mutatedTree: PyTree, edits: readonly Edit[]): boolean {
+  if (mutatedTree.rootNode.hasError) return false;
+  let drift = 0;
+  for (const edit of [...edits].sort((a, b) => a.start - b.start)) {
+    const start = edit.start + drift;
+    drift += edit.replacement.length - (edit.end - edit.start);
+    const before = commentsIn(tree, original, edit.start, edit.end);
+    if (addsComment(before, commentsIn(mutatedTree, mutated, start, start + edit.replacement.length))) return false;
   }
   return true;
 }

@@ -1,6 +1,7 @@
 import type { PyTree } from '../code/python/parse-python.js';
 import { candidateFilter, entitySpans, resolveOperators, type CandidateQuery } from './candidate-query.js';
 import type { Candidate, LineRange } from './mutation-operator.js';
+import { isJsExempt } from './js-syntax.js';
 import { isExempt } from './python-syntax.js';
 
 /** A candidate before the parse check, with the first line its replaced text touches. */
@@ -15,7 +16,8 @@ export interface Proposal {
  * order, then the operator's own order, so the same source and query always give the same list.
  */
 export function enumerateCandidates(source: string, tree: PyTree, query: CandidateQuery): Proposal[] {
-  const operators = resolveOperators(query.operators);
+  const python = (query.language ?? 'python') === 'python';
+  const operators = resolveOperators(query.operators, query.language);
   const keep = candidateFilter(tree, query);
   const lineOf = lineIndex(source);
   const types = [...new Set(operators.flatMap((operator) => operator.appliesTo.nodeTypes))];
@@ -23,7 +25,7 @@ export function enumerateCandidates(source: string, tree: PyTree, query: Candida
   const nodes = (rows
     ? tree.rootNode.descendantsOfType(types, { row: rows.from, column: 0 }, { row: rows.to + 1, column: 0 })
     : tree.rootNode.descendantsOfType(types)
-  ).filter((node) => !isExempt(node));
+  ).filter((node) => !(python ? isExempt(node) : isJsExempt(node)));
   const seen = new Set<string>();
   const ranked: { proposal: Proposal; order: number[] }[] = [];
   operators.forEach((operator, operatorIndex) => {
@@ -39,7 +41,7 @@ export function enumerateCandidates(source: string, tree: PyTree, query: Candida
           operator: operator.name,
           kind: operator.kind,
           ...edit,
-          line: Math.max(lineOf(firstCode(source, edit.start, edit.end)), lineOf(node.startIndex)),
+          line: Math.max(lineOf(firstCode(source, edit.start, edit.end, python ? '#' : '//')), lineOf(node.startIndex)),
           endLine: lineOf(Math.max(edit.start, edit.end - 1)),
         };
         // Filter before deduplicating, so an edit that an excluded operator also proposes survives.
@@ -78,11 +80,11 @@ function searchRows(tree: PyTree, query: CandidateQuery): { from: number; to: nu
  * candidate is a line coverage can report (a body replaced after its docstring anchors at its
  * first statement, a deletion at its statement rather than the comment above it).
  */
-function firstCode(source: string, start: number, end: number): number {
+function firstCode(source: string, start: number, end: number, lineComment: string): number {
   let index = start;
   while (index < end) {
     const char = source[index];
-    if (char === '#') {
+    if (source.startsWith(lineComment, index)) {
       const newline = source.indexOf('\n', index);
       index = newline === -1 ? end : newline + 1;
     } else if (char === ' ' || char === '\t' || char === '\n' || char === '\r') {

@@ -1,5 +1,7 @@
 import { createHash } from 'node:crypto';
-import { hasSyntaxErrors, parsePython } from '../code/python/parse-python.js';
+import { hasSyntaxErrors } from '../code/python/parse-python.js';
+import { parseSource } from '../code/parse-source.js';
+import type { SourceLanguage } from '../code/source-language.js';
 import { EngineError } from '../util/engine-error.js';
 import type { SeededRng } from '../util/seeded-rng.js';
 import { applyCandidate } from './apply-candidates.js';
@@ -16,9 +18,10 @@ export { applyCandidate, applyCandidates } from './apply-candidates.js';
  * text count once. A module that does not parse to begin with has no candidates.
  */
 export function listCandidates(source: string, query: CandidateQuery = {}): Candidate[] {
-  const tree = parsePython(source);
-  if (hasSyntaxErrors(tree)) return [];
-  const isValid = mutationChecker(source, tree);
+  const language = query.language ?? 'python';
+  const tree = parseSource(source, language);
+  if (unparsable(tree, language)) return [];
+  const isValid = mutationChecker(source, tree, language);
   const seenTexts = new Set<string>();
   const out: Candidate[] = [];
   for (const { candidate } of enumerateCandidates(source, tree, query)) {
@@ -46,9 +49,10 @@ export function pickCandidates(source: string, rng: SeededRng, options: PickOpti
   if (!Number.isSafeInteger(options.count) || options.count < 1) {
     throw new EngineError('usage', `pickCandidates needs a positive integer count, got ${options.count}`);
   }
-  const tree = parsePython(source);
-  if (hasSyntaxErrors(tree)) return [];
-  const isValid = mutationChecker(source, tree);
+  const language = options.language ?? 'python';
+  const tree = parseSource(source, language);
+  if (unparsable(tree, language)) return [];
+  const isValid = mutationChecker(source, tree, language);
   const groups = groupByOperator(enumerateCandidates(source, tree, options));
   const chosen: Proposal[] = [];
   while (chosen.length < options.count && groups.length > 0) {
@@ -61,6 +65,10 @@ export function pickCandidates(source: string, rng: SeededRng, options: PickOpti
     if (isValid(together.map((p) => p.candidate))) chosen.push(proposal);
   }
   return chosen.map((p) => p.candidate).sort((a, b) => a.start - b.start);
+}
+
+function unparsable(tree: ReturnType<typeof parseSource>, language: SourceLanguage): boolean {
+  return language === 'python' ? hasSyntaxErrors(tree) : tree.rootNode.hasError;
 }
 
 function groupByOperator(proposals: Proposal[]): Proposal[][] {

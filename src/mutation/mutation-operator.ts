@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import type { PyNode } from '../code/python/parse-python.js';
+import type { SourceLanguage } from '../code/source-language.js';
 
 /**
  * `operator`: a small in-place change (swap, negate, ±1, drop a branch). `removal`: deletes a
@@ -27,9 +28,14 @@ export interface MutationOperator {
   /** Unique, kebab-case; recorded in the bug's metadata. */
   name: string;
   kind: MutationKind;
+  /**
+   * The languages whose modules the operator sees; the engine hands it only nodes of these. The
+   * node types below are those of these languages' grammars (the JS ones share theirs with TS).
+   */
+  languages: readonly SourceLanguage[];
   description: string;
   appliesTo: {
-    /** tree-sitter-python node types handed to {@link MutationOperator.candidates}. */
+    /** tree-sitter node types (of the grammars of {@link MutationOperator.languages}) handed to {@link MutationOperator.candidates}. */
     nodeTypes: readonly string[];
     /** Bounds on the node's line span (inclusive). */
     minLines?: number;

@@ -7,6 +7,23 @@ import { comparisonSwap } from './operators/comparison-swap.js';
 import { constantChange } from './operators/constant-change.js';
 import { integerOffByOne } from './operators/integer-off-by-one.js';
 import { invertIfElse } from './operators/invert-if-else.js';
+import { jsComparisonSwap } from './operators/js/js-comparison-swap.js';
+import { jsLooseEquality } from './operators/js/js-loose-equality.js';
+import { jsLogicalSwap } from './operators/js/js-logical-swap.js';
+import { jsNullishSwap } from './operators/js/js-nullish-swap.js';
+import { jsNegateCondition } from './operators/js/js-negate-condition.js';
+import { jsRemoveNot } from './operators/js/js-remove-not.js';
+import { jsArithmeticSwap } from './operators/js/js-arithmetic-swap.js';
+import { jsIntegerOffByOne } from './operators/js/js-integer-off-by-one.js';
+import { jsBoundOffByOne } from './operators/js/js-bound-off-by-one.js';
+import { jsSwapArguments } from './operators/js/js-swap-arguments.js';
+import { jsDropAwait } from './operators/js/js-drop-await.js';
+import { jsOptionalChaining } from './operators/js/js-optional-chaining.js';
+import { jsCopiedArray } from './operators/js/js-copied-array.js';
+import { jsThisBinding } from './operators/js/js-this-binding.js';
+import { jsRemoveElseBranch } from './operators/js/js-remove-else-branch.js';
+import { jsRemoveGuardClause } from './operators/js/js-remove-guard-clause.js';
+import { jsRemoveIfBlock } from './operators/js/js-remove-if-block.js';
 import { negateCondition } from './operators/negate-condition.js';
 import { removeElseBranch } from './operators/remove-else-branch.js';
 import { removeFunctionBody } from './operators/remove-function-body.js';
@@ -20,7 +37,9 @@ import { swapArguments } from './operators/swap-arguments.js';
 
 /**
  * Every mutation operator, in the order ties are broken in (when two operators propose the same
- * edit, the earlier one keeps it). Cheap in-place swaps first, removals last.
+ * edit, the earlier one keeps it). Cheap in-place swaps first, removals last. Each operator
+ * declares its languages; a query sees only those of its module's language (Python first, then
+ * the JavaScript / TypeScript ones).
  */
 export const MUTATION_OPERATORS: readonly MutationOperator[] = [
   comparisonSwap,
@@ -41,4 +60,21 @@ export const MUTATION_OPERATORS: readonly MutationOperator[] = [
   removeLoop,
   removeStatement,
   removeIfBlock,
+  jsComparisonSwap,
+  jsLooseEquality,
+  jsLogicalSwap,
+  jsNullishSwap,
+  jsNegateCondition,
+  jsRemoveNot,
+  jsArithmeticSwap,
+  jsIntegerOffByOne,
+  jsBoundOffByOne,
+  jsSwapArguments,
+  jsDropAwait,
+  jsOptionalChaining,
+  jsCopiedArray,
+  jsThisBinding,
+  jsRemoveElseBranch,
+  jsRemoveGuardClause,
+  jsRemoveIfBlock,
 ];

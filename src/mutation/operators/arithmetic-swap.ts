@@ -27,6 +27,7 @@ export const CONTAINER_LITERALS = new Set([
 export const arithmeticSwap: MutationOperator = {
   name: 'arithmetic-swap',
   kind: 'operator',
+  languages: ['python'],
   description: 'Swap an arithmetic or bitwise operator.',
   appliesTo: { nodeTypes: ['binary_operator'] },
   candidates(node) {

@@ -5,6 +5,7 @@ import { ARITHMETIC_SWAPS, CONTAINER_LITERALS } from './arithmetic-swap.js';
 export const augmentedAssignmentSwap: MutationOperator = {
   name: 'augmented-assignment-swap',
   kind: 'operator',
+  languages: ['python'],
   description: 'Swap the operator of an augmented assignment (`+=` ↔ `-=`, ...).',
   appliesTo: { nodeTypes: ['augmented_assignment'] },
   candidates(node) {

@@ -4,6 +4,7 @@ import type { MutationOperator } from '../mutation-operator.js';
 export const booleanSwap: MutationOperator = {
   name: 'boolean-swap',
   kind: 'operator',
+  languages: ['python'],
   description: 'Swap `and` and `or`.',
   appliesTo: { nodeTypes: ['boolean_operator'] },
   candidates(node) {

@@ -29,6 +29,7 @@ function boundOperator(anyIndex: boolean): MutationOperator {
   return {
     name: 'bound-off-by-one',
     kind: 'operator',
+    languages: ['python'],
     description: DESCRIPTION,
     appliesTo: { nodeTypes: ['call', 'slice', 'subscript'] },
     candidates(node) {

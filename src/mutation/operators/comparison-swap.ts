@@ -19,6 +19,7 @@ const SWAPS: Record<string, readonly string[]> = {
 export const comparisonSwap: MutationOperator = {
   name: 'comparison-swap',
   kind: 'operator',
+  languages: ['python'],
   description: 'Swap a comparison operator for a boundary or negated one.',
   appliesTo: { nodeTypes: ['comparison_operator'] },
   candidates(node) {

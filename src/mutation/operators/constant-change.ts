@@ -4,6 +4,7 @@ import type { MutationOperator } from '../mutation-operator.js';
 export const constantChange: MutationOperator = {
   name: 'constant-change',
   kind: 'operator',
+  languages: ['python'],
   description: 'Flip a boolean constant or shift a float constant by one.',
   appliesTo: { nodeTypes: ['true', 'false', 'float'] },
   candidates(node) {

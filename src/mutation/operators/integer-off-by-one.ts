@@ -5,6 +5,7 @@ import type { MutationOperator, Replacement } from '../mutation-operator.js';
 export const integerOffByOne: MutationOperator = {
   name: 'integer-off-by-one',
   kind: 'operator',
+  languages: ['python'],
   description: 'Add or subtract one from an integer literal.',
   appliesTo: { nodeTypes: ['integer'] },
   candidates(node) {

@@ -9,6 +9,7 @@ import { ternaryParts } from '../python-syntax.js';
 export const invertIfElse: MutationOperator = {
   name: 'invert-if-else',
   kind: 'operator',
+  languages: ['python'],
   description: 'Swap the two branches of an if/else or of a conditional expression.',
   appliesTo: { nodeTypes: ['if_statement', 'conditional_expression'] },
   candidates(node, source) {

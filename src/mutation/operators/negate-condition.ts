@@ -28,6 +28,7 @@ function conditionNegator(anyOperand: boolean): MutationOperator {
   return {
     name: 'negate-condition',
     kind: 'operator',
+    languages: ['python'],
     description: DESCRIPTION,
     appliesTo: { nodeTypes: ['if_statement', 'elif_clause', 'conditional_expression'] },
     candidates(node) {

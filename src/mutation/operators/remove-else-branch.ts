@@ -5,6 +5,7 @@ import { wholeLinesOf } from '../line-edits.js';
 export const removeElseBranch: MutationOperator = {
   name: 'remove-else-branch',
   kind: 'operator',
+  languages: ['python'],
   description: 'Delete an `elif` or `else` branch of an if statement.',
   appliesTo: { nodeTypes: ['if_statement'] },
   candidates(node, source) {

@@ -15,6 +15,7 @@ const STUB_DECORATORS = /^@(\w+\.)*(abstractmethod|overload)\b/m;
 export const removeFunctionBody: MutationOperator = {
   name: 'remove-function-body',
   kind: 'removal',
+  languages: ['python'],
   description: 'Replace a function body with a default return, keeping signature and docstring.',
   appliesTo: { nodeTypes: ['function_definition'], minLines: 3 },
   candidates(node, source) {

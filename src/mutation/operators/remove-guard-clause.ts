@@ -8,6 +8,7 @@ const EXITS = new Set(['return_statement', 'raise_statement']);
 export const removeGuardClause: MutationOperator = {
   name: 'remove-guard-clause',
   kind: 'operator',
+  languages: ['python'],
   description: 'Delete an early `return`/`raise` guard clause.',
   appliesTo: { nodeTypes: ['if_statement'], maxLines: 6 },
   candidates(node, source) {

@@ -5,6 +5,7 @@ import { deleteStatement } from '../line-edits.js';
 export const removeIfBlock: MutationOperator = {
   name: 'remove-if-block',
   kind: 'removal',
+  languages: ['python'],
   description: 'Delete an if statement with all its branches.',
   appliesTo: { nodeTypes: ['if_statement'], maxLines: 40 },
   candidates(node, source) {

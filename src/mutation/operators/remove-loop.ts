@@ -5,6 +5,7 @@ import { deleteStatement } from '../line-edits.js';
 export const removeLoop: MutationOperator = {
   name: 'remove-loop',
   kind: 'removal',
+  languages: ['python'],
   description: 'Delete a loop.',
   appliesTo: { nodeTypes: ['for_statement', 'while_statement'], maxLines: 40 },
   candidates(node, source) {

@@ -15,6 +15,7 @@ const LOOSE_IN_TERNARY_TEST = new Set(['conditional_expression', 'lambda', 'name
 export const removeNot: MutationOperator = {
   name: 'remove-not',
   kind: 'operator',
+  languages: ['python'],
   description: 'Drop a `not` from a condition.',
   appliesTo: { nodeTypes: ['not_operator'] },
   candidates(node) {

@@ -13,6 +13,7 @@ const DELETABLE = new Set(['assignment', 'augmented_assignment', 'call', 'await'
 export const removeStatement: MutationOperator = {
   name: 'remove-statement',
   kind: 'removal',
+  languages: ['python'],
   description: 'Delete an assignment or call statement from a block of three or more statements.',
   appliesTo: { nodeTypes: ['expression_statement'], maxLines: 10 },
   candidates(node, source) {

@@ -9,6 +9,7 @@ const LOG_CALL = /(^|\.)(log|debug|info|warning|warn|error|exception|critical|pr
 export const stringLiteral: MutationOperator = {
   name: 'string-literal',
   kind: 'operator',
+  languages: ['python'],
   description: 'Empty a short string literal, or make an empty one non-empty.',
   appliesTo: { nodeTypes: ['string'], maxLines: 1 },
   candidates(node) {

@@ -7,6 +7,7 @@ const NOT_POSITIONAL = new Set(['keyword_argument', 'list_splat', 'dictionary_sp
 export const swapArguments: MutationOperator = {
   name: 'swap-arguments',
   kind: 'operator',
+  languages: ['python'],
   description: 'Swap two neighbouring positional arguments of a call.',
   appliesTo: { nodeTypes: ['call'] },
   candidates(node, source) {
