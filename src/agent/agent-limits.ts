@@ -15,3 +15,17 @@ export const agentLimitsSchema = z.object({
     .describe('Consecutive turns without one valid tool call before the episode ends.'),
 });
 export type AgentLimits = z.infer<typeof agentLimitsSchema>;
+
+const limit = agentLimitsSchema.shape;
+/**
+ * Limits a user set, each optional and without a default. `agentLimitsSchema.partial()` is not
+ * that: zod 4 still fills the defaults of a partial object's fields, so a command limit nobody set
+ * would look set and keep roleLimits from deriving it from the repo's test limit.
+ */
+export const agentLimitOverridesSchema = z.object({
+  maxTurns: limit.maxTurns.unwrap().optional(),
+  maxContextTokens: limit.maxContextTokens.unwrap().optional(),
+  maxWallMs: limit.maxWallMs.unwrap().optional(),
+  commandTimeoutMs: limit.commandTimeoutMs.unwrap().optional(),
+  maxFormatErrorStreak: limit.maxFormatErrorStreak.unwrap().optional(),
+});

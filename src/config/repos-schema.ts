@@ -1,7 +1,7 @@
 import { z } from 'zod';
 
-/** SPEC §3 thresholds; any of them may be overridden per repo. */
-export const thresholdsSchema = z
+/** The threshold fields alone (no cross-field rule), for schemas that take some of them (`.partial()`). */
+export const thresholdFieldsSchema = z
   .object({
     min_passing_tests: z.number().int().min(1).default(10).describe('tests that must pass on the original repo'),
     min_changed_files: z.number().int().min(1).default(1).describe('code files bug_inject.diff must change'),
@@ -14,12 +14,14 @@ export const thresholdsSchema = z
       .describe('breadth cap: oracle tests the bug may make fail (more is a blunt bug, e.g. a crash on import)'),
     max_failing_files: z.number().int().min(1).default(8).describe('breadth cap: test files those failing tests may span'),
   })
-  .strict()
-  .superRefine((t, ctx) => {
-    if (t.max_failing_tests < t.min_failing_tests) {
-      ctx.addIssue({ code: 'custom', path: ['max_failing_tests'], message: `must be at least min_failing_tests (${t.min_failing_tests})` });
-    }
-  });
+  .strict();
+
+/** SPEC §3 thresholds; any of them may be overridden per repo. */
+export const thresholdsSchema = thresholdFieldsSchema.superRefine((t, ctx) => {
+  if (t.max_failing_tests < t.min_failing_tests) {
+    ctx.addIssue({ code: 'custom', path: ['max_failing_tests'], message: `must be at least min_failing_tests (${t.min_failing_tests})` });
+  }
+});
 export type Thresholds = z.infer<typeof thresholdsSchema>;
 
 export const limitsSchema = z

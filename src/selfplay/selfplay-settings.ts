@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { agentLimitsSchema } from '../agent/agent-limits.js';
+import { agentLimitOverridesSchema } from '../agent/agent-limits.js';
 import { LEAK_POLICIES } from '../agent/leak-flag.js';
 import { DEFAULT_INJECTOR_ALPHA } from '../reward/score-injector.js';
 import { advantageEstimatorSchema, DEFAULT_ADVANTAGE_ESTIMATOR } from '../rl/advantages.js';
@@ -44,8 +44,8 @@ export const selfplaySettingsSchema = z.object({
   trainRoles: z.enum(TRAIN_ROLES).default('both'),
   limitHits: z.enum(LIMIT_HIT_MODES).default('fail').describe('fail: a Solver attempt that hits a limit earns -1 and stays in its group (SPEC §9); mask: graded, kept out of the loss'),
   emitSamples: z.boolean().default(true).describe('write RL samples (ssr corpus does not)'),
-  injectorLimits: agentLimitsSchema.partial().default({}),
-  solverLimits: agentLimitsSchema.partial().default({}),
+  injectorLimits: agentLimitOverridesSchema.default({}),
+  solverLimits: agentLimitOverridesSchema.default({}),
   testTimeoutMs: positive.optional().describe("test_script.sh limit; default the repo's"),
   lanes: laneSizesSchema.default(laneSizesSchema.parse({})),
   trainerUrl: z.string().nullable().default(null),

@@ -37,8 +37,40 @@ async function flakyRepo(): Promise<ResolvedRepo> {
     const env = { ...process.env, GIT_AUTHOR_DATE: date, GIT_COMMITTER_DATE: date, GIT_AUTHOR_NAME: 't', GIT_AUTHOR_EMAIL: 't@t', GIT_COMMITTER_NAME: 't', GIT_COMMITTER_EMAIL: 't@t' };
     for (const args of [['init', '-q', '-b', 'main'], ['add', '-A'], ['commit', '-q', '-m', 'flaky suite']]) execFileSync('git', ['-C', dir, ...args], { env, stdio: 'ignore' });
   }
+  // The coin flips leave fewer than SPEC's 10 tests passing in both runs; this suite is about
+  // quarantine, not the gate's minimum, so it asks for one.
+  const repo = await resolveRepo(dir, undefined);
+  return { ...repo, thresholds: { ...repo.thresholds, min_passing_tests: 1 } };
+}
+
+/** A one-commit repo of `files` at a fixed path (so its image is built once per machine). */
+async function fixtureRepo(name: string, files: Record<string, string>): Promise<ResolvedRepo> {
+  const dir = ssrPath('test-repos', name);
+  if (!existsSync(join(dir, '.git'))) {
+    await rm(dir, { recursive: true, force: true });
+    for (const [path, text] of Object.entries(files)) {
+      await mkdir(join(dir, path, '..'), { recursive: true });
+      await writeFile(join(dir, path), text);
+    }
+    const date = '2024-01-01T00:00:00Z';
+    const env = { ...process.env, GIT_AUTHOR_DATE: date, GIT_COMMITTER_DATE: date, GIT_AUTHOR_NAME: 't', GIT_AUTHOR_EMAIL: 't@t', GIT_COMMITTER_NAME: 't', GIT_COMMITTER_EMAIL: 't@t' };
+    for (const args of [['init', '-q', '-b', 'main'], ['add', '-A'], ['commit', '-q', '-m', name]]) execFileSync('git', ['-C', dir, ...args], { env, stdio: 'ignore' });
+  }
   return resolveRepo(dir, undefined);
 }
+
+describe('the golden gate refuses bad repos before any episode, naming the fix (real Docker, real pytest)', () => {
+  it.each([
+    ['no tests pytest can find', 'gate-no-tests-v1', { 'lib/calc.py': 'def add(a, b):\n    return a + b\n', 'check_calc.py': 'from lib.calc import add\nassert add(1, 2) == 3\n' },
+      /the clean test suite has no tests: pytest collected none \(its log ends: ".*no tests ran.*"\); ssr runs `python3 -m pytest` in \/repo .*add a pytest\.ini/],
+    ['a suite that fails (an import the image lacks)', 'gate-failing-v1', { 'tests/test_needs.py': 'import ssr_no_such_module\n\n' + Array.from({ length: 12 }, (_, i) => `def test_${i}():\n    assert True\n`).join('\n') },
+      /the clean test suite fails: 0 of 1 tests pass, fewer than thresholds\.min_passing_tests \(10\).*image\.packages, image\.setup in repos\.yaml/],
+  ])('%s', async (_name, dir, files, reason) => {
+    const repo = await fixtureRepo(dir, files);
+    const verdict = await runGoldenGate({ repo, template: await dockerTemplate(repo), provider: createProvider('docker'), testTimeoutMs: 60_000 });
+    expect(verdict.status === 'refused' && verdict.reason, JSON.stringify(verdict)).toMatch(reason);
+  }, 600_000);
+});
 
 describe('the golden gate on a real repo (real Docker, real pytest)', () => {
   let repo: ResolvedRepo;

@@ -1,15 +1,10 @@
-import { execFile } from 'node:child_process';
 import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { promisify } from 'node:util';
 import { Command } from 'commander';
 import { loadReposOption, positiveInt } from '../../cli/common-options.js';
 import { stepMetricsSchema, type StepMetrics } from '../step-metrics.js';
-
-const ROOT = fileURLToPath(new URL('../../../', import.meta.url));
-const run = promisify(execFile);
+import { runBenchSelfplay } from './run-bench-selfplay.js';
 
 interface RepoFigures {
   repo: string;
@@ -75,15 +70,9 @@ async function main(argv: string[]): Promise<void> {
   for (const repo of repos) {
     for (const strategy of options.strategies.split(',')) {
       const out = mkdtempSync(join(tmpdir(), `ssr-bench-procedural-${repo}-${strategy}-`));
-      const started = Date.now();
-      await run(
-        process.execPath,
-        ['--import', 'tsx', join(ROOT, 'src/cli/main.ts'), 'selfplay', '--repo', repo, '--policy', 'procedural', '--strategy', strategy, '--steps', '1',
-          '--episodes-per-step', String(options.episodes), '--attempts', String(options.attempts), '--higher-order-cap', '0', '--seed', options.seed, '--out', out, '--json'],
-        { cwd: ROOT, maxBuffer: 16 * 1024 * 1024 },
-      );
+      const wallMs = await runBenchSelfplay({ repo, strategy, episodes: options.episodes, attempts: options.attempts, seed: options.seed, out });
       const steps = readFileSync(join(out, 'metrics.jsonl'), 'utf8').trim().split('\n').map((line) => stepMetricsSchema.parse(JSON.parse(line)));
-      rows.push(figures(repo, strategy, steps, Date.now() - started));
+      rows.push(figures(repo, strategy, steps, wallMs));
       process.stderr.write(`bench-procedural: ${repo} ${strategy} done (${out})\n`);
     }
   }

@@ -15,7 +15,27 @@ export interface CleanRun {
   timedOut: boolean;
   /** Set when the parser could not read the log. */
   parserFailure?: string;
+  /** Exit code of the test script (null when killed); pytest's 5 means it collected no tests. */
+  exitCode?: number | null;
+  /** The last line of the run's log, quoted in a refusal. */
+  logTail?: string;
+  /** The engine killed a process of the run for memory. */
+  killedForMemory?: boolean;
 }
+
+/** What the gate needs of the repo's settings beyond the time limit. */
+export interface GateSettings {
+  /** thresholds.min_passing_tests: fewer clean passing tests refuse the repo. */
+  minPassingTests: number;
+  /** limits.memory_mb, named in a refusal for memory. */
+  memoryMb: number;
+}
+const DEFAULT_SETTINGS: GateSettings = { minPassingTests: 1, memoryMb: 2048 };
+/** pytest's exit status when it collected no test. */
+const PYTEST_NO_TESTS = 5;
+const RUNNER_HINT =
+  'ssr runs `python3 -m pytest` in /repo (it also runs unittest TestCases, and doctests with --doctest-modules): ' +
+  'add a pytest.ini to the repo (testpaths; python_files = test*.py for unittest-style names; addopts = --doctest-modules), or write it from image.setup in repos.yaml';
 
 /** What the golden gate decided for one repo; `golden-gate.json` of a run dir holds one per repo. */
 export const goldenGateSchema = z.discriminatedUnion('status', [
@@ -43,16 +63,34 @@ const seconds = (ms: number): string => `${(ms / 1000).toFixed(1)} s`;
  * limit gets {@link RAISE_FACTOR}× its time as the new limit — or is refused when that passes
  * {@link MAX_RAISED_LIMIT_MS}. Pure.
  */
-export function judgeGoldenGate(runs: readonly [CleanRun, CleanRun], limitMs: number, id: Pick<GoldenGate, 'repo' | 'commit' | 'image'>): GoldenGate {
+export function judgeGoldenGate(
+  runs: readonly [CleanRun, CleanRun],
+  limitMs: number,
+  id: Pick<GoldenGate, 'repo' | 'commit' | 'image'>,
+  settings: GateSettings = DEFAULT_SETTINGS,
+): GoldenGate {
   const refuse = (reason: string): GoldenGate => ({ status: 'refused', ...id, reason: `repo ${id.repo}: ${reason}` });
+  const tail = (run: CleanRun): string => (run.logTail ? ` (its log ends: "${run.logTail.slice(0, 200)}")` : '');
+  if (runs.some((run) => run.killedForMemory)) {
+    return refuse(`the clean test suite was killed for memory at its ${settings.memoryMb} MB limit: raise limits.memory_mb in repos.yaml`);
+  }
+  const empty = runs.find((run) => run.exitCode === PYTEST_NO_TESTS && Object.keys(run.statuses).length === 0);
+  if (empty) return refuse(`the clean test suite has no tests: pytest collected none${tail(empty)}; ${RUNNER_HINT}`);
   if (runs.some((run) => run.timedOut)) {
     return refuse(`the clean test suite timed out at its ${seconds(limitMs)} limit: raise limits.test_timeout_s in repos.yaml (or pass --test-timeout)`);
   }
   const broken = runs.find((run) => run.parserFailure !== undefined || Object.keys(run.statuses).length === 0);
-  if (broken) return refuse(`the clean test suite gave no test statuses (${broken.parserFailure ?? 'the parser printed an empty map'}): fix the repo's test set-up before self-play`);
+  if (broken) return refuse(`the clean test suite gave no test statuses (${broken.parserFailure ?? 'the parser printed an empty map'})${tail(broken)}: ${RUNNER_HINT}`);
   const [a, b] = runs;
   const ids = [...new Set([...Object.keys(a.statuses), ...Object.keys(b.statuses)])].sort();
   const quarantined = ids.filter((test) => a.statuses[test] !== b.statuses[test]);
+  const passing = ids.filter((test) => a.statuses[test] === 'passed' && b.statuses[test] === 'passed').length;
+  if (passing < settings.minPassingTests) {
+    return refuse(
+      `the clean test suite fails: ${passing} of ${ids.length} tests pass, fewer than thresholds.min_passing_tests (${settings.minPassingTests})${tail(a)}: ` +
+        'install what the tests need (image.packages, image.setup in repos.yaml) or select the tests that work (a pytest.ini), or lower thresholds.min_passing_tests',
+    );
+  }
   const slowest = Math.max(a.durationMs, b.durationMs);
   let testTimeoutMs = limitMs;
   let raisedFromMs: number | null = null;

@@ -1,5 +1,6 @@
 import { readDefaultTestFiles } from '../../harness/default-files.js';
 import { runTests } from '../../harness/run-tests.js';
+import { EngineError } from '../../util/engine-error.js';
 import type { ResolvedRepo } from '../../config/resolve-repo.js';
 import type { SandboxProvider, SandboxTemplate } from '../../sandbox/sandbox.js';
 import { judgeGoldenGate, type CleanRun, type GoldenGate } from './judge-golden-gate.js';
@@ -17,9 +18,19 @@ export interface GoldenGateOptions {
 /** One clean run (O, the default pytest script and parser) in a fresh sandbox. */
 async function cleanRun(options: GoldenGateOptions): Promise<CleanRun> {
   const sandbox = await options.provider.acquire(options.template);
+  const started = Date.now();
   try {
     const report = await runTests(sandbox, { ...readDefaultTestFiles(), timeoutMs: options.testTimeoutMs });
-    return { statuses: report.statuses, durationMs: report.durationMs, timedOut: report.timedOut, ...(report.parserFailure ? { parserFailure: report.parserFailure.message } : {}) };
+    const logTail = report.log.trim().split('\n').at(-1)?.trim();
+    return {
+      statuses: report.statuses, durationMs: report.durationMs, timedOut: report.timedOut, exitCode: report.exitCode,
+      ...(logTail ? { logTail } : {}), ...(report.parserFailure ? { parserFailure: report.parserFailure.message } : {}),
+    };
+  } catch (error) {
+    // A suite that needs more memory than the repo's limit is a fact about the repo, refused with
+    // its fix, not an infrastructure failure to retry.
+    if (error instanceof EngineError && error.code === 'sandbox-oom') return { statuses: {}, durationMs: Date.now() - started, timedOut: false, killedForMemory: true };
+    throw error;
   } finally {
     await sandbox.dispose().catch(() => undefined);
   }
@@ -33,7 +44,13 @@ async function cleanRun(options: GoldenGateOptions): Promise<CleanRun> {
 export async function runGoldenGate(options: GoldenGateOptions): Promise<GoldenGate> {
   const first = await cleanRun(options);
   options.onCleanRun?.(first);
-  const second = await cleanRun(options);
-  options.onCleanRun?.(second);
-  return judgeGoldenGate([first, second], options.testTimeoutMs, { repo: options.repo.id, commit: options.repo.commit, image: options.template.ref });
+  // A first run that hung, ran out of memory or found no tests decides the verdict: a second
+  // would only cost the same again.
+  const stopEarly = first.timedOut || first.killedForMemory || first.exitCode === 5;
+  const second = stopEarly ? first : await cleanRun(options);
+  if (!stopEarly) options.onCleanRun?.(second);
+  return judgeGoldenGate([first, second], options.testTimeoutMs, { repo: options.repo.id, commit: options.repo.commit, image: options.template.ref }, {
+    minPassingTests: options.repo.thresholds.min_passing_tests,
+    memoryMb: options.repo.limits.memory_mb,
+  });
 }

@@ -6,7 +6,7 @@ const entry = (extra: string) => `repos:\n  - id: a\n    source: { git: u, commi
 
 describe('repos.yaml errors', () => {
   it.each([
-    ['a misspelt top-level entry key', entry('    imgae: {}\n'), 'repos.yaml:4: repos[0]: unknown key "imgae" (known keys: id, repo, source, image, thresholds, limits)'],
+    ['a misspelt top-level entry key', entry('    imgae: {}\n'), 'repos.yaml:4: repos[0]: unknown key "imgae" (known keys: id, repo, source, image, thresholds, limits, test_selection)'],
     ['an unknown image key', entry('    image:\n      base: debian-python\n      setpu: []\n'), 'repos.yaml:6: repos[0].image: unknown key "setpu" (known keys: base, packages, setup)'],
     ['an unknown limit', entry('    limits: { timeout: 3 }\n'), 'repos.yaml:4: repos[0].limits: unknown key "timeout" (known keys: test_timeout_s, memory_mb, cpus, pids)'],
     ['an unknown source key', `repos:\n  - id: a\n    source:\n      path: .\n      branch: main\n`, 'repos.yaml:5: repos[0].source: unknown key "branch" (known keys: path, git, commit)'],

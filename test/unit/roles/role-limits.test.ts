@@ -10,3 +10,14 @@ describe('roleLimits', () => {
     expect(roleLimits(limits, testTimeoutMs)).toEqual(expected);
   });
 });
+
+describe('roleLimits on the settings self-play and corpus parse', () => {
+  it('derives the command limit of a slow repo when no limit was set (the parsed settings do not invent one)', async () => {
+    const { selfplaySettingsSchema } = await import('../../../src/selfplay/selfplay-settings.js');
+    // What `ssr corpus` / `ssr selfplay` pass without --command-timeout: empty limit objects.
+    const settings = selfplaySettingsSchema.parse({ episodesPerStep: 2, attempts: 0, injectorLimits: {}, solverLimits: {} });
+    expect(settings.injectorLimits).toEqual({});
+    expect(roleLimits(settings.injectorLimits, 600_000)).toEqual({ commandTimeoutMs: 630_000 });
+    expect(roleLimits(selfplaySettingsSchema.parse({ episodesPerStep: 2, attempts: 0, solverLimits: { maxTurns: 9 } }).solverLimits, 600_000)).toEqual({ maxTurns: 9, commandTimeoutMs: 630_000 });
+  });
+});

@@ -31,6 +31,22 @@ describe('judgeGoldenGate', () => {
     expect(gate.status === 'refused' && gate.reason).toMatch(reason);
   });
 
+  it.each([
+    ['a suite pytest found no test in (exit 5)', [run({}, { exitCode: 5, logTail: 'no tests ran in 0.01s' }), run({}, { exitCode: 5 })], /has no tests: pytest collected none \(its log ends: "no tests ran in 0\.01s"\); ssr runs `python3 -m pytest` in \/repo .*add a pytest\.ini .*image\.setup in repos\.yaml/],
+    ['a suite that fails: fewer pass in both runs than min_passing_tests', [run({ 't::a': 'failed', 't::b': 'passed' }, { logTail: '1 failed, 1 passed' }), run({ 't::a': 'failed', 't::b': 'passed' })], /the clean test suite fails: 1 of 2 tests pass, fewer than thresholds\.min_passing_tests \(2\).*image\.packages, image\.setup in repos\.yaml.*or lower thresholds\.min_passing_tests/],
+    ['a suite whose only passes are flaky', [run({ 't::a': 'passed', 't::b': 'failed' }), run({ 't::a': 'failed', 't::b': 'passed' })], /0 of 2 tests pass/],
+    ['a suite killed for memory', [run({}, { killedForMemory: true }), run(stable)], /killed for memory at its 512 MB limit: raise limits\.memory_mb in repos\.yaml/],
+  ])('refuses the repo with the repos.yaml field to change: %s', (_name, runs, reason) => {
+    const gate = judgeGoldenGate(runs as [CleanRun, CleanRun], 90_000, ID, { minPassingTests: 2, memoryMb: 512 });
+    expect(gate.status).toBe('refused');
+    expect(gate.status === 'refused' && gate.reason).toMatch(reason);
+  });
+
+  it('passes a suite with exactly min_passing_tests stable passes (failures beside them are fine)', () => {
+    expect(judgeGoldenGate([run(stable), run(stable)], 90_000, ID, { minPassingTests: 2, memoryMb: 512 }).status).toBe('passed');
+    expect(judgeGoldenGate([run(stable), run(stable)], 90_000, ID, { minPassingTests: 3, memoryMb: 512 }).status).toBe('refused');
+  });
+
   it('describes a verdict in one line: flaky tests listed, a raised limit said', () => {
     const gate = judgeGoldenGate([run({ ...stable, 't::d': 'passed' }, { durationMs: 60_000 }), run(stable)], 90_000, ID);
     expect(describeGoldenGate(gate)).toBe(

@@ -17,6 +17,7 @@ import { injectorAssets } from './injector-assets.js';
 import { readInjectorSettings, type InjectorSettings } from './injector-settings.js';
 import { mutationCandidates } from './mutation-candidates.js';
 import { readTextFile } from './read-text-file.js';
+import { codeFilePool, drawCodeFile, READ_BUDGET_BYTES } from './code-file-pool.js';
 import type { RepoFacts } from './repo-facts.js';
 import { selectTests } from './select-tests.js';
 import { weakenTests } from './weaken-tests.js';
@@ -26,8 +27,6 @@ import { METADATA_PATH, writeArtifact, type InjectorMetadata } from './write-art
 const MAX_ATTEMPTS = 30;
 /** Code files read (and so mutated) at most: each read costs a turn and context. */
 const MAX_READ_FILES = 4;
-/** Code files larger than this are not read whole. */
-const MAX_READ_BYTES = 80_000;
 
 /**
  * The procedural Injector (issue 5): discovers the tests, breaks code with the strategy its
@@ -100,18 +99,16 @@ async function* inject(ctx: ProgramContext): Program {
 
 /** Read the code files to mutate: drawn by how many of their lines the tests execute (or their size). */
 async function* readCodeFiles(facts: RepoFacts, settings: InjectorSettings, rng: SeededRng): Steps<Map<string, string>> {
-  const pool = facts.codeFiles
-    .map((path) => ({ path, size: facts.pyFiles.get(path), covered: facts.coverage?.get(path)?.size }))
-    .filter((f) => f.size && f.size.lines >= 10 && f.size.bytes <= MAX_READ_BYTES && (facts.coverage === null || (f.covered ?? 0) > 0));
+  const pool = codeFilePool(facts);
   const want = Math.min(pool.length, MAX_READ_FILES + 2 * (settings.minChangedFiles - 1));
   const sources = new Map<string, string>();
-  while (sources.size < want && pool.length > 0) {
-    const weights = pool.map((f) => f.covered ?? f.size!.lines);
-    let draw = rng.next() * weights.reduce((a, b) => a + b, 0);
-    const index = Math.max(0, weights.findIndex((w) => (draw -= w) < 0));
-    const [file] = pool.splice(index, 1);
-    const text = yield* readTextFile(file!.path, `Read ${file!.path} to pick code to break.`);
-    if (text !== null) sources.set(file!.path, text);
+  let budget = READ_BUDGET_BYTES;
+  while (sources.size < want) {
+    const file = drawCodeFile(pool, rng, budget);
+    if (file === undefined) break;
+    budget -= file.bytes;
+    const text = yield* readTextFile(file.path, `Read ${file.path} to pick code to break.`);
+    if (text !== null) sources.set(file.path, text);
   }
   return sources;
 }
