@@ -8,7 +8,7 @@ import { EngineError, errorMessage } from '../../util/engine-error.js';
 import { ssrPath } from '../../util/ssr-home.js';
 import { withFileLock } from './file-lock.js';
 import { runProcess } from './run-process.js';
-import { hasPipStep } from './setup-step.js';
+import { hasNpmStep, hasPipStep } from './setup-step.js';
 
 /** Bump when the build steps below change, so every cache built by older steps is rebuilt. */
 export const RECIPE_VERSION = 1;
@@ -36,10 +36,14 @@ const GITCONFIG = `[user]
 const EXPECTED_PACKAGE_LINES = 680;
 const PACKAGE_LINE = /^I: (Retrieving|Validating|Extracting|Unpacking|Configuring) [a-z0-9]/;
 
-/** The rootfs's packages: ssr's, the recipe's, and pip when a setup step installs with it. */
+/** Debian's Node.js and its npm, for recipes with an npm step (bookworm: Node 18). */
+export const NODE_PACKAGES = ['nodejs', 'npm'] as const;
+
+/** The rootfs's packages: ssr's, the recipe's, pip when a setup step installs with it, Node when one uses npm. */
 export function basePackages(recipe: ImageRecipe): string[] {
   const pip = hasPipStep(recipe.setup) ? ['python3-pip'] : [];
-  return [...new Set([...BASE_PACKAGES, ...recipe.packages, ...pip])].sort();
+  const node = hasNpmStep(recipe.setup) ? NODE_PACKAGES : [];
+  return [...new Set([...BASE_PACKAGES, ...recipe.packages, ...pip, ...node])].sort();
 }
 
 /** Content hash of a base rootfs recipe (12 hex); the mirror is deliberately not part of it. */
