@@ -6,7 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { imageRecipeSchema, limitsSchema, thresholdsSchema, type SetupStep } from '../../../src/config/repos-schema.js';
 import { bwrapSetupCommands } from '../../../src/sandbox/bwrap/bwrap-template.js';
 import { buildStep, hasNpmStep, hasPipStep } from '../../../src/sandbox/images/setup-step.js';
-import { basePackages } from '../../../src/sandbox/images/base-rootfs.js';
+import { aptPackages, basePackages, baseRootfsHash } from '../../../src/sandbox/images/base-rootfs.js';
 
 describe('buildStep', () => {
   it.each<[string, SetupStep, string, string]>([
@@ -43,7 +43,12 @@ describe('buildStep', () => {
 
   it("adds Debian's nodejs and npm only for recipes with an npm step", () => {
     expect(hasNpmStep(['make', { pip: 'x' }])).toBe(false);
-    expect(basePackages(imageRecipeSchema.parse({ setup: [{ npm: 'ci' }] }))).toEqual(expect.arrayContaining(['nodejs', 'npm']));
+    expect(basePackages(imageRecipeSchema.parse({ setup: [{ npm: 'ci' }] }))).toContain('nodejs');
+    expect(aptPackages(imageRecipeSchema.parse({ setup: [{ npm: 'ci' }] }))).toEqual(['npm']);
+    expect(aptPackages(imageRecipeSchema.parse({ setup: ['make'] }))).toEqual([]);
+    // A recipe without apt packages keeps the rootfs hash it had before they existed (no rebuild).
+    expect(baseRootfsHash(imageRecipeSchema.parse({}))).toBe('8d09d2d80bf4');
+    expect(baseRootfsHash(imageRecipeSchema.parse({ setup: [{ npm: 'ci' }] }))).not.toBe(baseRootfsHash(imageRecipeSchema.parse({ packages: ['nodejs'] })));
     expect(basePackages(imageRecipeSchema.parse({ setup: ['make'] }))).not.toContain('nodejs');
   });
 
