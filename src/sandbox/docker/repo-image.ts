@@ -76,7 +76,8 @@ async function build(docker: Docker, repo: ResolvedRepo, base: string, tag: stri
     progress({ stage: 'clone', message: `${repo.location} at ${repo.commit.slice(0, 12)}` });
     const clone = join(workdir, 'repo');
     await cloneAtCommit(repo.location, repo.commit, clone);
-    if (repo.image.setup.some((step) => typeof step !== 'string')) progress({ stage: 'setup', message: index.summary });
+    if (repo.image.setup.some((step) => typeof step === 'object' && !('npm' in step))) progress({ stage: 'setup', message: index.summary });
+    if (hasNpmStep(repo.image.setup)) progress({ stage: 'setup', message: 'npm steps reach the npm registry over the host network (npm_config_* and proxy variables passed)' });
     container = await docker.createContainer({
       Image: base,
       Entrypoint: [],

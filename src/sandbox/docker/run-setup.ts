@@ -26,7 +26,7 @@ export async function runSetup(container: Docker.Container, repo: ResolvedRepo, 
     if (result.exitCode !== 0) {
       const why = result.timedOut ? `timed out after ${SETUP_TIMEOUT_MS / 1000} s` : `exited with ${result.exitCode}`;
       const origin = repo.setupOrigins?.[position] ?? `${repo.id}: image.setup[${position}]`;
-      const indexLine = step.tool === 'shell' ? '' : `\n${index.summary}`;
+      const indexLine = step.tool === 'pip' || step.tool === 'uv' ? `\n${index.summary}` : '';
       throw new EngineError('image-build-failed', `${origin}: setup step \`${step.label}\` ${why}${indexLine}\noutput tail:\n${result.output.slice(-TAIL_CHARS)}`);
     }
   }
