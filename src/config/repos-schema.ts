@@ -78,18 +78,28 @@ const pipArgs = z
   .union([z.string().min(1), z.array(z.string().min(1)).min(1)], { error: 'expected install arguments: a string or a list of strings' })
   .describe('arguments of `pip install` / `uv pip install`: a string (shell words) or a list (each one argument)');
 
+const npmArgs = z
+  .union([z.string().min(1), z.array(z.string().min(1)).min(1)], { error: 'expected npm arguments: a string or a list of strings' })
+  .refine((args) => (typeof args === 'string' ? args.trim().split(/\s+/)[0] : args[0]) === 'ci', {
+    error: 'expected `ci` (with its flags, e.g. "ci --ignore-scripts"): ssr installs a JS repo\'s dependencies from its lockfile only',
+  })
+  .describe('arguments of `npm`: `ci` and its flags, as a string (shell words) or a list (each one argument)');
+
 /**
  * One image build step. A string is a shell command run in /repo; `pip` / `uv` install packages
  * against the package index the user configured on the host (PIP_* / UV_* variables, pip.conf,
- * uv.toml: passed through or mounted for the build only, never into the image).
+ * uv.toml: passed through or mounted for the build only, never into the image); `npm: ci`
+ * installs a JS repo's dependencies from its lockfile into /repo/node_modules, baked into the
+ * image (the registry is reached at build time only; episodes stay without network).
  */
 export const setupStepSchema = z.union(
   [
     z.string().min(1).describe('shell command run in /repo (no network unless a pip / uv step of the recipe reaches a URL index)'),
     z.object({ pip: pipArgs }).strict(),
     z.object({ uv: pipArgs }).strict(),
+    z.object({ npm: npmArgs }).strict(),
   ],
-  { error: 'expected a shell command string, { pip: <args> } or { uv: <args> }' },
+  { error: 'expected a shell command string, { pip: <args> }, { uv: <args> } or { npm: ci }' },
 );
 export type SetupStep = z.infer<typeof setupStepSchema>;
 

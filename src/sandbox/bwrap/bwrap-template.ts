@@ -45,7 +45,9 @@ export function bwrapSetupCommands(repo: ResolvedRepo): string[] {
   return repo.image.setup.map((step, index) => {
     if (typeof step === 'string') return step;
     const origin = repo.setupOrigins?.[index] ?? `${repo.id}: image.setup[${index}]`;
-    throw new EngineError('config-invalid', `${origin}: setup step \`${buildStep(step).label}\` installs into the image's Python, which a bubblewrap template cannot (its rootfs is shared and read-only): use --sandbox docker, or image.packages for Debian packages`);
+    const built = buildStep(step);
+    const why = built.tool === 'npm' ? 'installs from the npm registry, which a bubblewrap template build has no network for' : "installs into the image's Python, which a bubblewrap template cannot (its rootfs is shared and read-only)";
+    throw new EngineError('config-invalid', `${origin}: setup step \`${built.label}\` ${why}: use --sandbox docker, or image.packages for Debian packages`);
   });
 }
 

@@ -17,6 +17,7 @@ import { runSetup } from './run-setup.js';
 import { finishUserBase, prepareUserBase, userBaseId } from './user-base.js';
 import { packageIndexAccess, type PackageIndexAccess } from '../images/package-index.js';
 import { tarDirectory } from './tar.js';
+import { hasNpmStep } from '../images/setup-step.js';
 
 /** Bump when the build steps below change, so every repo image built by older steps is rebuilt. */
 export const REPO_IMAGE_VERSION = 1;
@@ -43,10 +44,15 @@ export function repoImageTag(repo: ResolvedRepo, userBaseId?: string): string {
   return `ssr-repo-${repo.id}:${createHash('sha256').update(canonical).digest('hex').slice(0, 12)}`;
 }
 
-/** Steps that install packages reach the host's package index; the others run with no network. */
+/**
+ * Steps that install packages reach the host's package index; an npm step reaches the npm
+ * registry, so the host network; the others run with no network. Only the build container has
+ * it: the committed image's sandboxes start with `--network none` like every other.
+ */
 function buildHostConfig(repo: ResolvedRepo, index: PackageIndexAccess): Docker.HostConfig {
   const installs = repo.image.setup.some((step) => typeof step !== 'string');
-  return installs ? { NetworkMode: index.network, Binds: index.binds } : { NetworkMode: 'none' };
+  if (!installs) return { NetworkMode: 'none' };
+  return { NetworkMode: hasNpmStep(repo.image.setup) ? 'host' : index.network, Binds: index.binds };
 }
 
 /**
@@ -70,7 +76,8 @@ async function build(docker: Docker, repo: ResolvedRepo, base: string, tag: stri
     progress({ stage: 'clone', message: `${repo.location} at ${repo.commit.slice(0, 12)}` });
     const clone = join(workdir, 'repo');
     await cloneAtCommit(repo.location, repo.commit, clone);
-    if (repo.image.setup.some((step) => typeof step !== 'string')) progress({ stage: 'setup', message: index.summary });
+    if (repo.image.setup.some((step) => typeof step === 'object' && !('npm' in step))) progress({ stage: 'setup', message: index.summary });
+    if (hasNpmStep(repo.image.setup)) progress({ stage: 'setup', message: 'npm steps reach the npm registry over the host network (npm_config_* and proxy variables passed)' });
     container = await docker.createContainer({
       Image: base,
       Entrypoint: [],

@@ -8,7 +8,7 @@ import { EngineError, errorMessage } from '../../util/engine-error.js';
 import { ssrPath } from '../../util/ssr-home.js';
 import { withFileLock } from './file-lock.js';
 import { runProcess } from './run-process.js';
-import { hasPipStep } from './setup-step.js';
+import { hasNpmStep, hasPipStep } from './setup-step.js';
 
 /** Bump when the build steps below change, so every cache built by older steps is rebuilt. */
 export const RECIPE_VERSION = 1;
@@ -36,15 +36,37 @@ const GITCONFIG = `[user]
 const EXPECTED_PACKAGE_LINES = 680;
 const PACKAGE_LINE = /^I: (Retrieving|Validating|Extracting|Unpacking|Configuring) [a-z0-9]/;
 
-/** The rootfs's packages: ssr's, the recipe's, and pip when a setup step installs with it. */
+/** The rootfs's packages: ssr's, the recipe's, pip when a setup step installs with it, Node when one uses npm. */
 export function basePackages(recipe: ImageRecipe): string[] {
   const pip = hasPipStep(recipe.setup) ? ['python3-pip'] : [];
-  return [...new Set([...BASE_PACKAGES, ...recipe.packages, ...pip])].sort();
+  const node = hasNpmStep(recipe.setup) ? ['nodejs'] : [];
+  return [...new Set([...BASE_PACKAGES, ...recipe.packages, ...pip, ...node])].sort();
+}
+
+/**
+ * Packages installed with apt in the finished rootfs rather than by debootstrap: Debian's npm
+ * pulls ~200 node-* packages whose configuration order debootstrap's `--include` gets wrong
+ * ("Failure while configuring base packages ... possibly the package npm is at fault"); apt
+ * orders them right.
+ */
+export function aptPackages(recipe: ImageRecipe): string[] {
+  return hasNpmStep(recipe.setup) ? ['npm'] : [];
+}
+
+async function aptInstall(recipe: ImageRecipe, root: string, progress: ProgressSink): Promise<void> {
+  const packages = aptPackages(recipe);
+  if (packages.length === 0) return;
+  progress({ stage: 'debootstrap', message: `apt-get install ${packages.join(' ')}`, fraction: 0.97 });
+  const script = `apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends ${packages.join(' ')}`;
+  const result = await runProcess('chroot', [root, '/bin/sh', '-c', script]);
+  if (result.exitCode !== 0) throw new EngineError('image-build-failed', `apt-get install ${packages.join(' ')} in the base rootfs exited with ${result.exitCode}; its last lines:\n${result.tail}`, { retryable: true });
 }
 
 /** Content hash of a base rootfs recipe (12 hex); the mirror is deliberately not part of it. */
 export function baseRootfsHash(recipe: ImageRecipe): string {
-  const canonical = JSON.stringify({ suite: DEBIAN_SUITE, packages: basePackages(recipe), version: RECIPE_VERSION });
+  const apt = aptPackages(recipe);
+  // `apt` only when there is any, so recipes without it keep the hash (and cache) they had.
+  const canonical = JSON.stringify({ suite: DEBIAN_SUITE, packages: basePackages(recipe), ...(apt.length > 0 ? { apt } : {}), version: RECIPE_VERSION });
   return createHash('sha256').update(canonical).digest('hex').slice(0, 12);
 }
 
@@ -116,6 +138,7 @@ export async function ensureBaseRootfs(recipe: ImageRecipe, progress: ProgressSi
       await rm(tmp, { recursive: true, force: true });
       try {
         await debootstrap(recipe, tmp, progress);
+        await aptInstall(recipe, tmp, progress);
         await finish(tmp);
         await rename(tmp, dir);
         progress({ stage: 'debootstrap', message: `base rootfs ${hash} ready`, fraction: 1 });

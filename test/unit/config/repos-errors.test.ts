@@ -11,7 +11,7 @@ describe('repos.yaml errors', () => {
     ['an unknown limit', entry('    limits: { timeout: 3 }\n'), 'repos.yaml:4: repos[0].limits: unknown key "timeout" (known keys: test_timeout_s, memory_mb, cpus, pids)'],
     ['an unknown source key', `repos:\n  - id: a\n    source:\n      path: .\n      branch: main\n`, 'repos.yaml:5: repos[0].source: unknown key "branch" (known keys: path, git, commit)'],
     ['an unknown file key', `repos:\n  - id: a\n    source: { path: . }\nextras: 1\n`, 'repos.yaml:4: (root): unknown key "extras" (known keys: repos)'],
-    ['a setup step of no known form', entry('    image:\n      setup:\n        - true\n        - { pipx: black }\n'), 'repos.yaml:7: repos[0].image.setup[1]: expected a shell command string, { pip: <args> } or { uv: <args> }'],
+    ['a setup step of no known form', entry('    image:\n      setup:\n        - true\n        - { pipx: black }\n'), 'repos.yaml:7: repos[0].image.setup[1]: expected a shell command string, { pip: <args> }, { uv: <args> } or { npm: ci }'],
     ['packages on a user base image', entry('    image: { base: "swebench/env:1", packages: [make] }\n'), 'repos[0].image.packages: extra Debian packages need base "debian-python"'],
     ['a base that is no image reference', entry('    image: { base: "Not An Image" }\n'), 'repos[0].image.base: expected "debian-python" or a Docker image reference'],
   ])('%s: names the line, the path and what is known', (_label, text, expected) => {

@@ -1,0 +1,75 @@
+#!/usr/bin/env python3
+"""Jest (`--json`) and Vitest (`--reporter=json`) parser: the test script's log on stdin ->
+{"test id": "passed" | "failed"} on stdout. Both runners write the same Jest-shaped report.
+
+The runner writes its report to a file (`--outputFile`) and the test script prints that file
+after the run, between the lines `ssr-json-report-begin` and `ssr-json-report-end`. Only the
+LAST such block counts: text a test prints (Jest and Vitest show console output in the log)
+comes before it, so it cannot plant results; a run cut off before the report yields nothing.
+
+Id: the file relative to /repo, then the describe titles and the test title, joined by " > "
+(`test/calc.test.js > calc > nested > adds`). Mapping (SPEC section 2): passed -> passed;
+failed -> failed; pending, skipped, todo and disabled are omitted. A file that failed to run
+(syntax error, missing import: no test results) is reported as its path, failed. When one id
+is reported twice (it.each titles that collide), failed wins. Stdlib only.
+"""
+import json
+import os
+import sys
+
+BEGIN = "ssr-json-report-begin"
+END = "ssr-json-report-end"
+STATUS = {"passed": "passed", "failed": "failed"}
+REPO = "/repo"
+
+
+def report_text(log):
+    """The text of the last complete report block, or None."""
+    lines = log.splitlines()
+    starts = [index for index, line in enumerate(lines) if line.strip() == BEGIN]
+    if not starts:
+        return None
+    body = lines[starts[-1] + 1:]
+    ends = [index for index, line in enumerate(body) if line.strip() == END]
+    return "\n".join(body[: ends[0]]) if ends else None
+
+
+def file_id(path):
+    if os.path.isabs(path) and (path == REPO or path.startswith(REPO + "/")):
+        return os.path.relpath(path, REPO)
+    return path
+
+
+def put(statuses, name, status):
+    if statuses.get(name) != "failed":
+        statuses[name] = status
+
+
+def parse(log):
+    text = report_text(log)
+    if not text or not text.strip():
+        return {}
+    report = json.loads(text)
+    statuses = {}
+    for suite in report.get("testResults") or []:
+        path = file_id(str(suite.get("name", "")))
+        results = suite.get("assertionResults") or []
+        if not results and suite.get("status") == "failed":
+            put(statuses, path, "failed")
+        for result in results:
+            status = STATUS.get(result.get("status"))
+            if status is None:
+                continue
+            titles = [str(title) for title in result.get("ancestorTitles") or []] + [str(result.get("title", ""))]
+            put(statuses, " > ".join([path] + titles), status)
+    return statuses
+
+
+def main():
+    log = sys.stdin.buffer.read().decode("utf-8", "replace")
+    json.dump(parse(log), sys.stdout, indent=1, sort_keys=True)
+    sys.stdout.write("\n")
+
+
+if __name__ == "__main__":
+    main()

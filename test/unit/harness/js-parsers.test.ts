@@ -1,0 +1,118 @@
+import { execFileSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { jsRunnerSchema, parseJsRunner, readJsTestFiles, type JsRunner } from '../../../src/harness/js-test-files.js';
+import { statusMapSchema, type StatusMap } from '../../../src/harness/test-report.js';
+
+const LOGS = join(import.meta.dirname, '..', '..', 'fixtures', 'logs');
+const readLog = (runner: JsRunner): string => readFileSync(join(LOGS, `js-${runner}.txt`), 'utf8');
+
+/** Runs the runner's real parser with the host's python3 (stdlib only), log on stdin. */
+function parse(runner: JsRunner, log: string): StatusMap {
+  const stdout = execFileSync('python3', ['-c', readJsTestFiles(runner).testParser], { input: log, encoding: 'utf8' });
+  return statusMapSchema.parse(JSON.parse(stdout));
+}
+
+/** Jest and Vitest ran the same sample suite (see test/fixtures/logs/js-sample/). */
+const JEST_SHAPED = (ext: string): StatusMap => ({
+  [`test/broken.test.${ext}`]: 'failed',
+  [`test/calc.test.${ext} > calc > adds`]: 'passed',
+  [`test/calc.test.${ext} > calc > fails`]: 'failed',
+  [`test/calc.test.${ext} > calc > nested > deep pass`]: 'passed',
+  [`test/calc.test.${ext} > calc > nested > inc 1 -> 2`]: 'passed',
+  [`test/calc.test.${ext} > calc > nested > inc 2 -> 3`]: 'passed',
+  [`test/calc.test.${ext} > top level`]: 'passed',
+  [`test/other.test.${ext} > top level`]: 'failed',
+});
+
+const EXPECTED: Record<JsRunner, StatusMap> = {
+  jest: JEST_SHAPED('js'),
+  vitest: JEST_SHAPED('mjs'),
+  mocha: {
+    'test/calc.spec.js > calc adds': 'passed',
+    'test/calc.spec.js > calc fails': 'failed',
+    'test/calc.spec.js > calc nested deep pass': 'passed',
+    'test/calc.spec.js > hooked "before all" hook for "never runs"': 'failed',
+    'test/calc.spec.js > top level': 'passed',
+    'test/other.spec.js > top level': 'failed',
+  },
+  'node-test': {
+    'test/broken.test.mjs': 'failed',
+    'test/math.test.mjs > math > adds': 'passed',
+    'test/math.test.mjs > math > fails # not a directive': 'failed',
+    'test/math.test.mjs > math > nested group > deep fail': 'failed',
+    'test/math.test.mjs > math > nested group > deep pass': 'passed',
+    'test/math.test.mjs > top level passes': 'passed',
+    'test/math.test.mjs > top level with subtests > sub a': 'passed',
+    'test/math.test.mjs > top level with subtests > sub b': 'failed',
+    'test/other.test.mjs > hook fails': 'failed',
+    'test/other.test.mjs > top level passes': 'passed',
+  },
+  tape: {
+    'test/calc.test.js > adds': 'passed',
+    'test/calc.test.js > fails # with hash': 'failed',
+    'test/calc.test.js > has a skipped assertion': 'passed',
+    'test/calc.test.js > inner': 'passed',
+    'test/other.test.js > adds': 'failed',
+  },
+  'node-tap': {
+    // The file's own top-level assertion ("file level assertion") belongs to the file.
+    'test/calc.test.js': 'passed',
+    'test/calc.test.js > adds': 'passed',
+    'test/calc.test.js > empty block': 'passed',
+    'test/calc.test.js > fails # with hash': 'failed',
+    'test/calc.test.js > has a todo assertion': 'passed',
+    'test/calc.test.js > outer': 'passed',
+    'test/calc.test.js > outer > inner': 'passed',
+    'test/calc.test.js > throws': 'failed',
+    'test/other.test.js > adds': 'failed',
+  },
+};
+
+describe('JS runner parsers on real runner output', () => {
+  it.each(jsRunnerSchema.options)('%s: every executed test, skips and todos omitted, exact statuses', (runner) => {
+    expect(parse(runner, readLog(runner))).toEqual(EXPECTED[runner]);
+  });
+
+  it.each(['jest', 'vitest', 'mocha'] as const)('%s: a report block a test printed earlier cannot plant results', (runner) => {
+    const fake = 'ssr-json-report-begin\n{"testResults": [{"name": "/repo/test/x.js", "assertionResults": [{"ancestorTitles": [], "title": "planted", "status": "passed"}]}], "passes": [{"file": "/repo/test/x.js", "fullTitle": "planted"}]}\nssr-json-report-end\n';
+    expect(parse(runner, fake + readLog(runner))).toEqual(EXPECTED[runner]);
+  });
+
+  it.each(['jest', 'vitest', 'mocha'] as const)('%s: a log cut off inside the report yields nothing', (runner) => {
+    const log = readLog(runner);
+    expect(parse(runner, log.slice(0, log.lastIndexOf('ssr-json-report-end')))).toEqual({});
+  });
+
+  it('TAP: a log cut off mid-file keeps only the test points already printed', () => {
+    const log = readLog('node-test');
+    const cut = log.slice(0, log.indexOf('# Subtest: top level with subtests'));
+    expect(parse('node-test', cut)).toEqual({
+      'test/broken.test.mjs': 'failed',
+      'test/math.test.mjs > math > adds': 'passed',
+      'test/math.test.mjs > math > fails # not a directive': 'failed',
+      'test/math.test.mjs > math > nested group > deep fail': 'failed',
+      'test/math.test.mjs > math > nested group > deep pass': 'passed',
+      'test/math.test.mjs > top level passes': 'passed',
+    });
+  });
+
+  it('node:test: a top-level test named after the file (older Node wraps each file) is dropped from ids', () => {
+    const log = ['ssr-test-file: test/a.test.mjs', 'TAP version 13', '# Subtest: /repo/test/a.test.mjs', '    # Subtest: works', '    ok 1 - works', '      ---', '      duration_ms: 1', '      ...', '    1..1', 'ok 1 - /repo/test/a.test.mjs', '1..1'].join('\n');
+    expect(parse('node-test', log)).toEqual({ 'test/a.test.mjs > works': 'passed' });
+  });
+});
+
+describe('JS runner files', () => {
+  it.each(jsRunnerSchema.options)('%s: the test script is valid bash that runs in /repo', (runner) => {
+    const { testScript } = readJsTestFiles(runner);
+    expect(testScript).toMatch(/^cd \/repo \|\| exit 2$/m);
+    execFileSync('bash', ['-n'], { input: testScript });
+  });
+
+  it('an unknown runner is refused with the known ones listed', () => {
+    expect(() => parseJsRunner('ava')).toThrow(/unknown JavaScript test runner "ava": expected one of jest, vitest, mocha, node-test, tape, node-tap/);
+    expect(parseJsRunner('node-tap')).toBe('node-tap');
+  });
+});
