@@ -15,7 +15,8 @@ describe('the jskit example repo', () => {
   beforeAll(async () => {
     repo = await resolveRepo('jskit', await loadReposFile(ROOT_REPOS_YAML));
     template = await dockerTemplate(repo);
-  });
+    // A cold machine debootstraps the Node rootfs and installs npm's ~200 Debian packages here (minutes).
+  }, 1_500_000);
 
   it('passes every test of its node:test suite, one id per test: file > describe > test', async () => {
     const report = await withSandbox(template, (sandbox) =>
