@@ -35,3 +35,17 @@ export const SWEEP_SCRIPT = `for _ in $(seq 1 50); do
   sleep 0.02
 done
 exit 1`;
+
+/** One command for an exec-based backend to wrap in {@link EXEC_WRAPPER}. */
+export interface WrappedExecRequest {
+  command: string;
+  cwd: string;
+  env: Record<string, string>;
+  timeoutMs: number;
+  maxOutputBytes: number;
+}
+
+/** After the deadline, how long the in-sandbox `timeout` gets before the host sweeps. */
+export const EXEC_GRACE_MS = 1000;
+/** Exit status of a process killed by SIGKILL (128 + 9), as bash and `timeout` report it. */
+export const EXIT_KILLED = 137;

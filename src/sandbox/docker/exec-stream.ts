@@ -2,24 +2,12 @@ import { randomUUID } from 'node:crypto';
 import type { Duplex } from 'node:stream';
 import type Docker from 'dockerode';
 import type { ExecResult } from '../sandbox.js';
-import { EXEC_MARKER, EXEC_WRAPPER } from '../exec-scripts.js';
+import { EXEC_GRACE_MS, EXEC_MARKER, EXEC_WRAPPER, EXIT_KILLED, type WrappedExecRequest } from '../exec-scripts.js';
 import { OutputCap } from '../output-cap.js';
 import { dockerError } from './docker-client.js';
 import { FrameDemuxer } from './frame-demuxer.js';
 import { killByMarker } from './kill-sweep.js';
 
-export interface DockerExecRequest {
-  command: string;
-  cwd: string;
-  env: Record<string, string>;
-  timeoutMs: number;
-  maxOutputBytes: number;
-}
-
-/** After the deadline, how long the in-container `timeout` gets before the host sweeps. */
-const GRACE_MS = 1000;
-/** Exit status of a process killed by SIGKILL (128 + 9), as bash and `timeout` report it. */
-const KILLED = 137;
 /** How long the host sweep may take before the stream is cut and the exec reported anyway. */
 const SWEEP_BUDGET_MS = 3000;
 
@@ -41,7 +29,7 @@ async function waitForExit(exec: Docker.Exec, deadline: number): Promise<number 
  * capped buffer, and a timeout that kills the command's whole process tree
  * (in-container `timeout`, then a host-driven sweep of everything carrying the exec's marker).
  */
-export async function runDockerExec(container: Docker.Container, request: DockerExecRequest): Promise<ExecResult> {
+export async function runDockerExec(container: Docker.Container, request: WrappedExecRequest): Promise<ExecResult> {
   const started = Date.now();
   const marker = randomUUID();
   const env = [...Object.entries(request.env).map(([key, value]) => `${key}=${value}`), `${EXEC_MARKER}=${marker}`];
@@ -76,7 +64,7 @@ export async function runDockerExec(container: Docker.Container, request: Docker
         timers.push(
           setTimeout(() => {
             void killByMarker(container, marker, SWEEP_BUDGET_MS).then(() => stream.destroy());
-          }, GRACE_MS),
+          }, EXEC_GRACE_MS),
         );
       }, Math.max(0, request.timeoutMs - (Date.now() - started))),
     );
@@ -94,7 +82,7 @@ export async function runDockerExec(container: Docker.Container, request: Docker
     : await waitForExit(exec, started + request.timeoutMs).catch((error: unknown) => Promise.reject(dockerError('exec inspect', error)));
   let exitCode = exit === 'running' ? null : exit;
   // The in-container timeout can fire a hair before the host timer: SIGKILL at the deadline is a timeout.
-  if (exit === 'running' || (exitCode === KILLED && Date.now() - started >= request.timeoutMs)) timedOut = true;
+  if (exit === 'running' || (exitCode === EXIT_KILLED && Date.now() - started >= request.timeoutMs)) timedOut = true;
   if (timedOut) {
     exitCode = null;
     // Whatever escaped the process group (daemons that closed stdout) must not outlive a timeout.

@@ -1,23 +1,11 @@
 import { randomUUID } from 'node:crypto';
-import { EXEC_MARKER, EXEC_WRAPPER } from '../exec-scripts.js';
+import { EXEC_GRACE_MS, EXEC_MARKER, EXEC_WRAPPER, EXIT_KILLED, type WrappedExecRequest } from '../exec-scripts.js';
 import { OutputCap } from '../output-cap.js';
 import type { ExecResult } from '../sandbox.js';
 import type { K8sCluster } from './k8s-cluster.js';
 import { killByMarkerInPod } from './k8s-sweep.js';
 import { streamExec } from './stream-exec.js';
 
-export interface K8sExecRequest {
-  command: string;
-  cwd: string;
-  env: Record<string, string>;
-  timeoutMs: number;
-  maxOutputBytes: number;
-}
-
-/** After the deadline, how long the in-pod `timeout` gets before the host sweeps. */
-const GRACE_MS = 1000;
-/** Exit status of a process killed by SIGKILL (128 + 9). */
-const KILLED = 137;
 /** How long the sweep may take before the socket is cut and the exec reported anyway. */
 const SWEEP_BUDGET_MS = 5000;
 
@@ -31,7 +19,7 @@ export interface K8sExecOutcome {
  * The exec's argv. The exec API takes no environment, so `env` sets it (names are checked shell
  * identifiers; values travel as argv, never through a shell), with the marker the sweep looks for.
  */
-export function execArgv(request: K8sExecRequest, marker: string): string[] {
+export function execArgv(request: WrappedExecRequest, marker: string): string[] {
   const env = [...Object.entries(request.env).map(([key, value]) => `${key}=${value}`), `${EXEC_MARKER}=${marker}`];
   const seconds = (request.timeoutMs / 1000).toFixed(3);
   return ['env', ...env, 'bash', '-c', EXEC_WRAPPER, 'ssr-exec', request.cwd, seconds, request.command];
@@ -42,7 +30,7 @@ export function execArgv(request: K8sExecRequest, marker: string): string[] {
  * timeout that kills the command's whole process tree (the in-pod `timeout` on its process group,
  * then a sweep of everything carrying the exec's marker), as the Docker backend does.
  */
-export async function runK8sExec(cluster: K8sCluster, podName: string, request: K8sExecRequest): Promise<K8sExecOutcome> {
+export async function runK8sExec(cluster: K8sCluster, podName: string, request: WrappedExecRequest): Promise<K8sExecOutcome> {
   const started = Date.now();
   const marker = randomUUID();
   const cap = new OutputCap(request.maxOutputBytes);
@@ -52,7 +40,7 @@ export async function runK8sExec(cluster: K8sCluster, podName: string, request: 
   timers.push(
     setTimeout(() => {
       timedOut = true;
-      timers.push(setTimeout(() => void killByMarkerInPod(cluster, podName, marker, SWEEP_BUDGET_MS).then(() => controller.abort()), GRACE_MS));
+      timers.push(setTimeout(() => void killByMarkerInPod(cluster, podName, marker, SWEEP_BUDGET_MS).then(() => controller.abort()), EXEC_GRACE_MS));
     }, request.timeoutMs),
   );
   let outcome: Awaited<ReturnType<typeof streamExec>>;
@@ -63,7 +51,7 @@ export async function runK8sExec(cluster: K8sCluster, podName: string, request: 
   }
   let exitCode = outcome.status === 'exited' ? outcome.exitCode : null;
   // The in-pod timeout can fire a hair before the host timer: SIGKILL at the deadline is a timeout.
-  if (exitCode === KILLED && Date.now() - started >= request.timeoutMs) timedOut = true;
+  if (exitCode === EXIT_KILLED && Date.now() - started >= request.timeoutMs) timedOut = true;
   if (timedOut) {
     exitCode = null;
     // Whatever escaped the process group (daemons that closed stdout) must not outlive a timeout.
