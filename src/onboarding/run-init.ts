@@ -146,7 +146,9 @@ async function gate(repo: ResolvedRepo, options: InitOptions, result: InitResult
   const runs: CleanRun[] = [];
   const limitMs = repo.limits.test_timeout_s * 1000;
   options.progress({ stage: 'golden gate', message: 'running the clean test suite twice' });
-  const verdict = await runGoldenGate({ repo, template, provider: createProvider(options.backend), testTimeoutMs: limitMs, onCleanRun: (run) => runs.push(run) });
+  // init decides min_passing_tests from what passes here: the gate must not refuse a small suite for the default.
+  const gated = { ...repo, thresholds: { ...repo.thresholds, min_passing_tests: 1 } };
+  const verdict = await runGoldenGate({ repo: gated, template, provider: createProvider(options.backend), testTimeoutMs: limitMs, onCleanRun: (run) => runs.push(run) });
   result.gate = verdict;
   if (verdict.status === 'refused') {
     result.undecided.push({ field: runs.some((run) => run.timedOut) ? 'limits.test_timeout_s' : 'tests', why: verdict.reason });
