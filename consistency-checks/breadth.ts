@@ -1,4 +1,4 @@
-import { brokenByBug, fail, pass, reportOf, sample, type Verdict } from '../src/validator/check-helpers.js';
+import { brokenTestsOf, fail, pass, sample, type Verdict } from '../src/validator/check-helpers.js';
 import type { ConsistencyCheck } from '../src/validator/check-types.js';
 import { filesSpanned } from '../src/validator/test-file-of.js';
 
@@ -11,11 +11,9 @@ import { filesSpanned } from '../src/validator/test-file-of.js';
 export const breadthCheck: ConsistencyCheck = {
   name: 'breadth',
   async run(ctx): Promise<Verdict> {
-    const original = await reportOf(ctx, 'original');
-    if ('verdict' in original) return original.verdict;
-    const buggy = await reportOf(ctx, 'buggy');
-    if ('verdict' in buggy) return buggy.verdict;
-    const broken = brokenByBug(original.report.statuses, buggy.report.statuses);
+    const read = await brokenTestsOf(ctx);
+    if ('verdict' in read) return read.verdict;
+    const { broken } = read;
     const files = filesSpanned(broken, ctx.artifact.testFiles);
     const { max_failing_tests: maxTests, max_failing_files: maxFiles } = ctx.thresholds;
     const evidence = { failing: broken.length, files: files.length, failingFiles: sample(files), maxFailingTests: maxTests, maxFailingFiles: maxFiles };

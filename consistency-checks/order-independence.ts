@@ -1,4 +1,4 @@
-import { brokenByBug, fail, pass, reportOf, sample, type Verdict } from '../src/validator/check-helpers.js';
+import { brokenTestsOf, fail, pass, reportOf, sample, type Verdict } from '../src/validator/check-helpers.js';
 import type { ConsistencyCheck } from '../src/validator/check-types.js';
 import { focusRunner, MAX_ALONE, orderRunScript, spread } from '../src/validator/order-run-script.js';
 
@@ -13,11 +13,9 @@ import { focusRunner, MAX_ALONE, orderRunScript, spread } from '../src/validator
 export const orderIndependenceCheck: ConsistencyCheck = {
   name: 'order-independence',
   async run(ctx): Promise<Verdict> {
-    const original = await reportOf(ctx, 'original');
-    if ('verdict' in original) return original.verdict;
-    const buggy = await reportOf(ctx, 'buggy');
-    if ('verdict' in buggy) return buggy.verdict;
-    const broken = brokenByBug(original.report.statuses, buggy.report.statuses);
+    const read = await brokenTestsOf(ctx);
+    if ('verdict' in read) return read.verdict;
+    const { broken } = read;
     const { testScript, testFiles } = ctx.artifact;
     const runner = focusRunner(testScript, broken);
     if (!runner) return pass('not judged: the test script runs no pytest or unittest that ssr can address test by test', { judged: 0, failing: broken.length });

@@ -37,6 +37,15 @@ export async function reportOf(ctx: ValidationContext, key: StateKey): Promise<{
   return { verdict: { status: 'error', reason: `${run.diff} no longer applies for ${stateLabel(key)}: ${run.detail}`, evidence: { state: key } } };
 }
 
+/** The tests the bug breaks (O passed, B not), read from the O and B runs, or the verdict that ends the check. */
+export async function brokenTestsOf(ctx: ValidationContext): Promise<{ broken: string[] } | { verdict: Verdict }> {
+  const original = await reportOf(ctx, 'original');
+  if ('verdict' in original) return original;
+  const buggy = await reportOf(ctx, 'buggy');
+  if ('verdict' in buggy) return buggy;
+  return { broken: brokenByBug(original.report.statuses, buggy.report.statuses) };
+}
+
 /** A parser failure on a state's log is the artifact's fault (its parser), reported as a fail. */
 export function parserFailureVerdict(key: StateKey, report: TestReport): Verdict | undefined {
   if (!report.parserFailure) return undefined;
