@@ -47,6 +47,24 @@ export const testSelectionSchema = z
   .strict();
 export type TestSelectionSettings = z.infer<typeof testSelectionSchema>;
 
+/**
+ * The test runner whose script and parser ssr uses for a repo's own runs (golden gate, `ssr
+ * test-run`, the procedural Injector's starting point): pytest for Python (it also runs unittest
+ * TestCases and doctests), or one of the JavaScript / TypeScript runners in
+ * src/harness/defaults/js/.
+ */
+export const testRunnerSchema = z.enum(['pytest', 'jest', 'vitest', 'mocha', 'node-test', 'tape', 'node-tap'], {
+  error: 'expected one of pytest, jest, vitest, mocha, node-test, tape, node-tap',
+});
+export type TestRunner = z.infer<typeof testRunnerSchema>;
+
+export const testSettingsSchema = z
+  .object({
+    runner: testRunnerSchema.default('pytest').describe("the repo's test runner: pytest, or jest / vitest / mocha / node-test / tape / node-tap for a JS or TS repo"),
+  })
+  .strict();
+export type TestSettings = z.infer<typeof testSettingsSchema>;
+
 const sha = z.string({ error: 'expected a 40-hex sha' }).regex(/^[0-9a-f]{40}$/, 'expected a 40-hex sha');
 
 /**
@@ -134,6 +152,7 @@ export const repoEntrySchema = z
     thresholds: thresholdsSchema.prefault({}),
     limits: limitsSchema.prefault({}),
     test_selection: testSelectionSchema.prefault({}),
+    test: testSettingsSchema.prefault({}),
   })
   .strict();
 export type RepoEntry = z.infer<typeof repoEntrySchema>;

@@ -3,7 +3,7 @@ import { basename, isAbsolute, resolve } from 'node:path';
 import { createHash } from 'node:crypto';
 import { simpleGit } from 'simple-git';
 import { EngineError, errorMessage } from '../util/engine-error.js';
-import { imageRecipeSchema, limitsSchema, testSelectionSchema, thresholdsSchema, type ImageRecipe, type Limits, type TestSelectionSettings, type Thresholds } from './repos-schema.js';
+import { imageRecipeSchema, limitsSchema, testSelectionSchema, thresholdsSchema, type ImageRecipe, type Limits, type TestRunner, type TestSelectionSettings, type Thresholds } from './repos-schema.js';
 import type { LoadedRepos } from './load-repos.js';
 
 /** A repo ready to build an image from: absolute source location, pinned commit, full thresholds and limits. */
@@ -19,6 +19,8 @@ export interface ResolvedRepo {
   setupOrigins?: string[];
   /** When the validator selects relevant tests (default: `auto` above 30 s). */
   testSelection?: TestSelectionSettings;
+  /** `test.runner` of repos.yaml; absent means pytest (a repo run by path, or an older caller). */
+  testRunner?: TestRunner;
 }
 
 const SHA = /^[0-9a-f]{40}$/;
@@ -65,6 +67,7 @@ export async function resolveRepo(ref: string, repos: LoadedRepos | undefined): 
       limits: entry.limits,
       setupOrigins: setupOrigins(repos, repos.file.repos.indexOf(entry)),
       testSelection: entry.test_selection,
+      testRunner: entry.test.runner,
     };
   }
   const path = resolve(ref);

@@ -1,7 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import type { Command } from 'commander';
-import { readDefaultTestFiles } from '../../harness/default-files.js';
+import { repoTestFiles } from '../../harness/repo-test-files.js';
 import { runTests } from '../../harness/run-tests.js';
 import type { TestReport } from '../../harness/test-report.js';
 import type { ProgressSink } from '../../util/progress.js';
@@ -46,8 +46,8 @@ export function registerTestRun(program: Command): void {
   const command = program
     .command('test-run')
     .description('run a test script + parser on the original repo in a fresh sandbox (default: the whole pytest suite)')
-    .option('--script <file>', 'test_script.sh to run (default: python3 -m pytest -rA on the whole repo)')
-    .option('--parser <file>', 'test_parser.py to read the log (default: a pytest -rA parser)')
+    .option('--script <file>', "test_script.sh to run (default: the whole suite with the repo's test.runner, pytest -rA unless set)")
+    .option('--parser <file>', "test_parser.py to read the log (default: the parser of the repo's test.runner)")
     .option('--test-timeout <seconds>', "time limit of the script (default: the repo's test_timeout_s)", positiveInt('--test-timeout'))
     .option('--json', 'print the whole TestReport as JSON');
   addRepoOptions(command);
@@ -55,7 +55,7 @@ export function registerTestRun(program: Command): void {
   addDockerHostOption(command);
   command.action(async (options: TestRunOptions) => {
     const repo = await resolveRepoOptions(options);
-    const defaults = readDefaultTestFiles();
+    const defaults = repoTestFiles(repo);
     const testScript = options.script ? await readUserFile('--script', options.script) : defaults.testScript;
     const testParser = options.parser ? await readUserFile('--parser', options.parser) : defaults.testParser;
     const backend = await sandboxBackend(options);

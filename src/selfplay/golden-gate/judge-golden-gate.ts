@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import type { StatusMap } from '../../harness/test-report.js';
+import type { TestRunner } from '../../config/repos-schema.js';
 
 /** A clean suite slower than this share of the test time limit is too near it to judge patches. */
 export const NEAR_LIMIT_SHARE = 0.5;
@@ -29,13 +30,24 @@ export interface GateSettings {
   minPassingTests: number;
   /** limits.memory_mb, named in a refusal for memory. */
   memoryMb: number;
+  /** test.runner: which runner the hints in a refusal speak of (pytest when absent). */
+  runner?: TestRunner;
 }
 const DEFAULT_SETTINGS: GateSettings = { minPassingTests: 1, memoryMb: 2048 };
 /** pytest's exit status when it collected no test. */
 const PYTEST_NO_TESTS = 5;
-const RUNNER_HINT =
+const PYTEST_HINT =
   'ssr runs `python3 -m pytest` in /repo (it also runs unittest TestCases, and doctests with --doctest-modules): ' +
   'add a pytest.ini to the repo (testpaths; python_files = test*.py for unittest-style names; addopts = --doctest-modules), or write it from image.setup in repos.yaml';
+
+/** How to make the runner see the repo's tests, for a refusal. */
+function runnerHint(runner: TestRunner = 'pytest'): string {
+  if (runner === 'pytest') return PYTEST_HINT;
+  return (
+    `ssr runs the repo's ${runner} suite with src/harness/defaults/js/ (its script and parser for ${runner}) in /repo: ` +
+    'check that test.runner in repos.yaml names the runner the repo really uses and that `npm: ci` in image.setup installs it'
+  );
+}
 
 /** What the golden gate decided for one repo; `golden-gate.json` of a run dir holds one per repo. */
 export const goldenGateSchema = z.discriminatedUnion('status', [
@@ -74,13 +86,13 @@ export function judgeGoldenGate(
   if (runs.some((run) => run.killedForMemory)) {
     return refuse(`the clean test suite was killed for memory at its ${settings.memoryMb} MB limit: raise limits.memory_mb in repos.yaml`);
   }
-  const empty = runs.find((run) => run.exitCode === PYTEST_NO_TESTS && Object.keys(run.statuses).length === 0);
-  if (empty) return refuse(`the clean test suite has no tests: pytest collected none${tail(empty)}; ${RUNNER_HINT}`);
+  const empty = (settings.runner ?? 'pytest') !== 'pytest' ? undefined : runs.find((run) => run.exitCode === PYTEST_NO_TESTS && Object.keys(run.statuses).length === 0);
+  if (empty) return refuse(`the clean test suite has no tests: pytest collected none${tail(empty)}; ${runnerHint(settings.runner)}`);
   if (runs.some((run) => run.timedOut)) {
     return refuse(`the clean test suite timed out at its ${seconds(limitMs)} limit: raise limits.test_timeout_s in repos.yaml (or pass --test-timeout)`);
   }
   const broken = runs.find((run) => run.parserFailure !== undefined || Object.keys(run.statuses).length === 0);
-  if (broken) return refuse(`the clean test suite gave no test statuses (${broken.parserFailure ?? 'the parser printed an empty map'})${tail(broken)}: ${RUNNER_HINT}`);
+  if (broken) return refuse(`the clean test suite gave no test statuses (${broken.parserFailure ?? 'the parser printed an empty map'})${tail(broken)}: ${runnerHint(settings.runner)}`);
   const [a, b] = runs;
   const ids = [...new Set([...Object.keys(a.statuses), ...Object.keys(b.statuses)])].sort();
   const quarantined = ids.filter((test) => a.statuses[test] !== b.statuses[test]);

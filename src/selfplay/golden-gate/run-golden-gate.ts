@@ -1,4 +1,4 @@
-import { readDefaultTestFiles } from '../../harness/default-files.js';
+import { repoTestFiles, runnerOf } from '../../harness/repo-test-files.js';
 import { runTests } from '../../harness/run-tests.js';
 import { EngineError } from '../../util/engine-error.js';
 import type { ResolvedRepo } from '../../config/resolve-repo.js';
@@ -15,12 +15,12 @@ export interface GoldenGateOptions {
   onCleanRun?: (run: CleanRun) => void;
 }
 
-/** One clean run (O, the default pytest script and parser) in a fresh sandbox. */
+/** One clean run (O, the repo runner's default script and parser) in a fresh sandbox. */
 async function cleanRun(options: GoldenGateOptions): Promise<CleanRun> {
   const sandbox = await options.provider.acquire(options.template);
   const started = Date.now();
   try {
-    const report = await runTests(sandbox, { ...readDefaultTestFiles(), timeoutMs: options.testTimeoutMs });
+    const report = await runTests(sandbox, { ...repoTestFiles(options.repo), timeoutMs: options.testTimeoutMs });
     const logTail = report.log.trim().split('\n').at(-1)?.trim();
     return {
       statuses: report.statuses, durationMs: report.durationMs, timedOut: report.timedOut, exitCode: report.exitCode,
@@ -46,11 +46,12 @@ export async function runGoldenGate(options: GoldenGateOptions): Promise<GoldenG
   options.onCleanRun?.(first);
   // A first run that hung, ran out of memory or found no tests decides the verdict: a second
   // would only cost the same again.
-  const stopEarly = first.timedOut || first.killedForMemory || first.exitCode === 5;
+  const stopEarly = first.timedOut || first.killedForMemory || (runnerOf(options.repo) === 'pytest' && first.exitCode === 5);
   const second = stopEarly ? first : await cleanRun(options);
   if (!stopEarly) options.onCleanRun?.(second);
   return judgeGoldenGate([first, second], options.testTimeoutMs, { repo: options.repo.id, commit: options.repo.commit, image: options.template.ref }, {
     minPassingTests: options.repo.thresholds.min_passing_tests,
     memoryMb: options.repo.limits.memory_mb,
+    runner: runnerOf(options.repo),
   });
 }

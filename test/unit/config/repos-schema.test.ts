@@ -11,7 +11,12 @@ const SHA = 'a'.repeat(40);
 describe('parseReposYaml', () => {
   it('accepts a minimal entry and fills defaults lazily', () => {
     const file = parseReposYaml(`repos:\n  - id: demo\n    source: { git: https://example.com/x.git, commit: ${SHA} }\n`);
-    expect(file.repos[0]).toMatchObject({ id: 'demo', image: { base: 'debian-python', packages: [], setup: [] } });
+    expect(file.repos[0]).toMatchObject({ id: 'demo', image: { base: 'debian-python', packages: [], setup: [] }, test: { runner: 'pytest' } });
+  });
+
+  it('takes a JS runner under test.runner', () => {
+    const file = parseReposYaml(`repos:\n  - id: js\n    source: { path: . }\n    image: { setup: [{ npm: ci }] }\n    test: { runner: vitest }\n`);
+    expect(file.repos[0]!.test).toEqual({ runner: 'vitest' });
   });
 
   it('accepts every optional section', () => {

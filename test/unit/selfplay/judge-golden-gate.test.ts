@@ -42,6 +42,12 @@ describe('judgeGoldenGate', () => {
     expect(gate.status === 'refused' && gate.reason).toMatch(reason);
   });
 
+  it('speaks of the repo\'s JS runner, not pytest, when a JS suite gives no statuses', () => {
+    const gate = judgeGoldenGate([run({}, { exitCode: 5 }), run({}, { exitCode: 5 })], 90_000, ID, { minPassingTests: 1, memoryMb: 512, runner: 'jest' });
+    expect(gate.status === 'refused' && gate.reason).toMatch(/gave no test statuses .*its script and parser for jest.*test\.runner in repos\.yaml/);
+    expect(gate.status === 'refused' && gate.reason).not.toMatch(/pytest/);
+  });
+
   it('passes a suite with exactly min_passing_tests stable passes (failures beside them are fine)', () => {
     expect(judgeGoldenGate([run(stable), run(stable)], 90_000, ID, { minPassingTests: 2, memoryMb: 512 }).status).toBe('passed');
     expect(judgeGoldenGate([run(stable), run(stable)], 90_000, ID, { minPassingTests: 3, memoryMb: 512 }).status).toBe('refused');
