@@ -196,7 +196,10 @@ describe('bwrap sandbox (real bubblewrap)', () => {
       expect(cpuSeconds).toBeGreaterThan(0.05);
       expect(cpuSeconds).toBeLessThan(0.8);
       const stat = readFileSync(join(cgroupDirOf(sandbox, 'cpu'), 'cpu.stat'), 'utf8');
-      expect(Number(/nr_throttled (\d+)/.exec(stat)?.[1])).toBeGreaterThan(0);
+      const throttled = Number(/nr_throttled (\d+)/.exec(stat)?.[1]);
+      // The cgroup throttled the loops, unless a host loaded by other work never gave them even
+      // the quota's 0.5 s (seen at load 19 on 2 cores): then the cap had nothing to cut.
+      if (cpuSeconds > 0.4) expect(throttled).toBeGreaterThan(0);
     });
 
     it('dispose kills whatever is left in the cgroups and removes them', async () => {
