@@ -80,11 +80,13 @@ describe('create', () => {
     ['a missing parent', '/ssr/fx/no/such/dir/x.py', /directory \/ssr\/fx\/no\/such\/dir does not exist\. Create it first \(`mkdir -p/],
     ['a parent that is a file', '/ssr/fx/twice.py/x.py', /directory \/ssr\/fx\/twice\.py does not exist/],
   ])('refuses %s', async (_name, path, message) => {
-    const before = await shell('find /ssr/fx | sort | xargs md5sum 2>/dev/null; ls -la /ssr/fx');
+    // Not `ls -la`: its `..` is /ssr, where each exec with stdin leaves and removes a scratch file,
+    // so its minute-resolution mtime moved whenever a run crossed a minute boundary.
+    const before = await shell('find /ssr/fx | sort | xargs md5sum 2>/dev/null; ls -lA --time-style=full-iso /ssr/fx; stat -c %y /ssr/fx');
     const result = await createTool.run({ path, content: 'new\n' }, ctx);
     expect(result).toMatchObject({ isError: true });
     expect(result.output).toMatch(message);
-    expect(await shell('find /ssr/fx | sort | xargs md5sum 2>/dev/null; ls -la /ssr/fx')).toBe(before);
+    expect(await shell('find /ssr/fx | sort | xargs md5sum 2>/dev/null; ls -lA --time-style=full-iso /ssr/fx; stat -c %y /ssr/fx')).toBe(before);
   });
 
   it.each<[string, string, string, string]>([
