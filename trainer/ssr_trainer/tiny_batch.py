@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
-from typing import List, Sequence, Tuple
+from typing import Dict, List, Sequence, Tuple
 
 import torch
 from torch.nn import functional as F
@@ -190,9 +190,15 @@ def select_rows(cache: BatchCache, rows: Sequence[int]) -> BatchCache:
     return new
 
 
+_INVERSE_FREQUENCIES: Dict[Tuple[int, float, torch.device], torch.Tensor] = {}
+
+
 def _rotary_angles(positions: torch.Tensor, d: int, base: float) -> Tuple[torch.Tensor, torch.Tensor]:
     """cos and sin [B, 1, 1, d/2] of one position per row (the same arithmetic as `_rotary`), once per step for every layer."""
-    inv = 1.0 / (base ** (torch.arange(0, d, 2, device=positions.device, dtype=torch.float32) / d))
+    key = (d, base, positions.device)
+    inv = _INVERSE_FREQUENCIES.get(key)
+    if inv is None:
+        inv = _INVERSE_FREQUENCIES[key] = 1.0 / (base ** (torch.arange(0, d, 2, device=positions.device, dtype=torch.float32) / d))
     angles = (positions.to(torch.float32)[:, None] * inv[None, :])[:, None, None, :]
     return angles.cos(), angles.sin()
 
@@ -217,8 +223,8 @@ def decode_batch(model: TinyByteLM, tokens: torch.Tensor, cache: BatchCache) -> 
     pad = cache.pad[:batch, None, None, window]
     cos, sin = _rotary_angles(cache.positions, config.d_model // config.n_heads, config.rope_base)
     for block, (keys, values) in zip(model.blocks, cache.layers):
-        q, k, v = block.qkv(block.norm1(x)).view(batch, 1, 3, config.n_heads, -1).permute(2, 0, 3, 1, 4)
-        q, k = _rotate(q, cos, sin), _rotate(k, cos, sin)
+        qkv = block.qkv(block.norm1(x)).view(batch, 1, 3, config.n_heads, -1).permute(2, 0, 3, 1, 4)
+        (q, k), v = _rotate(qkv[:2], cos, sin), qkv[2]  # queries and keys rotated in one pass
         keys[:batch, :, end : end + 1] = k
         values[:batch, :, end : end + 1] = v
         scores = torch.matmul(q, keys[:batch, :, window].transpose(-1, -2)) / math.sqrt(q.shape[-1])
