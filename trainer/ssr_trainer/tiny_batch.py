@@ -1,9 +1,11 @@
 """Batched KV-cached decoding for the tiny model: one forward for the next token of many sequences.
 
 Prompts are prefilled together (right-padded, in groups of bounded size), then the caches are
-left-padded to one length and decoded together. Rotary positions are applied per row at the
-row's own position and padded keys are masked out, so a row computes the same attention as it
-would alone (up to float rounding: the padded softmax and matmuls sum over more, zero, terms).
+copied, left-padded to one length, into buffers with room to grow (BatchCache) and decoded
+together: each step writes its keys into the next free column in place. Rotary positions are
+applied per row at the row's own position and padded keys are masked out, so a row computes the
+same attention as it would alone (up to float rounding: the padded softmax and matmuls sum over
+more, zero, terms).
 """
 
 from __future__ import annotations
