@@ -58,8 +58,13 @@ class Policy:
         """One batch state from the caches of sequences prefilled alone (`decode_step(prompt, None)`)."""
         return list(caches)
 
+    def join_cache(self, state: Any, caches: List[Any]) -> Any:
+        """`state` (None: an empty batch) with rows of `caches` (as `batch_cache` takes them) after its own."""
+        return self.batch_cache((self.split_cache(state) if state is not None else []) + list(caches))
+
     def decode_batch(self, tokens: List[int], state: Any) -> Tuple[torch.Tensor, Any]:
-        """Logits [B, V] after appending tokens[b] to row b, and the new batch state."""
+        """Logits [B, V] after appending tokens[b] to row b, and the new batch state (`state` may
+        be updated in place: use only the one returned)."""
         rows = [self.decode_step(torch.tensor([[token]], device=self.device), cache) for token, cache in zip(tokens, state)]
         return torch.cat([logits for logits, _ in rows]), [cache for _, cache in rows]
 
@@ -68,7 +73,8 @@ class Policy:
         return [state[i] for i in rows]
 
     def split_cache(self, state: Any) -> List[Any]:
-        """Each row's own cache (what `batch_cache` takes): rows leave or join a running batch through it."""
+        """Each row's own cache (what `batch_cache` takes): rows leave or join a running batch through
+        it. Valid after `select_rows` too, not after `decode_batch` or `join_cache` of the same state."""
         return list(state)
 
     #: whether `slice_cache` works, so the service may keep finished sequences' caches as prefixes
@@ -143,6 +149,9 @@ class TinyPolicy(Policy):
 
     def batch_cache(self, caches):
         return tiny_batch.pad_caches(caches)
+
+    def join_cache(self, state, caches):
+        return tiny_batch.pad_caches(caches) if state is None else tiny_batch.join(state, caches)
 
     def decode_batch(self, tokens, state):
         return tiny_batch.decode_batch(self.module, torch.tensor(tokens, device=self.device), state)

@@ -96,8 +96,7 @@ class RunningBatch:
                 row, caches[i] = self.policy.decode_step(suffix, prefix.cache)
                 logits[i] = row[0]
         if joining:
-            before = self.policy.split_cache(self._state) if self._state is not None else []
-            self._state = self.policy.batch_cache(before + [caches[i] for i in joining])
+            self._state = self.policy.join_cache(self._state, [caches[i] for i in joining])
             new = torch.stack([logits[i] for i in joining])
             self._logits = new if self._logits is None else torch.cat([self._logits, new])
             self.rows += [seqs[i] for i in joining]

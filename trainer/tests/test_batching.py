@@ -58,6 +58,36 @@ def test_batched_decoding_gives_each_rows_own_logits():
                 assert torch.allclose(batch_logits2[[0, None, 1][row]], alone2[0], atol=1e-5)
 
 
+def test_rows_that_join_leave_and_outgrow_the_preallocated_cache_keep_their_own_logits(monkeypatch):
+    from ssr_trainer import tiny_batch
+
+    monkeypatch.setattr(tiny_batch, "DECODE_ROOM", 1)  # the buffers fill up every few steps: reallocated on the way
+    policy = TinyPolicy(TinyConfig(d_model=32, n_heads=2, d_ff=64, seed=2))
+    prompts = {"a": [256, 1, 2], "b": [256, 7], "c": [256] + [9] * 14}  # c joins later, longer than the running rows
+    sequences = {name: list(prompt) for name, prompt in prompts.items()}
+    with torch.no_grad():
+        alone = lambda ids: policy.decode_step(torch.tensor([ids]), None)
+        running = ["a", "b"]
+        state = policy.batch_cache([alone(sequences[name][:-1])[1] for name in running])
+        kept, first_capacity = None, state.capacity
+        for step in range(14):
+            if step == 3:  # c joins: the rows already running are moved right to make room on the left
+                running.append("c")
+                state = policy.join_cache(state, [alone(sequences["c"][:-1])[1]])
+            if step == 6:  # a leaves; the view of its cache taken before stays what it was
+                kept = policy.split_cache(state)[running.index("a")]
+                state = policy.select_rows(state, [i for i, name in enumerate(running) if name != "a"])
+                running.remove("a")
+                kept_ids = list(sequences["a"][:-1])
+            logits, state = policy.decode_batch([sequences[name][-1] for name in running], state)
+            for row, name in enumerate(running):
+                assert torch.allclose(logits[row], alone(sequences[name])[0][0], atol=1e-5), (step, name)
+                sequences[name].append(10 + step + row)
+        for (k, v), (k_alone, v_alone) in zip(kept, alone(kept_ids)[1]):
+            assert torch.allclose(k, k_alone, atol=1e-6) and torch.allclose(v, v_alone, atol=1e-6)
+        assert state.capacity > first_capacity + 14  # it did grow
+
+
 def test_prompts_are_prefilled_together_in_groups_of_bounded_size(tiny_policy):
     from ssr_trainer.tiny_batch import token_groups
 
