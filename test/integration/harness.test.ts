@@ -46,7 +46,10 @@ describe('runTests (docker, tiny repo)', () => {
   });
 
   it('reports a hanging script (and its background children) as timed out within its limit, and parses the partial log', async () => {
-    const script = `${defaults.testScript}\n(sleep 600 &)\nsleep 600 & wait\n`;
+    // The log before the hang is pytest's -rA summary line, printed rather than run: a real pytest
+    // run could itself outlast the 3 s limit on a loaded host and leave nothing to parse.
+    const summary = ['=== short test summary info ===', 'PASSED tests/test_calc.py::test_add', '=== 1 passed in 0.01s ==='];
+    const script = `printf '%s\\n' ${summary.map((line) => `'${line}'`).join(' ')}\n(sleep 600 &)\nsleep 600 & wait\n`;
     const started = Date.now();
     const report = await run({ testScript: script, timeoutMs: 3000 });
     expect(report.timedOut).toBe(true);
