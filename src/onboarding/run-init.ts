@@ -5,14 +5,18 @@ import { imageRecipeSchema, repoEntrySchema, type SetupStep } from '../config/re
 import { resolveRepo, type ResolvedRepo } from '../config/resolve-repo.js';
 import { createProvider, prepareTemplate } from '../sandbox/sandbox-factory.js';
 import type { SandboxBackend } from '../sandbox/sandbox.js';
+import { runnerLanguage } from '../harness/repo-test-files.js';
 import { runGoldenGate } from '../selfplay/golden-gate/run-golden-gate.js';
 import type { CleanRun } from '../selfplay/golden-gate/judge-golden-gate.js';
+import { noNetworkHint } from '../selfplay/golden-gate/network-failure.js';
 import { EngineError, isEngineError } from '../util/engine-error.js';
 import type { ProgressSink } from '../util/progress.js';
 import { dependencyHints } from './dependency-hints.js';
 import { detectors } from './detectors/index.js';
 import type { InitResult } from './init-result.js';
+import { jsDependencies } from './js-dependencies.js';
 import { detectLanguage } from './languages.js';
+import { noRunnerReason } from './no-runner-reason.js';
 import { repoFilesAt, type RepoFiles } from './repo-files.js';
 import { writeReposEntry } from './write-repos-entry.js';
 
@@ -47,7 +51,7 @@ function defaultId(path: string): string {
 }
 
 async function detectRunner(files: RepoFiles, language: string) {
-  for (const detector of detectors.filter((candidate) => candidate.language === language)) {
+  for (const detector of detectors.filter((candidate) => candidate.languages.includes(language))) {
     const found = await detector.detect(files);
     if (found) return found;
   }
@@ -86,32 +90,42 @@ export async function runInit(options: InitOptions): Promise<InitResult> {
     result.undecided.push({ field: 'language', why: 'no source file with a known extension at HEAD' });
     return result;
   }
-  if (!detectors.some((detector) => detector.language === language)) {
-    result.undecided.push({ field: 'language', why: `mostly ${language} files (${result.language!.files}); ssr init detects test runners for ${[...new Set(detectors.map((d) => d.language))].join(', ')} only: write the entry by hand` });
+  if (!detectors.some((detector) => detector.languages.includes(language))) {
+    result.undecided.push({ field: 'language', why: `mostly ${language} files (${result.language!.files}); ssr init detects test runners for ${[...new Set(detectors.flatMap((d) => d.languages))].join(', ')} only: write the entry by hand` });
     return result;
   }
   result.runner = await detectRunner(files, language);
   if (result.runner === null) {
-    result.undecided.push({ field: 'tests', why: 'no test runner found: no test_*.py / *_test.py files, conftest.py, pytest configuration or doctest examples at HEAD; add tests pytest collects' });
+    result.undecided.push({ field: 'tests', why: await noRunnerReason(files, language) });
     return result;
   }
   if (!result.runner.supported) {
     result.undecided.push({ field: 'tests', why: `${result.runner.runner}: ${result.runner.note ?? 'not run by ssr\'s default test script'}` });
     return result;
   }
-  result.dependencies = await dependencyHints(files);
+  const testRunner = result.runner.testRunner ?? 'pytest';
+  if (runnerLanguage(testRunner) === 'javascript') {
+    const js = await jsDependencies(files);
+    if (js.status === 'no-lockfile') {
+      result.undecided.push({ field: 'package-lock.json', why: js.why });
+      return result;
+    }
+    result.dependencies = js.hints;
+  } else result.dependencies = await dependencyHints(files);
   const setup: SetupStep[] = result.dependencies.flatMap((hint) => (hint.step ? [hint.step] : []));
   result.notes.push(...result.dependencies.filter((hint) => !hint.step).map((hint) => `${hint.file}: ${hint.detail}`));
-  const repo: ResolvedRepo = { ...byPath, id, image: imageRecipeSchema.parse({ setup }) };
+  const repo: ResolvedRepo = { ...byPath, id, image: imageRecipeSchema.parse({ setup }), testRunner };
+  const test = testRunner === 'pytest' ? {} : { test: { runner: testRunner } };
   const gated = await gate(repo, options, result);
   if (!gated) return result;
   const entry = repoEntrySchema.parse({
     id,
     source: { path: relative(dirname(reposFile), path) || '.', commit: byPath.commit },
     ...(setup.length > 0 ? { image: { setup } } : {}),
+    ...test,
     ...gated,
   });
-  result.entry = compact(entry, setup.length > 0, gated);
+  result.entry = compact(entry, setup.length > 0, { ...test, ...gated });
   if (options.dryRun) {
     result.status = 'dry-run';
     return result;
@@ -157,11 +171,13 @@ async function gate(repo: ResolvedRepo, options: InitOptions, result: InitResult
   if (runs.length === 0) throw new EngineError('internal', 'the golden gate passed without a clean run');
   result.cleanSuite = countClean(runs[0]!, verdict.quarantined);
   const { passed, failed } = result.cleanSuite;
+  const network = runs.find((run) => run.networkFailure !== undefined)?.networkFailure;
+  const offline = network === undefined ? '' : noNetworkHint(network);
   if (passed === 0) {
-    result.undecided.push({ field: 'tests', why: `no test passes on the clean repo (${failed} fail): fix the test set-up (missing dependencies? add image.setup steps)` });
+    result.undecided.push({ field: 'tests', why: `no test passes on the clean repo (${failed} fail): fix the test set-up (missing dependencies? add image.setup steps)${offline}` });
     return undefined;
   }
-  if (failed > 0) result.notes.push(`${failed} test(s) fail on the clean repo: an Injector's test selection must leave them out`);
+  if (failed > 0) result.notes.push(`${failed} test(s) fail on the clean repo: an Injector's test selection must leave them out${offline}`);
   if (verdict.quarantined.length > 0) result.notes.push(`${verdict.quarantined.length} flaky test(s) differ between the clean runs; the golden gate quarantines them in every run`);
   const decided: Record<string, object> = {};
   if (passed < DEFAULT_MIN_PASSING) {
