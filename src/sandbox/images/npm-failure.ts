@@ -1,8 +1,9 @@
 /** Install commands of native modules: a failure in one is a build that needs compilers or headers. */
 const NATIVE_BUILD = /node-gyp|prebuild-install|node-pre-gyp|cmake-js|napi/;
 
-const npmLine = (output: string, field: string): string | undefined =>
-  new RegExp(`^npm (?:ERR!|error) ${field} (?:sh -c (?:-- )?)?(.+)$`, 'm').exec(output)?.[1]?.trim();
+/** The value of an `npm ERR! <field> …` line; `command sh -c` is the script that failed (npm also prints `command failed`). */
+const npmLine = (output: string, field: 'path' | 'command sh -c'): string | undefined =>
+  new RegExp(`^npm (?:ERR!|error) ${field} (?:-- )?(.+)$`, 'm').exec(output)?.[1]?.trim();
 
 /**
  * What a failed `npm ci` says and how to fix it, read from its output (npm 9's `npm ERR!` and
@@ -12,8 +13,8 @@ const npmLine = (output: string, field: string): string | undefined =>
  */
 export function npmFailureHint(output: string): string | undefined {
   const path = npmLine(output, 'path');
-  const command = npmLine(output, 'command');
-  if (path !== undefined && command !== undefined && command !== 'failed') {
+  const command = npmLine(output, 'command sh -c');
+  if (path !== undefined && command !== undefined) {
     const module = path.includes('node_modules/') ? path.slice(path.lastIndexOf('node_modules/') + 'node_modules/'.length) : undefined;
     if (module === undefined) {
       return `the repo's own lifecycle script failed at npm ci (\`${command}\`): make it work in the image (image.packages, a setup step before npm ci), or skip every install script with { npm: "ci --ignore-scripts" }`;
