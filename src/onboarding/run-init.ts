@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs';
 import { basename, dirname, relative, resolve } from 'node:path';
 import { loadReposFile } from '../config/load-repos.js';
-import { imageRecipeSchema, repoEntrySchema, type SetupStep } from '../config/repos-schema.js';
+import { imageRecipeSchema, repoEntrySchema, type SetupStep, type TestRunner } from '../config/repos-schema.js';
 import { resolveRepo, type ResolvedRepo } from '../config/resolve-repo.js';
 import { createProvider, prepareTemplate } from '../sandbox/sandbox-factory.js';
 import type { SandboxBackend } from '../sandbox/sandbox.js';
@@ -11,9 +11,9 @@ import type { CleanRun } from '../selfplay/golden-gate/judge-golden-gate.js';
 import { noNetworkHint } from '../selfplay/golden-gate/network-failure.js';
 import { EngineError, isEngineError } from '../util/engine-error.js';
 import type { ProgressSink } from '../util/progress.js';
-import { dependencyHints } from './dependency-hints.js';
+import { dependencyHints, type DependencyHint } from './dependency-hints.js';
 import { detectors } from './detectors/index.js';
-import type { InitResult } from './init-result.js';
+import type { InitResult, Undecided } from './init-result.js';
 import { jsDependencies } from './js-dependencies.js';
 import { detectLanguage } from './languages.js';
 import { noRunnerReason } from './no-runner-reason.js';
@@ -56,6 +56,13 @@ async function detectRunner(files: RepoFiles, language: string) {
     if (found) return found;
   }
   return null;
+}
+
+/** The dependency hints of the runner's language; a JS repo without a lockfile is undecided (npm ci needs one). */
+async function dependenciesFor(files: RepoFiles, runner: TestRunner): Promise<DependencyHint[] | Undecided> {
+  if (runnerLanguage(runner) === 'python') return dependencyHints(files);
+  const js = await jsDependencies(files);
+  return js.status === 'locked' ? js.hints : { field: 'package-lock.json', why: js.why };
 }
 
 /** Passed and failed tests of a clean run, the quarantined (flaky) ones left out. */
@@ -104,14 +111,12 @@ export async function runInit(options: InitOptions): Promise<InitResult> {
     return result;
   }
   const testRunner = result.runner.testRunner ?? 'pytest';
-  if (runnerLanguage(testRunner) === 'javascript') {
-    const js = await jsDependencies(files);
-    if (js.status === 'no-lockfile') {
-      result.undecided.push({ field: 'package-lock.json', why: js.why });
-      return result;
-    }
-    result.dependencies = js.hints;
-  } else result.dependencies = await dependencyHints(files);
+  const dependencies = await dependenciesFor(files, testRunner);
+  if ('why' in dependencies) {
+    result.undecided.push(dependencies);
+    return result;
+  }
+  result.dependencies = dependencies;
   const setup: SetupStep[] = result.dependencies.flatMap((hint) => (hint.step ? [hint.step] : []));
   result.notes.push(...result.dependencies.filter((hint) => !hint.step).map((hint) => `${hint.file}: ${hint.detail}`));
   const repo: ResolvedRepo = { ...byPath, id, image: imageRecipeSchema.parse({ setup }), testRunner };
