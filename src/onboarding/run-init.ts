@@ -30,6 +30,8 @@ export interface InitOptions {
   backend: SandboxBackend;
   /** Decide and gate, but write nothing. */
   dryRun: boolean;
+  /** limits.test_timeout_s the gate starts from (default 90): a slow suite or a loaded machine. */
+  testTimeoutS?: number;
   progress: ProgressSink;
 }
 
@@ -119,7 +121,8 @@ export async function runInit(options: InitOptions): Promise<InitResult> {
   result.dependencies = dependencies;
   const setup: SetupStep[] = result.dependencies.flatMap((hint) => (hint.step ? [hint.step] : []));
   result.notes.push(...result.dependencies.filter((hint) => !hint.step).map((hint) => `${hint.file}: ${hint.detail}`));
-  const repo: ResolvedRepo = { ...byPath, id, image: imageRecipeSchema.parse({ setup }), testRunner };
+  const limits = options.testTimeoutS === undefined ? byPath.limits : { ...byPath.limits, test_timeout_s: options.testTimeoutS };
+  const repo: ResolvedRepo = { ...byPath, id, image: imageRecipeSchema.parse({ setup }), testRunner, limits };
   const test = testRunner === 'pytest' ? {} : { test: { runner: testRunner } };
   const gated = await gate(repo, options, result);
   if (!gated) return result;

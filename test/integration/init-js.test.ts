@@ -51,7 +51,8 @@ describe('ssr init on JavaScript repos', () => {
     const repo = join(mkdtempSync(join(tmpdir(), 'ssr-init-js-')), 'jskit');
     execFileSync('git', ['clone', '-q', join(EXAMPLES, 'jskit.bundle'), repo]);
     const reposFile = join(dirname(repo), 'repos.yaml');
-    const run = await runCli(['init', repo, '--repos', reposFile, '--sandbox', 'docker', '--json']);
+    // A loaded shared machine can take minutes for the 33 tests: the limit is set wide, as a user would for a slow host.
+    const run = await runCli(['init', repo, '--repos', reposFile, '--sandbox', 'docker', '--test-timeout', '900', '--json']);
     expect(run.code, `${run.stdout}\n${run.stderr}`).toBe(0);
     const result = initResultSchema.parse(JSON.parse(run.stdout));
     try {
@@ -61,6 +62,7 @@ describe('ssr init on JavaScript repos', () => {
       expect(result.cleanSuite).toEqual({ passed: 33, failed: 0 });
       const loaded = await loadReposFile(reposFile);
       expect(loaded.file.repos[0]).toMatchObject({ id: 'jskit', source: { path: 'jskit', commit: result.commit }, image: { setup: [{ npm: 'ci' }] }, test: { runner: 'node-test' } });
+      expect(loaded.file.repos[0]!.limits.test_timeout_s).toBeGreaterThanOrEqual(900);
       expect(readFileSync(reposFile, 'utf8')).toContain('# jskit: written by ssr init: javascript, node-test (package.json scripts.test: node --test');
       // What selfplay builds from the entry is the very image the gate ran in.
       expect(result.gate!.image).toBe(repoImageTag(await resolveRepo('jskit', loaded)));
