@@ -1,18 +1,22 @@
 import { existsSync } from 'node:fs';
 import { basename, dirname, relative, resolve } from 'node:path';
 import { loadReposFile } from '../config/load-repos.js';
-import { imageRecipeSchema, repoEntrySchema, type SetupStep } from '../config/repos-schema.js';
+import { imageRecipeSchema, repoEntrySchema, type SetupStep, type TestRunner } from '../config/repos-schema.js';
 import { resolveRepo, type ResolvedRepo } from '../config/resolve-repo.js';
 import { createProvider, prepareTemplate } from '../sandbox/sandbox-factory.js';
 import type { SandboxBackend } from '../sandbox/sandbox.js';
+import { runnerLanguage } from '../harness/repo-test-files.js';
 import { runGoldenGate } from '../selfplay/golden-gate/run-golden-gate.js';
 import type { CleanRun } from '../selfplay/golden-gate/judge-golden-gate.js';
+import { noNetworkHint } from '../selfplay/golden-gate/network-failure.js';
 import { EngineError, isEngineError } from '../util/engine-error.js';
 import type { ProgressSink } from '../util/progress.js';
-import { dependencyHints } from './dependency-hints.js';
+import { dependencyHints, type DependencyHint } from './dependency-hints.js';
 import { detectors } from './detectors/index.js';
-import type { InitResult } from './init-result.js';
+import type { InitResult, Undecided } from './init-result.js';
+import { jsDependencies } from './js-dependencies.js';
 import { detectLanguage } from './languages.js';
+import { noRunnerReason } from './no-runner-reason.js';
 import { repoFilesAt, type RepoFiles } from './repo-files.js';
 import { writeReposEntry } from './write-repos-entry.js';
 
@@ -26,6 +30,8 @@ export interface InitOptions {
   backend: SandboxBackend;
   /** Decide and gate, but write nothing. */
   dryRun: boolean;
+  /** limits.test_timeout_s the gate starts from (default 90): a slow suite or a loaded machine. */
+  testTimeoutS?: number;
   progress: ProgressSink;
 }
 
@@ -47,11 +53,18 @@ function defaultId(path: string): string {
 }
 
 async function detectRunner(files: RepoFiles, language: string) {
-  for (const detector of detectors.filter((candidate) => candidate.language === language)) {
+  for (const detector of detectors.filter((candidate) => candidate.languages.includes(language))) {
     const found = await detector.detect(files);
     if (found) return found;
   }
   return null;
+}
+
+/** The dependency hints of the runner's language; a JS repo without a lockfile is undecided (npm ci needs one). */
+async function dependenciesFor(files: RepoFiles, runner: TestRunner): Promise<DependencyHint[] | Undecided> {
+  if (runnerLanguage(runner) === 'python') return dependencyHints(files);
+  const js = await jsDependencies(files);
+  return js.status === 'locked' ? js.hints : { field: 'package-lock.json', why: js.why };
 }
 
 /** Passed and failed tests of a clean run, the quarantined (flaky) ones left out. */
@@ -86,32 +99,41 @@ export async function runInit(options: InitOptions): Promise<InitResult> {
     result.undecided.push({ field: 'language', why: 'no source file with a known extension at HEAD' });
     return result;
   }
-  if (!detectors.some((detector) => detector.language === language)) {
-    result.undecided.push({ field: 'language', why: `mostly ${language} files (${result.language!.files}); ssr init detects test runners for ${[...new Set(detectors.map((d) => d.language))].join(', ')} only: write the entry by hand` });
+  if (!detectors.some((detector) => detector.languages.includes(language))) {
+    result.undecided.push({ field: 'language', why: `mostly ${language} files (${result.language!.files}); ssr init detects test runners for ${[...new Set(detectors.flatMap((d) => d.languages))].join(', ')} only: write the entry by hand` });
     return result;
   }
   result.runner = await detectRunner(files, language);
   if (result.runner === null) {
-    result.undecided.push({ field: 'tests', why: 'no test runner found: no test_*.py / *_test.py files, conftest.py, pytest configuration or doctest examples at HEAD; add tests pytest collects' });
+    result.undecided.push({ field: 'tests', why: await noRunnerReason(files, language) });
     return result;
   }
   if (!result.runner.supported) {
     result.undecided.push({ field: 'tests', why: `${result.runner.runner}: ${result.runner.note ?? 'not run by ssr\'s default test script'}` });
     return result;
   }
-  result.dependencies = await dependencyHints(files);
+  const testRunner = result.runner.testRunner ?? 'pytest';
+  const dependencies = await dependenciesFor(files, testRunner);
+  if ('why' in dependencies) {
+    result.undecided.push(dependencies);
+    return result;
+  }
+  result.dependencies = dependencies;
   const setup: SetupStep[] = result.dependencies.flatMap((hint) => (hint.step ? [hint.step] : []));
   result.notes.push(...result.dependencies.filter((hint) => !hint.step).map((hint) => `${hint.file}: ${hint.detail}`));
-  const repo: ResolvedRepo = { ...byPath, id, image: imageRecipeSchema.parse({ setup }) };
+  const limits = options.testTimeoutS === undefined ? byPath.limits : { ...byPath.limits, test_timeout_s: options.testTimeoutS };
+  const repo: ResolvedRepo = { ...byPath, id, image: imageRecipeSchema.parse({ setup }), testRunner, limits };
+  const test = testRunner === 'pytest' ? {} : { test: { runner: testRunner } };
   const gated = await gate(repo, options, result);
   if (!gated) return result;
   const entry = repoEntrySchema.parse({
     id,
     source: { path: relative(dirname(reposFile), path) || '.', commit: byPath.commit },
     ...(setup.length > 0 ? { image: { setup } } : {}),
+    ...test,
     ...gated,
   });
-  result.entry = compact(entry, setup.length > 0, gated);
+  result.entry = compact(entry, setup.length > 0, { ...test, ...gated });
   if (options.dryRun) {
     result.status = 'dry-run';
     return result;
@@ -157,11 +179,13 @@ async function gate(repo: ResolvedRepo, options: InitOptions, result: InitResult
   if (runs.length === 0) throw new EngineError('internal', 'the golden gate passed without a clean run');
   result.cleanSuite = countClean(runs[0]!, verdict.quarantined);
   const { passed, failed } = result.cleanSuite;
+  const network = runs.find((run) => run.networkFailure !== undefined)?.networkFailure;
+  const offline = network === undefined ? '' : noNetworkHint(network);
   if (passed === 0) {
-    result.undecided.push({ field: 'tests', why: `no test passes on the clean repo (${failed} fail): fix the test set-up (missing dependencies? add image.setup steps)` });
+    result.undecided.push({ field: 'tests', why: `no test passes on the clean repo (${failed} fail): fix the test set-up (missing dependencies? add image.setup steps)${offline}` });
     return undefined;
   }
-  if (failed > 0) result.notes.push(`${failed} test(s) fail on the clean repo: an Injector's test selection must leave them out`);
+  if (failed > 0) result.notes.push(`${failed} test(s) fail on the clean repo: an Injector's test selection must leave them out${offline}`);
   if (verdict.quarantined.length > 0) result.notes.push(`${verdict.quarantined.length} flaky test(s) differ between the clean runs; the golden gate quarantines them in every run`);
   const decided: Record<string, object> = {};
   if (passed < DEFAULT_MIN_PASSING) {

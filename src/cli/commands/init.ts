@@ -3,7 +3,7 @@ import type { InitResult } from '../../onboarding/init-result.js';
 import { runInit } from '../../onboarding/run-init.js';
 import { describeGoldenGate } from '../../selfplay/golden-gate/judge-golden-gate.js';
 import { selectBackend } from '../../sandbox/select-backend.js';
-import { addSandboxOption, type SandboxChoice } from '../common-options.js';
+import { addSandboxOption, positiveInt, type SandboxChoice } from '../common-options.js';
 
 interface InitFlags {
   repos: string;
@@ -11,6 +11,7 @@ interface InitFlags {
   sandbox: SandboxChoice;
   dryRun?: boolean;
   json?: boolean;
+  testTimeout?: number;
 }
 
 function render(result: InitResult): string {
@@ -41,6 +42,7 @@ export function registerInit(program: Command): void {
     .option('--repos <file>', 'the repos.yaml to add the entry to (created when absent)', 'repos.yaml')
     .option('--id <id>', 'entry id (default: the directory name, lower-cased)')
     .option('--dry-run', 'decide and run the gate, but write nothing')
+    .option('--test-timeout <seconds>', 'limits.test_timeout_s the golden gate starts from (default 90; the gate raises it for a suite near it)', positiveInt('--test-timeout'))
     .option('--json', 'print the whole result as JSON');
   addSandboxOption(command);
   command.action(async (path: string, flags: InitFlags) => {
@@ -51,6 +53,7 @@ export function registerInit(program: Command): void {
       ...(flags.id ? { id: flags.id } : {}),
       backend,
       dryRun: flags.dryRun === true,
+      ...(flags.testTimeout === undefined ? {} : { testTimeoutS: flags.testTimeout }),
       progress: (event) => process.stderr.write(`[${event.stage}] ${event.message}\n`),
     });
     process.stdout.write(flags.json ? `${JSON.stringify(result, null, 2)}\n` : render(result));

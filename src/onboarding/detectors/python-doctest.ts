@@ -3,7 +3,7 @@ import { few, filesMatching } from './python-files.js';
 
 /** doctest only: `>>>` examples in modules and no test files (the runners above would have answered). */
 export const pythonDoctest: Detector = {
-  language: 'python',
+  languages: ['python'],
   runner: 'doctest',
   async detect(files) {
     const modules = files.paths.filter((path) => path.endsWith('.py'));

@@ -3,7 +3,7 @@ import { few, filesMatching, pythonTestFiles } from './python-files.js';
 
 /** pytest: a pytest config, a conftest.py, or test files that use pytest or bare test functions. */
 export const pythonPytest: Detector = {
-  language: 'python',
+  languages: ['python'],
   runner: 'pytest',
   async detect(files) {
     const evidence: string[] = [];
@@ -19,6 +19,6 @@ export const pythonPytest: Detector = {
     const bare = await filesMatching(files, tests, /^def test_\w*\(/m);
     if (bare.length > 0 && usesPytest.length === 0) evidence.push(`plain test functions in ${few(bare)}`);
     if (evidence.length === 0) return undefined;
-    return { language: 'python', runner: 'pytest', testCommand: 'python3 -m pytest -rA', evidence, supported: true };
+    return { language: 'python', runner: 'pytest', testRunner: 'pytest', testCommand: 'python3 -m pytest -rA', evidence, supported: true };
   },
 };

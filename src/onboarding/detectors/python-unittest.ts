@@ -3,7 +3,7 @@ import { few, filesMatching, pythonTestFiles } from './python-files.js';
 
 /** unittest: TestCase classes and no sign of pytest. pytest collects them too, so ssr's default script runs them. */
 export const pythonUnittest: Detector = {
-  language: 'python',
+  languages: ['python'],
   runner: 'unittest',
   async detect(files) {
     const cases = await filesMatching(files, pythonTestFiles(files), /unittest\.TestCase|^from unittest import/m);
@@ -11,6 +11,7 @@ export const pythonUnittest: Detector = {
     return {
       language: 'python',
       runner: 'unittest',
+      testRunner: 'pytest',
       testCommand: 'python3 -m unittest discover -v',
       evidence: [`unittest.TestCase in ${few(cases)}`],
       supported: true,

@@ -4,6 +4,7 @@ import type { ProgressSink } from '../../util/progress.js';
 import { EngineError } from '../../util/engine-error.js';
 import type { PackageIndexAccess } from '../images/package-index.js';
 import { buildStep } from '../images/setup-step.js';
+import { npmFailureHint } from '../images/npm-failure.js';
 import { npmRegistryEnv } from '../images/npm-registry-env.js';
 import { REPO_DIR } from '../sandbox.js';
 import { runDockerExec } from './exec-stream.js';
@@ -26,7 +27,8 @@ export async function runSetup(container: Docker.Container, repo: ResolvedRepo, 
     if (result.exitCode !== 0) {
       const why = result.timedOut ? `timed out after ${SETUP_TIMEOUT_MS / 1000} s` : `exited with ${result.exitCode}`;
       const origin = repo.setupOrigins?.[position] ?? `${repo.id}: image.setup[${position}]`;
-      const indexLine = step.tool === 'pip' || step.tool === 'uv' ? `\n${index.summary}` : '';
+      const hint = step.tool === 'npm' ? npmFailureHint(result.output) : undefined;
+      const indexLine = step.tool === 'pip' || step.tool === 'uv' ? `\n${index.summary}` : hint ? `\n${hint}` : '';
       throw new EngineError('image-build-failed', `${origin}: setup step \`${step.label}\` ${why}${indexLine}\noutput tail:\n${result.output.slice(-TAIL_CHARS)}`);
     }
   }

@@ -20,7 +20,7 @@ const UV_CHECK = 'command -v uv >/dev/null 2>&1 || { echo "ssr: uv is not instal
 
 const NPM_CHECK = 'command -v npm >/dev/null 2>&1 || { echo "ssr: npm is not installed in the image: use image.base debian-python (ssr adds the Debian nodejs and npm for npm steps) or an image that has them" >&2; exit 127; }';
 /** `npm ci` needs a lockfile; without one npm would resolve versions afresh, so the image would not be reproducible. */
-const LOCK_CHECK = '[ -f package-lock.json ] || [ -f npm-shrinkwrap.json ] || { echo "ssr: /repo has no package-lock.json (or npm-shrinkwrap.json): an npm step installs exactly what a lockfile pins; run npm install in the repo and commit package-lock.json" >&2; exit 1; }';
+const LOCK_CHECK = '[ -f package-lock.json ] || [ -f npm-shrinkwrap.json ] || { echo "ssr: /repo has no package-lock.json (or npm-shrinkwrap.json): an npm step installs exactly what a lockfile pins; make one in the repo with npm install --package-lock-only (it writes package-lock.json from package.json without installing) and commit package-lock.json" >&2; exit 1; }';
 /** npm's cache lives outside /repo and is dropped after the install, so it is neither in the repo's git status nor in the image. */
 const NPM_CACHE = '/tmp/ssr-npm-cache';
 /** node_modules is baked into /repo; the local exclude keeps it out of `git status` and diffs even where the repo's .gitignore misses it. */

@@ -30,7 +30,12 @@ const init = (path: string) => {
 describe('ssr init: what it cannot decide (no sandbox needed)', () => {
   it.each([
     ['a repo without tests', { 'lib/calc.py': 'def add(a, b):\n    return a + b\n' }, 'tests', /no test runner found/],
-    ['a JavaScript repo', { 'index.js': 'module.exports = 1;\n', 'test/a.test.js': 'test("x", () => {});\n' }, 'language', /mostly javascript files \(2\); ssr init detects test runners for python only/],
+    ['a Go repo', { 'main.go': 'package main\n', 'main_test.go': 'package main\n' }, 'language', /mostly go files \(2\); ssr init detects test runners for python, javascript, typescript only/],
+    ['a JavaScript repo without package.json', { 'index.js': 'module.exports = 1;\n', 'test/a.test.js': 'test("x", () => {});\n' }, 'tests', /no package\.json .* add a package\.json whose scripts\.test runs the tests/],
+    ['a JavaScript repo with no sign of a runner', { 'index.js': '', 'package.json': '{"name": "x"}' }, 'tests', /package\.json has no scripts\.test.*set scripts\.test to the command that runs the tests/],
+    ['a JavaScript repo run by ava', { 'index.js': '', 'test.js': '', 'package.json': '{"scripts": {"test": "ava"}}', 'package-lock.json': '{}' }, 'tests', /^ava: `ava` is not a test runner ssr knows: .*jest, vitest, mocha, node-test, tape, node-tap.*test_script\.sh and test_parser\.py/],
+    ['a JavaScript repo without a lockfile', { 'index.js': '', 'package.json': '{"scripts": {"test": "node --test"}}' }, 'package-lock.json', /no package-lock\.json or npm-shrinkwrap\.json at HEAD: .*npm ci.*`npm install --package-lock-only`/],
+    ['a TypeScript repo with yarn.lock only', { 'src/a.ts': '', 'src/b.ts': '', 'package.json': '{"scripts": {"test": "jest"}}', 'yarn.lock': '' }, 'package-lock.json', /\(yarn\.lock is not read by npm ci\).*npm install --package-lock-only/],
     ['a doctest-only repo', { 'm.py': 'def f():\n    """\n    >>> f()\n    1\n    """\n    return 1\n' }, 'tests', /doctest: .*--doctest-modules/],
     ['a repo of no known language', { 'notes.md': '# notes\n' }, 'language', /no source file with a known extension/],
   ])('%s: says which field settles it and writes nothing', async (_label, files, field, why) => {

@@ -83,6 +83,7 @@ describe('the npm step, run for real with the host npm', () => {
     const result = run(dir);
     expect(result.status).toBe(1);
     expect(result.stderr).toContain('ssr: /repo has no package-lock.json (or npm-shrinkwrap.json)');
+    expect(result.stderr).toContain('make one in the repo with npm install --package-lock-only');
     expect(result.stderr).toContain('commit package-lock.json');
     rmSync(dir, { recursive: true, force: true });
   });

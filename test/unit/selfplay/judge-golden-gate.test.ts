@@ -48,6 +48,14 @@ describe('judgeGoldenGate', () => {
     expect(gate.status === 'refused' && gate.reason).not.toMatch(/pytest/);
   });
 
+  it('says the sandbox has no network when a failing run\'s log shows a test reaching another host', () => {
+    const failing = { 'test/a.test.js > fetches': 'failed', 'test/a.test.js > adds': 'passed' } as const;
+    const gate = judgeGoldenGate([run(failing, { networkFailure: 'getaddrinfo ENOTFOUND registry.npmjs.org' }), run(failing)], 90_000, ID, { minPassingTests: 2, memoryMb: 512, runner: 'node-test' });
+    expect(gate.status === 'refused' && gate.reason).toMatch(/1 of 2 tests pass.*its log shows a test reaching the network \(getaddrinfo ENOTFOUND registry\.npmjs\.org\), and sandboxes run tests without network .*mock those calls/);
+    const quiet = judgeGoldenGate([run(failing), run(failing)], 90_000, ID, { minPassingTests: 2, memoryMb: 512 });
+    expect(quiet.status === 'refused' && quiet.reason).not.toMatch(/network/);
+  });
+
   it('passes a suite with exactly min_passing_tests stable passes (failures beside them are fine)', () => {
     expect(judgeGoldenGate([run(stable), run(stable)], 90_000, ID, { minPassingTests: 2, memoryMb: 512 }).status).toBe('passed');
     expect(judgeGoldenGate([run(stable), run(stable)], 90_000, ID, { minPassingTests: 3, memoryMb: 512 }).status).toBe('refused');
