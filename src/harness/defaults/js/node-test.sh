@@ -11,8 +11,18 @@
 # prefix each line with the nonce; it is written to a fresh file per test file and deletes itself
 # as Node loads it, before any test code runs. The script's last line declares the nonce, and
 # tap_parser.py then reads only the lines that carry it.
+#
+# Rebound assertions: code under test runs in the same process as its tests and could replace
+# `assert.deepEqual` with a no-op. A module preloaded with --require (Node passes it on to every
+# test process) freezes node:assert, node:assert/strict and node:test before any test code runs, so
+# such an assignment throws instead (the file then fails to load).
 cd /repo || exit 2
 nonce=$(head -c 16 /dev/urandom | od -An -tx1 | tr -d ' \n')
+freeze=$(mktemp --suffix=.cjs)
+cat > "$freeze" <<'FREEZE'
+for (const id of ['node:assert', 'node:assert/strict', 'node:test']) Object.freeze(require(id));
+Object.freeze(require('node:assert').strict);
+FREEZE
 status=0
 while IFS= read -r -d '' file; do
   echo "$nonce ssr-test-file: ${file#./}"
@@ -32,10 +42,11 @@ export default async function* nonceTap(source) {
   if (rest !== '') yield '$nonce ' + rest + '\n';
 }
 REPORTER
-  node --test --test-reporter="$reporter" "$file" || status=1
+  node --require "$freeze" --test --test-reporter="$reporter" "$file" || status=1
   rm -f "$reporter"
 done < <(find . -path ./node_modules -prune -o -type f \( -name '*.test.js' -o -name '*.test.mjs' -o -name '*.test.cjs' \
   -o -name '*-test.js' -o -name '*-test.mjs' -o -name '*_test.js' -o -name '*_test.mjs' -o -name 'test-*.js' -o -name 'test-*.mjs' \
   -o -name 'test.js' -o -name 'test.mjs' \) -print0 | sort -z)
+rm -f "$freeze"
 echo "ssr-tap-nonce: $nonce"
 exit "$status"
