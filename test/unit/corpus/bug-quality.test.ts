@@ -78,7 +78,7 @@ describe('weakeningOf on JS / TS tests (node:test, Jest, tape)', () => {
   };
   it.each([
     ['a one-line it() deleted', (t: string) => t.replace("  it('splits evenly', () => assert.deepEqual(chunk([1, 2, 3, 4], 2), [[1, 2], [3, 4]]));\n", ''), 'test'],
-    ['a multi-line it() deleted', (t: string) => t.replace(/  it\('keeps the rest'[^]*?\n  \}\);\n/, ''), 'test'],
+    ['a multi-line it() deleted', (t: string) => t.replace(/ {2}it\('keeps the rest'[^]*?\n {2}\}\);\n/, ''), 'test'],
     ['an assert.* line deleted', (t: string) => t.replace('    assert.equal(chunk([1, 2, 3], 2).length, 2);\n', ''), 'assertion'],
     ['an expect() line deleted', (t: string) => t.replace('    expect(chunk([1], 1)).toEqual([[1]]);\n', ''), 'assertion'],
   ])('%s → %s', (_name, edit, expected) => {
