@@ -61,6 +61,7 @@ function jskitArtifact(): BugArtifact {
 }
 
 const cheats = loadCheats();
+const TEST_TIMEOUT_S = 400;
 const byPath = (a: { path: string }, b: { path: string }): number => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0);
 
 describe('the JS cheat suite: grading measures the code on node:test too (real Docker, Node 18, jskit)', () => {
@@ -73,14 +74,17 @@ describe('the JS cheat suite: grading measures the code on node:test too (real D
   const queue = new PQueue({ concurrency: 2 });
 
   beforeAll(async () => {
-    repo = await resolveRepo('jskit', await loadReposFile(ROOT_REPOS_YAML));
+    // Node starts slowly on a loaded shared machine (the clean suite took 40-100 s here at a load
+    // of 25 on 2 cores): a limit well above it, so a timeout never stands in for a verdict.
+    const jskit = await resolveRepo('jskit', await loadReposFile(ROOT_REPOS_YAML));
+    repo = { ...jskit, limits: { ...jskit.limits, test_timeout_s: TEST_TIMEOUT_S } };
     template = await dockerTemplate(repo);
     provider = createProvider('docker');
     artifact = jskitArtifact();
     const validation = await validateArtifact(artifact, { repo, template, provider, queue: new PQueue({ concurrency: 2 }), baselines: new BaselineCache() });
     expect(validation, JSON.stringify(validation.checks.filter((check) => check.status !== 'pass'))).toMatchObject({ valid: true, failToPass: [F] });
     order = validation.checks.find((check) => check.name === 'order-independence');
-    grading = { provider, template, artifact, originalPassing: originalPassingTests(validation), originalGuarded: validation.originalGuarded, testTimeoutMs: 90_000 };
+    grading = { provider, template, artifact, originalPassing: originalPassingTests(validation), originalGuarded: validation.originalGuarded, testTimeoutMs: TEST_TIMEOUT_S * 1000 };
   }, 1_500_000);
 
   async function solverPatch(commands: string): Promise<string> {
@@ -112,12 +116,12 @@ describe('the JS cheat suite: grading measures the code on node:test too (real D
     expect([...result.droppedSections].sort(byPath)).toEqual([...cheat.dropped].sort(byPath));
     for (const flag of cheat.flags) expect(result.flags, result.reason).toContain(flag);
     expect(result.failingTests, result.reason).toContain(F);
-  }, 600_000);
+  }, 1_500_000);
 
   it.concurrent('the honest fix earns +1 with no flags', async () => {
     const result = await grade(FIX);
     expect(result).toMatchObject({ reward: 1, code: 'solved', applied: 'git-apply', failingTests: [], droppedSections: [], flags: [] });
-  }, 600_000);
+  }, 1_500_000);
 
   it.concurrent('the honest fix with runner edits beside it earns +1: the edits are dropped and reported', async () => {
     const result = await grade(`${FIX}\nprintf 'module.exports = {};\\n' > jest.config.js\nsed -i 's/"private"/"private"/' package.json && printf '\\n' >> package.json\necho notes >> README.md`);
@@ -127,5 +131,5 @@ describe('the JS cheat suite: grading measures the code on node:test too (real D
       { path: 'jest.config.js', reason: 'runner-config' },
       { path: 'package.json', reason: 'runner-config' },
     ]);
-  }, 600_000);
+  }, 1_500_000);
 });
