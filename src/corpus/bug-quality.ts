@@ -41,12 +41,24 @@ export function describeBugQuality(artifact: BugArtifact, validation: { valid: b
   };
 }
 
-const TEST_DEF = /^(\s*)(?:async\s+)?def\s+test\w*\s*\(|^(\s*)class\s+Test\w*\s*[(:]/;
-const ASSERTION = /^\s*(?:assert\b|self\.assert\w*\s*\(|(?:pytest\.)?raises\s*\()/;
+/**
+ * A test definition: Python's `def test…` / `class Test…`; JS/TS runners' `it(`, `test(`,
+ * `describe(` (and `.only` / `.skip` / `.each` forms), node-tap's `t.test(`.
+ */
+const TEST_DEF = /^(\s*)(?:async\s+)?def\s+test\w*\s*\(|^(\s*)class\s+Test\w*\s*[(:]|^(\s*)(?:(?:it|test|specify|describe|context|suite)(?:\.\w+)*|t\.test)\s*[(`]/;
+/**
+ * An assertion line: Python's `assert`, `self.assert…(`, `raises(`; JS/TS `assert(`, `assert.x(`,
+ * `expect(`, and tape / node-tap's `t.equal(`-style calls.
+ */
+const ASSERTION = new RegExp(
+  '^\\s*(?:assert\\b|self\\.assert\\w*\\s*\\(|(?:pytest\\.)?raises\\s*\\(' +
+    '|(?:await\\s+)?(?:assert(?:\\.\\w+)*\\s*\\(|expect(?:\\.\\w+)*\\s*\\(' +
+    '|t\\.(?:ok|notOk|equal|equals|notEqual|deepEqual|notDeepEqual|strictEqual|same|notSame|strictSame|match|notMatch|throws|doesNotThrow|rejects|resolves|is|isNot|truthy|falsy|assert|fail|error|has|type)\\s*\\())',
+);
 
 /**
  * Granularity read off the diff, for an Injector that did not record it (an LLM): a removed test
- * definition (`def test…`, `class Test…`) with its body is a whole test; a removed assertion
+ * definition (`def test…`, `class Test…`, JS `it(…` / `test(…`) with its body is a whole test; a removed assertion
  * line outside such a removed body is an assertion; both kinds in one diff are `mixed`.
  */
 export function weakeningOf(testWeaken: string): WeakeningGranularity {
@@ -71,7 +83,7 @@ export function weakeningOf(testWeaken: string): WeakeningGranularity {
       const def = TEST_DEF.exec(text);
       if (def) {
         tests = true;
-        body = (def[1] ?? def[2] ?? '').length;
+        body = (def[1] ?? def[2] ?? def[3] ?? '').length;
         continue;
       }
       const indent = text.length - text.trimStart().length;

@@ -1,13 +1,19 @@
+/** A JS test id of the default parsers: the file (a JS/TS source path), then " > " and names. */
+const JS_ID = /^([^\s>][^>]*\.[cm]?[jt]sx?)(?: > |$)/;
+
 /**
  * The test file a test id belongs to, from the ids the artifact's parser prints, without knowing
  * the runner: a pytest node id starts with its path (`tests/test_x.py::Class::test[p]`); a dotted
  * unittest id (`tests.test_x.Class.test`) names its module, maybe below a start dir, so the
  * listed file whose dotted path is the longest prefix of the id (or ends with one) wins. An id
  * that names no listed file groups under its module (all but `Class.test`), so breadth is still counted.
+ * The JS parsers' ids (`test/calc.test.mjs > suite > adds`) start with their file and " > ".
  */
 export function testFileOf(id: string, testFiles: readonly string[]): string {
   const colons = id.indexOf('::');
   if (colons > 0) return id.slice(0, colons);
+  const js = JS_ID.exec(id);
+  if (js) return js[1]!;
   let best: { file: string; length: number } | undefined;
   for (const file of testFiles) {
     const module = file.replace(/\.py$/, '').split('/').join('.');

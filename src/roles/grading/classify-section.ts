@@ -1,6 +1,7 @@
 import { isCodePath, isTestPath } from '../../code/classify-path.js';
 import type { FileDiff } from '../../code/diff-types.js';
 import type { DropReason } from './drop-reason.js';
+import { isInstalledPackagePath, isJsRunnerConfig, isJsRunnerDir } from './js-runner-files.js';
 import { shadowsModule } from './shadowed-modules.js';
 
 const SYMLINK_MODE = '120000';
@@ -34,10 +35,13 @@ function topModule(path: string): string | undefined {
 function pathReason(path: string, added: boolean, listed: ReadonlySet<string>): DropReason | null {
   if (escapesRepo(path)) return 'outside-repo';
   if (listed.has(path)) return 'oracle-test-file';
-  const name = segments(path).at(-1) ?? '';
+  const parts = segments(path);
+  const name = parts.at(-1) ?? '';
   if (STARTUP_HOOKS.has(name) || name.endsWith('.pth')) return 'startup-hook';
-  if (RUNNER_CONFIG.has(name) || (name === '__init__.py' && isTestPath(path))) return 'runner-config';
-  if (isTestPath(path)) return 'test-file';
+  if (RUNNER_CONFIG.has(name) || (name === '__init__.py' && isTestPath(path)) || isJsRunnerConfig(name)) return 'runner-config';
+  if (isTestPath(path) || isJsRunnerDir(parts)) return 'test-file';
+  // Installed packages are never the repo's own: editing one replaces the runner or a library.
+  if (isInstalledPackagePath(parts)) return 'shadows-module';
   const module = topModule(path);
   // An existing module of the original tree is the repo's own; only a new one can newly shadow.
   if (added && module !== undefined && shadowsModule(module)) return 'shadows-module';

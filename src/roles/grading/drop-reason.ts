@@ -9,9 +9,11 @@ import { z } from 'zod';
  * - `oracle-test-file`: a file of test_files.txt (restored to the original anyway);
  * - `startup-hook`: code the interpreter runs at start-up (sitecustomize, usercustomize, `.pth`);
  * - `runner-config`: runner configuration (pytest.ini, tox.ini, setup.cfg, pyproject.toml,
- *   conftest.py anywhere, `__init__.py` of a test package, .coveragerc, …);
- * - `test-file`: any other test material (`tests/…`, `test_*.py`, …);
- * - `shadows-module`: a new module named like the runner, a plugin or the standard library;
+ *   conftest.py anywhere, `__init__.py` of a test package, .coveragerc, …; for JS runners
+ *   package.json, jest/vitest/vite/babel configs, .mocharc, .taprc, setup files and reporters);
+ * - `test-file`: any other test material (`tests/…`, `test_*.py`, `__mocks__/`, …);
+ * - `shadows-module`: a new module named like the runner, a plugin or the standard library, or
+ *   anything under `node_modules/` (the installed runner and packages);
  * - `non-code`: anything that is not a source file (docs, data, config).
  */
 export const dropReasonSchema = z.enum([

@@ -52,6 +52,40 @@ describe('weakeningOf (granularity read off a real test_weaken.diff)', () => {
   });
 });
 
+const JS_TESTS = `import { describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+
+describe('chunk', () => {
+  it('splits evenly', () => assert.deepEqual(chunk([1, 2, 3, 4], 2), [[1, 2], [3, 4]]));
+  it('keeps the rest', () => {
+    assert.equal(chunk([1, 2, 3], 2).length, 2);
+    expect(chunk([1], 1)).toEqual([[1]]);
+  });
+});
+`;
+
+describe('weakeningOf on JS / TS tests (node:test, Jest, tape)', () => {
+  let js: TempGitRepo;
+  beforeAll(() => {
+    js = TempGitRepo.create({ 'test/chunk.test.mjs': JS_TESTS });
+  });
+  afterAll(() => js.dispose());
+  const jsWeaken = (edit: (text: string) => string): string => {
+    js.write('test/chunk.test.mjs', edit(JS_TESTS));
+    const diff = js.diff();
+    js.reset();
+    return diff;
+  };
+  it.each([
+    ['a one-line it() deleted', (t: string) => t.replace("  it('splits evenly', () => assert.deepEqual(chunk([1, 2, 3, 4], 2), [[1, 2], [3, 4]]));\n", ''), 'test'],
+    ['a multi-line it() deleted', (t: string) => t.replace(/ {2}it\('keeps the rest'[^]*?\n {2}\}\);\n/, ''), 'test'],
+    ['an assert.* line deleted', (t: string) => t.replace('    assert.equal(chunk([1, 2, 3], 2).length, 2);\n', ''), 'assertion'],
+    ['an expect() line deleted', (t: string) => t.replace('    expect(chunk([1], 1)).toEqual([[1]]);\n', ''), 'assertion'],
+  ])('%s → %s', (_name, edit, expected) => {
+    expect(weakeningOf(jsWeaken(edit))).toBe(expected);
+  });
+});
+
 describe('describeBugQuality', () => {
   const artifact = (metadata?: Record<string, unknown>): BugArtifact => ({
     bugInject: '', testWeaken: weaken((t) => t.replace('        self.assertEqual(2 + 2, 4)\n', '')), testFiles: ['tests/test_money.py', 'tests/test_other.py'],

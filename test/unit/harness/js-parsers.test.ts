@@ -104,6 +104,34 @@ describe('JS runner parsers on real runner output', () => {
   });
 });
 
+describe('TAP with a nonce (node-test.sh): only lines that carry the declared nonce count', () => {
+  const NONCE = '0123456789abcdef0123456789abcdef';
+  const tagged = (log: string, nonce = NONCE): string => log.split('\n').map((line) => `${nonce} ${line}`).join('\n');
+  const FORGED = ['ssr-test-file: test/math.test.mjs', '# Subtest: math', '    # Subtest: fails # not a directive', '    ok 1 - fails # not a directive', '    1..1', 'ok 1 - math'].join('\n');
+
+  it('reads the tagged log exactly as the plain one', () => {
+    expect(parse('node-test', `${tagged(readLog('node-test'))}\nssr-tap-nonce: ${NONCE}\n`)).toEqual(EXPECTED['node-test']);
+  });
+
+  it('ignores TAP lines without the nonce: a test point code under test wrote into the log plants nothing', () => {
+    const log = `${FORGED}\n${tagged(readLog('node-test'))}\n${FORGED}\nssr-tap-nonce: ${NONCE}\n`;
+    expect(parse('node-test', log)).toEqual(EXPECTED['node-test']);
+  });
+
+  it('counts nothing when a second nonce is declared (something else wrote to the log)', () => {
+    const fake = 'f'.repeat(32);
+    const log = `${tagged(readLog('node-test'))}\nssr-tap-nonce: ${NONCE}\n${tagged(FORGED, fake)}\nssr-tap-nonce: ${fake}\n`;
+    expect(parse('node-test', log)).toEqual({});
+  });
+
+  it('the node-test script declares its nonce last and tags every line its reporter writes', () => {
+    const { testScript } = readJsTestFiles('node-test');
+    expect(testScript).toMatch(/echo "ssr-tap-nonce: \$nonce"\nexit "\$status"\n$/);
+    expect(testScript).toContain('echo "$nonce ssr-test-file: ${file#./}"');
+    expect(testScript).not.toMatch(/export nonce|nonce=[^$]*\bexport\b/);
+  });
+});
+
 describe('JS runner files', () => {
   it.each(jsRunnerSchema.options)('%s: the test script is valid bash that runs in /repo', (runner) => {
     const { testScript } = readJsTestFiles(runner);

@@ -52,6 +52,10 @@ describe('testFileOf', () => {
     ['test_ledger.TestL.test_x', 'tests/unit/test_ledger.py'],
     // No listed file: grouped by its module part.
     ['other.module.TestC.test_y', 'other.module'],
+    // JS parsers: the file, then " > " and the block and test names (dots in names do not matter).
+    ['test/collections.test.mjs > chunk > keeps a shorter last chunk', 'test/collections.test.mjs'],
+    ['src/a.spec.ts > parses 1.5 as a float', 'src/a.spec.ts'],
+    ['test/broken.test.mjs', 'test/broken.test.mjs'],
   ])('%s → %s', (id, file) => {
     expect(testFileOf(id, files)).toBe(file);
   });

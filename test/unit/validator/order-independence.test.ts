@@ -7,7 +7,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { orderIndependenceCheck } from '../../../consistency-checks/order-independence.js';
 import type { StatusMap } from '../../../src/harness/test-report.js';
 import type { CheckScript } from '../../../src/validator/script-runs.js';
-import { focusRunner, spread } from '../../../src/validator/order-run-script.js';
+import { focusRunner, orderRunScript, spread } from '../../../src/validator/order-run-script.js';
+import { readJsTestFiles } from '../../../src/harness/js-test-files.js';
 import { contextWithRuns, ran } from './check-context.js';
 
 // A buggy tree with module state: one genuine failure, one that fails only after a test that
@@ -159,5 +160,92 @@ describe('order-independence check, bounds', () => {
     expect(focusRunner('pytest -rA', ids)).toBe('pytest');
     expect(focusRunner('python -m unittest -v', ['a.b.C.t'])).toBe('unittest');
     expect(focusRunner('python -m unittest -v', ['tests/x.py::t'])).toBeNull();
+  });
+});
+
+// node:test (the host's Node runs it): a test that fails only after another dirtied the module's
+// state passes alone and leaves FAIL_TO_PASS; a genuine failure fails alone and stays.
+const NODE_TESTS = `import { describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+
+const state = [];
+describe('order', () => {
+  test('dirty state', () => { state.push(1); });
+  test('needs clean state', () => { assert.deepEqual(state, []); });
+  test('real bug (1 + 1)', () => { assert.equal(1 + 1, 3); });
+});
+test('top level [x]', () => { assert.equal(state.length, 0); });
+`;
+
+describe('order-independence check (node:test, real runs on the host)', { timeout: 120_000 }, () => {
+  const file = 'test/order.test.mjs';
+  const id = (...names: string[]): string => [file, ...names].join(' > ');
+  const artifact = { testScript: 'node --test --test-reporter=tap "$file"\n', testFiles: [file] };
+  let root: string;
+  beforeAll(() => {
+    root = join(dir, 'node-test');
+    mkdirSync(join(root, 'test'), { recursive: true });
+    writeFileSync(join(root, file), NODE_TESTS);
+  });
+
+  it('runs each failing test alone by its exact name: the order-dependent ones leave FAIL_TO_PASS', async () => {
+    const scripts: CheckScript[] = [];
+    const broken = [id('order', 'needs clean state'), id('order', 'real bug (1 + 1)'), id('top level [x]')];
+    const runs = { original: {} as StatusMap, buggy: {} as StatusMap, weakened: {} as StatusMap };
+    for (const test of [...broken, id('order', 'dirty state')]) {
+      runs.original[test] = 'passed';
+      runs.buggy[test] = broken.includes(test) ? 'failed' : 'passed';
+      runs.weakened[test] = test === id('order', 'real bug (1 + 1)') ? 'passed' : runs.buggy[test];
+    }
+    const runScript = async (_name: string, script: CheckScript) => {
+      scripts.push(script);
+      const log = await run('bash', ['-c', script.testScript.replace('cd /repo', `cd '${root}'`)]);
+      return ran(JSON.parse(await run('python3', ['-c', script.testParser], log)) as StatusMap);
+    };
+    const verdict = await orderIndependenceCheck.run(contextWithRuns({ artifact, runs, runScript }));
+    expect(verdict.status, verdict.reason).toBe('pass');
+    expect(verdict.notFailToPass).toEqual([id('order', 'needs clean state'), id('top level [x]')]);
+    expect(verdict.evidence).toMatchObject({ runner: 'node-test', judgedAlone: 3, judgedReversed: 0, passesAlone: [id('order', 'needs clean state'), id('top level [x]')] });
+    expect(scripts[0]!.testScript).toContain("--test-name-pattern='^real bug \\(1 \\+ 1\\)$'");
+  });
+
+  it('does not judge a name no test has: nothing ran, so nothing passed alone', async () => {
+    const ghost = id('order', 'no such test');
+    const runs = { original: { [ghost]: 'passed' } as StatusMap, buggy: { [ghost]: 'failed' } as StatusMap, weakened: {} as StatusMap };
+    const runScript = async (_name: string, script: CheckScript) => {
+      const log = await run('bash', ['-c', script.testScript.replace('cd /repo', `cd '${root}'`)]);
+      return ran(JSON.parse(await run('python3', ['-c', script.testParser], log)) as StatusMap);
+    };
+    const verdict = await orderIndependenceCheck.run(contextWithRuns({ artifact, runs, runScript }));
+    expect(verdict).toMatchObject({ status: 'pass', evidence: { runner: 'node-test', judgedAlone: 0 } });
+  });
+});
+
+describe('order-independence for JS runners: which runner, and how one test is addressed', () => {
+  it.each<[string, string[], string | null]>([
+    ['node-test', ['test/a.test.mjs > suite > adds'], 'node-test'],
+    ['jest', ['test/a.test.js > calc > adds'], 'jest'],
+    ['vitest', ['src/a.test.ts > adds'], 'vitest'],
+    ['mocha', ['test/a.spec.js > calc adds'], 'mocha'],
+    ['tape', ['test/a.js > adds'], 'tap-file'],
+  ])('reads the default %s script as its runner', (runner, ids, expected) => {
+    expect(focusRunner(readJsTestFiles(runner as never).testScript, ids)).toBe(expected);
+  });
+
+  it('does not address ids that are not "file > names"', () => {
+    expect(focusRunner(readJsTestFiles('jest').testScript, ['calc adds'])).toBeNull();
+    expect(focusRunner(readJsTestFiles('node-test').testScript, ['tests/test_x.py::t'])).toBeNull();
+  });
+
+  it.each<[string, string, string]>([
+    ['node-test', 'test/a.test.mjs > suite > adds (a.b)', "node --test --test-reporter=tap --test-name-pattern='^adds \\(a\\.b\\)$' test/a.test.mjs"],
+    ['jest', 'test/a.test.js > calc > adds', "node_modules/.bin/jest --ci --json --watchman=false --cacheDirectory=/tmp/ssr-jest-cache --runTestsByPath test/a.test.js -t '^calc adds$'"],
+    ['vitest', 'src/a.test.ts > it\'s [x]', "node_modules/.bin/vitest run --reporter=json --color=false src/a.test.ts -t '^it'\\''s \\[x\\]$'"],
+    ['mocha', 'test/a.spec.js > calc adds', "node_modules/.bin/mocha --reporter json --no-color --grep '^calc adds$' test/a.spec.js"],
+    ['tap-file', 'test/a.js > adds', 'node test/a.js'],
+  ])('%s: runs the test alone by its exact, anchored name within its file', (runner, id, command) => {
+    const script = orderRunScript(runner as never, [id], [id], []).testScript;
+    expect(script).toContain(`\n${command} < /dev/null 2>&1\n`);
+    expect(script).toMatch(/@@ssr-alone-begin .*\n.*\n.*@@ssr-alone-end \$\? /);
   });
 });

@@ -17,13 +17,20 @@ Mapping (SPEC section 2): `ok` -> passed, `not ok` -> failed; points with a `# S
 `# TODO` directive are omitted. YAML diagnostics blocks (`---` ... `...`) are skipped, so
 error text quoting TAP cannot plant results, and so is node:test's test output (it prefixes
 it with "# "). Tape and node-tap do not wrap what a test prints: a test that prints TAP lines
-itself can plant results there; no parser can tell those apart. Stdlib only.
+itself can plant results there; no parser can tell those apart.
+
+Nonce: when the log declares `ssr-tap-nonce: <hex>` (node-test.sh prints it as its last line),
+only lines that start with that nonce and a space count (the prefix is removed): TAP lines that
+code under test writes into the log without knowing the nonce are ignored. Two different
+declarations mean something else wrote one: nothing counts (every test missing). A log without
+a declaration is read whole, as above. Stdlib only.
 """
 import json
 import re
 import sys
 
 FILE = re.compile(r"^ssr-test-file: (.+)$")
+NONCE = re.compile(r"^ssr-tap-nonce: ([0-9a-f]{16,})$")
 POINT = re.compile(r"^(not ok|ok)\b\s*(?:\d+)?\s*(?:- )?(.*)$")
 SUBTEST = re.compile(r"^# Subtest: (.*)$")
 DIRECTIVE = re.compile(r"(?<!\\)#\s*(SKIP|TODO)\b.*$", re.IGNORECASE)
@@ -78,12 +85,24 @@ def point(state, statuses, depth, ok, description):
     put(statuses, state, block, status)
 
 
+def nonce_lines(log):
+    """The lines that count: those carrying the log's declared nonce (prefix removed), else all."""
+    lines = log.splitlines()
+    declared = {match.group(1) for match in map(NONCE.match, (line.rstrip() for line in lines)) if match}
+    if not declared:
+        return lines
+    if len(declared) > 1:
+        return []
+    tag = declared.pop() + " "
+    return [line[len(tag):] for line in lines if line.startswith(tag)]
+
+
 def parse(log):
     statuses = {}
     state = FileState("")
     yaml_indent = None
     last_point_indent = None
-    for raw in log.splitlines():
+    for raw in nonce_lines(log):
         line = ANSI.sub("", raw).rstrip()
         match = FILE.match(line)
         if match:

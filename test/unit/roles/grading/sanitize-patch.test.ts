@@ -39,6 +39,36 @@ describe('sanitizePatch: which sections count', () => {
     ['a symlink at ..', symlink('../x.py', 'y'), 'outside-repo'],
     ['a README', section('README.md'), 'non-code'],
     ['a data file', added('pyledger/rates.json'), 'non-code'],
+    // JavaScript / TypeScript runners (issue 16): configs that change collection, setup files and
+    // reporters that rewrite results, the runner's own files, and the package's fields.
+    ['jest.config.js', added('jest.config.js'), 'runner-config'],
+    ['jest.config.ts', section('jest.config.ts'), 'runner-config'],
+    ['vitest.config.mts', added('vitest.config.mts'), 'runner-config'],
+    ['vite.config.js', section('vite.config.js'), 'runner-config'],
+    ['vitest.workspace.ts', added('vitest.workspace.ts'), 'runner-config'],
+    ['.mocharc.yml', added('.mocharc.yml'), 'runner-config'],
+    ['.mocharc.cjs', added('.mocharc.cjs'), 'runner-config'],
+    ['.taprc', added('.taprc'), 'runner-config'],
+    ['babel.config.js (transforms the test files)', added('babel.config.js'), 'runner-config'],
+    ['.babelrc', section('.babelrc'), 'runner-config'],
+    ['tsconfig.json', section('tsconfig.json'), 'runner-config'],
+    ['package.json ("jest", "scripts.test", "bin", "type")', section('package.json'), 'runner-config'],
+    ['a nested package.json', added('lib/package.json'), 'runner-config'],
+    ['Yarn\'s .pnp.cjs (module resolution)', added('.pnp.cjs'), 'runner-config'],
+    ['jest.setup.js', section('jest.setup.js'), 'runner-config'],
+    ['src/setupTests.ts', section('src/setupTests.ts'), 'runner-config'],
+    ['vitest-setup.mjs', added('vitest-setup.mjs'), 'runner-config'],
+    ['global-teardown.js', added('global-teardown.js'), 'runner-config'],
+    ['a jest reporter', added('scripts/jest-reporter.cjs'), 'runner-config'],
+    ['a test environment', added('lib/test-environment.js'), 'runner-config'],
+    ['a Jest automock of a node module', added('__mocks__/lodash.js'), 'test-file'],
+    ['a snapshot', section('src/__snapshots__/calc.js.snap'), 'test-file'],
+    ['a spec file beside the code', added('src/calc.spec.ts'), 'test-file'],
+    ['node_modules/.bin/jest', section('node_modules/.bin/jest'), 'shadows-module'],
+    ['a runner\'s own module', section('node_modules/jest-circus/build/run.js'), 'shadows-module'],
+    ['a new package in a nested node_modules', added('src/node_modules/assert/index.js'), 'shadows-module'],
+    ['a `node` on PATH', added('node', '100755'), 'non-code'],
+    ['an `npx` in bin/', added('bin/npx', '100755'), 'non-code'],
     ['a rename of a test file into code', 'diff --git a/tests/test_money.py b/pyledger/x.py\nsimilarity index 100%\nrename from tests/test_money.py\nrename to pyledger/x.py\n', 'oracle-test-file'],
   ])('drops %s', (_label, sectionText, reason) => {
     const result = sanitizePatch(CODE + sectionText, TESTS);
@@ -53,6 +83,10 @@ describe('sanitizePatch: which sections count', () => {
     ['a new module inside the package', added('pyledger/helpers.py')],
     ['an existing module named like the stdlib, inside a package', section('pyledger/csv.py')],
     ['a C source', section('pyledger/_speed.c')],
+    ['a JS module', section('src/strings.mjs')],
+    ['a new TS module', added('src/money/round.ts')],
+    ['a module whose name mentions setup but is no setup file', section('src/setup.js')],
+    ['a config module of the library itself', section('src/config.js')],
   ])('keeps %s, byte for byte', (_label, patch) => {
     expect(sanitizePatch(patch, TESTS)).toEqual({ status: 'ok', patch, dropped: [] });
   });

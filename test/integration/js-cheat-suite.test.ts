@@ -1,0 +1,135 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import PQueue from 'p-queue';
+import { beforeAll, describe, expect, it } from 'vitest';
+import type { BugArtifact } from '../../src/artifact/bug-artifact.js';
+import { parseTestFilesList } from '../../src/artifact/test-files-list.js';
+import { loadReposFile } from '../../src/config/load-repos.js';
+import { resolveRepo, type ResolvedRepo } from '../../src/config/resolve-repo.js';
+import { readJsTestFiles } from '../../src/harness/js-test-files.js';
+import { gradeSolution, originalPassingTests, type GradeSolutionOptions, type SolverGrade } from '../../src/roles/grade-solution.js';
+import { prepareSolverSandbox } from '../../src/roles/solver-sandbox.js';
+import { createProvider } from '../../src/sandbox/sandbox-factory.js';
+import type { SandboxProvider, SandboxTemplate } from '../../src/sandbox/sandbox.js';
+import { BaselineCache } from '../../src/validator/baseline-cache.js';
+import { validateArtifact } from '../../src/validator/validate-artifact.js';
+import { dockerTemplate, ROOT_REPOS_YAML } from '../helpers/sandboxes.js';
+
+/**
+ * The JS cheat suite (issue 16): every `.sh` of test/fixtures/js-cheats/ is a scripted Solver that
+ * tries to earn +1 on a jskit bug without fixing it — a runner config that changes collection, a
+ * setup file / reporter / --require hook that rewrites results, a shadowed runner, TAP lines the
+ * code under test prints or writes into the runner's log, assertions rebound in-process. Real
+ * Docker, Debian's Node 18, the node:test script and TAP parser. Each hack earns −1 with the bug
+ * still there; the honest fix earns +1; the order-independence check addresses single tests.
+ */
+const CHEATS = fileURLToPath(new URL('../fixtures/js-cheats/', import.meta.url));
+const F = 'test/collections.test.mjs > chunk > keeps a shorter last chunk';
+const FIX = `sed -i 's/start + size <= items.length; start += size/start < items.length; start += size/' src/collections.mjs`;
+
+interface Cheat {
+  name: string;
+  body: string;
+  code: string;
+  dropped: Array<{ path: string; reason: string }>;
+  flags: string[];
+}
+
+const header = (text: string, key: string): string => new RegExp(`^# ${key}: (.*)$`, 'm').exec(text)?.[1]?.trim() ?? '';
+
+function loadCheats(): Cheat[] {
+  return readdirSync(CHEATS)
+    .filter((name) => name.endsWith('.sh'))
+    .sort()
+    .map((file) => {
+      const text = readFileSync(join(CHEATS, file), 'utf8');
+      const list = (key: string): string[] => header(text, key).split(',').map((item) => item.trim()).filter((item) => item !== '');
+      return {
+        name: file,
+        body: text.split('\n').filter((line) => !/^# (hack|expect-[a-z]+):/.test(line)).join('\n'),
+        code: header(text, 'expect-code'),
+        dropped: list('expect-dropped').map((item) => ({ path: item.split('=')[0]!, reason: item.split('=')[1]! })),
+        flags: list('expect-flags'),
+      };
+    });
+}
+
+function jskitArtifact(): BugArtifact {
+  const read = (name: string): string => readFileSync(join(CHEATS, 'artifact', name), 'utf8');
+  return { bugInject: read('bug_inject.diff'), testWeaken: read('test_weaken.diff'), testFiles: parseTestFilesList(read('test_files.txt')).files, ...readJsTestFiles('node-test') };
+}
+
+const cheats = loadCheats();
+const TEST_TIMEOUT_S = 400;
+const byPath = (a: { path: string }, b: { path: string }): number => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0);
+
+describe('the JS cheat suite: grading measures the code on node:test too (real Docker, Node 18, jskit)', () => {
+  let repo: ResolvedRepo;
+  let template: SandboxTemplate;
+  let provider: SandboxProvider;
+  let artifact: BugArtifact;
+  let grading: Omit<GradeSolutionOptions, 'patch'>;
+  let order: { status: string; reason: string; evidence: Record<string, unknown> } | undefined;
+  const queue = new PQueue({ concurrency: 2 });
+
+  beforeAll(async () => {
+    // Node starts slowly on a loaded shared machine (the clean suite took 40-100 s here at a load
+    // of 25 on 2 cores): a limit well above it, so a timeout never stands in for a verdict.
+    const jskit = await resolveRepo('jskit', await loadReposFile(ROOT_REPOS_YAML));
+    repo = { ...jskit, limits: { ...jskit.limits, test_timeout_s: TEST_TIMEOUT_S } };
+    template = await dockerTemplate(repo);
+    provider = createProvider('docker');
+    artifact = jskitArtifact();
+    const validation = await validateArtifact(artifact, { repo, template, provider, queue: new PQueue({ concurrency: 2 }), baselines: new BaselineCache() });
+    expect(validation, JSON.stringify(validation.checks.filter((check) => check.status !== 'pass'))).toMatchObject({ valid: true, failToPass: [F] });
+    order = validation.checks.find((check) => check.name === 'order-independence');
+    grading = { provider, template, artifact, originalPassing: originalPassingTests(validation), originalGuarded: validation.originalGuarded, testTimeoutMs: TEST_TIMEOUT_S * 1000 };
+  }, 1_500_000);
+
+  async function solverPatch(commands: string): Promise<string> {
+    const sandbox = await prepareSolverSandbox({ provider, template, artifact });
+    try {
+      const result = await sandbox.exec(`set -e\n{\n${commands}\n} > /tmp/hack.log 2>&1 || { cat /tmp/hack.log; exit 1; }\ngit add -A && git diff --cached --binary`, { timeoutMs: 60_000 });
+      expect(result.exitCode, result.output).toBe(0);
+      return result.output;
+    } finally {
+      await sandbox.dispose();
+    }
+  }
+
+  const grade = (commands: string): Promise<SolverGrade> => queue.add(async () => gradeSolution({ ...grading, patch: await solverPatch(commands) })) as Promise<SolverGrade>;
+
+  it('validation judged the failing test alone, by its name (order-independence on node:test)', () => {
+    expect(order, JSON.stringify(order)).toMatchObject({ status: 'pass', evidence: { runner: 'node-test', judgedAlone: 1, passesAlone: [] } });
+  });
+
+  it('holds the JS hacks the issue names, each with an expected verdict', () => {
+    expect(cheats.length).toBeGreaterThanOrEqual(7);
+    for (const cheat of cheats) expect(cheat.code, cheat.name).toMatch(/^[a-z-]+$/);
+  });
+
+  it.concurrent.each(cheats.map((cheat) => [cheat.name, cheat] as const))('%s earns −1 with the bug still there', async (_name, cheat) => {
+    const result = await grade(cheat.body);
+    expect(result.reward, result.reason).toBe(-1);
+    expect(result.code, result.reason).toBe(cheat.code);
+    expect([...result.droppedSections].sort(byPath)).toEqual([...cheat.dropped].sort(byPath));
+    for (const flag of cheat.flags) expect(result.flags, result.reason).toContain(flag);
+    expect(result.failingTests, result.reason).toContain(F);
+  }, 1_500_000);
+
+  it.concurrent('the honest fix earns +1 with no flags', async () => {
+    const result = await grade(FIX);
+    expect(result).toMatchObject({ reward: 1, code: 'solved', applied: 'git-apply', failingTests: [], droppedSections: [], flags: [] });
+  }, 1_500_000);
+
+  it.concurrent('the honest fix with runner edits beside it earns +1: the edits are dropped and reported', async () => {
+    const result = await grade(`${FIX}\nprintf 'module.exports = {};\\n' > jest.config.js\nsed -i 's/"private"/"private"/' package.json && printf '\\n' >> package.json\necho notes >> README.md`);
+    expect(result).toMatchObject({ reward: 1, code: 'solved', failingTests: [], flags: [] });
+    expect([...result.droppedSections].sort(byPath)).toEqual([
+      { path: 'README.md', reason: 'non-code' },
+      { path: 'jest.config.js', reason: 'runner-config' },
+      { path: 'package.json', reason: 'runner-config' },
+    ]);
+  }, 1_500_000);
+});
