@@ -12,7 +12,9 @@ import { z } from 'zod';
  *   conftest.py anywhere, `__init__.py` of a test package, .coveragerc, …);
  * - `test-file`: any other test material (`tests/…`, `test_*.py`, …);
  * - `shadows-module`: a new module named like the runner, a plugin or the standard library;
- * - `non-code`: anything that is not a source file (docs, data, config).
+ * - `non-code`: anything that is not a source file (docs, data, config);
+ * - `doctest-example`: hunks of a code file that change doctest example lines (`>>>` lines and
+ *   their expected output: test code inside a code file); the file's other hunks are kept.
  */
 export const dropReasonSchema = z.enum([
   'outside-repo',
@@ -23,6 +25,7 @@ export const dropReasonSchema = z.enum([
   'test-file',
   'shadows-module',
   'non-code',
+  'doctest-example',
 ]);
 export type DropReason = z.infer<typeof dropReasonSchema>;
 
