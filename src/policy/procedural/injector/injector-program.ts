@@ -89,7 +89,7 @@ async function* inject(ctx: ProgramContext): Program {
   const written = yield* writeArtifact({
     suite: facts.suite,
     assets: injectorAssets(),
-    codeFiles: bug.parts.map((part) => part.candidate.file),
+    bugDiffs: bug.parts.map((part) => part.diffPath),
     oracleFiles: selection.files,
     metadata,
   });

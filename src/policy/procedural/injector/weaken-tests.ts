@@ -7,6 +7,8 @@ import type { RepoFacts } from './repo-facts.js';
 import { parseRunSummary } from './run-summary.js';
 import type { TestSelection } from './select-tests.js';
 import { planWeakening, type WeakenTarget } from './weaken-plan.js';
+import { planDoctestWeakening } from './doctest-weaken-plan.js';
+import { isDoctestHost } from '../../../code/doctest-diff-rules.js';
 
 /** What the weakening did, for the summary and metadata. */
 export interface Weakening {
@@ -40,7 +42,8 @@ export async function* weakenTests(facts: RepoFacts, selection: TestSelection, b
     for (const [file, targets] of round) {
       const source = yield* readTextFile(file, `Read ${file} to find the tests that now fail.`);
       if (source === null) return { status: 'failed', reason: `could not read ${file}` };
-      const plan = planWeakening(source, targets);
+      // A code file's tests are its doctest examples: delete examples, never code.
+      const plan = isDoctestHost(file) ? planDoctestWeakening(source, file, targets) : planWeakening(source, targets);
       for (const step of plan.edits) {
         const done = yield edit(file, step.search, step.replace, `Delete failing test code from ${file}.`);
         if (!done.ok) return { status: 'failed', reason: `an edit of ${file} failed: ${done.text.split('\n')[0]}` };

@@ -35,20 +35,24 @@ export type WriteOutcome = { status: 'submitted' } | { status: 'failed'; reason:
 
 /**
  * Write the five files with git and `create`, plus metadata.json, then `submit` the five paths.
- * The diffs come from `git diff` of the working tree (B + W): code files for bug_inject.diff, the
- * oracle test files for test_weaken.diff.
+ * bug_inject.diff is the kept changes' own diffs (O → B, one per code file); test_weaken.diff is
+ * `git diff` of the oracle files against B (the bug staged in the index first), so a code file
+ * that hosts doctests, in both, gives its code hunks to the one and its example hunks to the other.
  */
 export async function* writeArtifact(input: {
   suite: TestSuite;
   assets: InjectorAssets;
-  codeFiles: readonly string[];
+  /** The kept changes' diffs against O (in the sandbox), one per code file. */
+  bugDiffs: readonly string[];
   oracleFiles: readonly string[];
   metadata: InjectorMetadata;
 }): Steps<WriteOutcome> {
   const git = 'git -c core.quotepath=off diff --no-color --no-ext-diff --no-renames';
   const diffs = [
-    `cd /repo && ${git} -- ${shellQuoteAll(input.codeFiles)} > ${ARTIFACT_PATHS.bug_inject}`,
+    `cd /repo && cat ${shellQuoteAll(input.bugDiffs)} > ${ARTIFACT_PATHS.bug_inject}`,
+    `git apply --cached --whitespace=nowarn ${ARTIFACT_PATHS.bug_inject}`,
     `${git} -- ${shellQuoteAll(input.oracleFiles)} > ${ARTIFACT_PATHS.test_weaken}`,
+    'git reset -q',
     `wc -l ${ARTIFACT_PATHS.bug_inject} ${ARTIFACT_PATHS.test_weaken}`,
     `test -s ${ARTIFACT_PATHS.bug_inject} && test -s ${ARTIFACT_PATHS.test_weaken}`,
   ].join(' && ');
