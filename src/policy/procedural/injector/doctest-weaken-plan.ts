@@ -73,7 +73,8 @@ function mergeSpans(spans: ReadonlyArray<{ start: number; end: number }>): Array
 function deleteLines(text: string, span: { start: number; end: number }): string {
   const split = splitText(text);
   const lines = split.lines;
-  let { start, end } = span;
+  const start = span.start;
+  let end = span.end;
   // The blank line that separated the example from what follows goes with it when one precedes it too.
   if ((lines[end] ?? '').trim() === '' && (lines[start - 2] ?? '').trim() === '') end++;
   const kept = lines.filter((_, i) => i + 1 < start || i + 1 > end);
