@@ -30,16 +30,17 @@ export type WeakenOutcome = { status: 'ok'; weakening: Weakening } | { status: '
  * assertion of its own (an error in its setup, several failing lines, its only assert) is deleted
  * whole. Never commenting anything out; each round's deletions (whole-line edits, as `edit` makes
  * them) and the run of the oracle files on W, compared with B, are one command. Tests still failing after losing an assertion (a later assertion fails too)
- * are deleted whole in a second round. Fails when W breaks a test that passed on B.
+ * are deleted whole in a second round. Fails when W breaks a test that passed on B. `known`: files
+ * already read, as they are on B (a doctest host read to pick the bug), so they are not read again.
  */
-export async function* weakenTests(facts: RepoFacts, selection: TestSelection, behavioural: readonly string[]): Steps<WeakenOutcome> {
+export async function* weakenTests(facts: RepoFacts, selection: TestSelection, behavioural: readonly string[], known: ReadonlyMap<string, string> = new Map()): Steps<WeakenOutcome> {
   const deletedTests: string[] = [];
   const deletedAssertions: string[] = [];
   let round: Map<string, WeakenTarget[]> = new Map(
     [...selection.hide].map(([file, entries]) => [file, firstRoundTargets(entries)]),
   );
-  // Each file is read once: round two plans on the text round one left.
-  const texts = new Map<string, string>();
+  // Each file is read once (none that `known` holds as it is on B): round two plans on the text round one left.
+  const texts = new Map<string, string>(known);
   for (let pass = 0; pass < 2; pass++) {
     const edits: Array<{ path: string; search: string; replace: string }> = [];
     for (const [file, targets] of round) {
