@@ -6,7 +6,15 @@ import type { SandboxProvider, SandboxTemplate } from '../sandbox/sandbox.js';
 import { APPLY_METHODS, applyDiff } from '../workspace/apply-diff.js';
 import { restoreFiles } from '../workspace/restore-files.js';
 import { applyBuggyState } from './buggy-state.js';
-import { droppedSectionSchema } from './grading/drop-reason.js';
+import { mayHoldDoctests } from '../code/classify-hunk.js';
+import { isDoctestHost } from '../code/doctest-diff-rules.js';
+import { formatGitDiff } from '../code/format-git-diff.js';
+import { parseUnifiedDiff } from '../code/unified-diff.js';
+import type { Sandbox } from '../sandbox/sandbox.js';
+import { EngineError } from '../util/engine-error.js';
+import { shellQuote } from '../util/shell-quote.js';
+import { dropExampleHunks } from './grading/drop-example-hunks.js';
+import { droppedSectionSchema, type DroppedSection } from './grading/drop-reason.js';
 import { guardVerdict } from './grading/guard-verdict.js';
 import { sanitizePatch } from './grading/sanitize-patch.js';
 
@@ -57,12 +65,32 @@ export interface GradeSolutionOptions {
   originalGuarded?: boolean;
 }
 
+/** The patch without its hunks that change doctest examples (read against the files in the sandbox); null when nothing is left. */
+async function withoutExampleHunks(sandbox: Sandbox, patch: string): Promise<{ patch: string | null; dropped: DroppedSection[] }> {
+  const files = parseUnifiedDiff(patch).files;
+  const texts = new Map<string, string>();
+  for (const file of files) {
+    const path = file.newPath;
+    if (file.kind !== 'modified' || path === null || !mayHoldDoctests(path)) continue;
+    // A file the patch names but the tree lacks: the apply step judges it (a read failure is infrastructure).
+    const present = await sandbox.exec(`test -f ${shellQuote(path)}`);
+    if (present.exitCode === null) throw new EngineError('sandbox-failed', `checking ${path} in the grading sandbox failed: ${present.output.slice(-200)}`, { retryable: true });
+    if (present.exitCode !== 0) continue;
+    const text = (await sandbox.readFile(path)).toString('utf8');
+    if (text.includes('>>>')) texts.set(path, text);
+  }
+  if (texts.size === 0) return { patch, dropped: [] };
+  const { kept, dropped } = dropExampleHunks(files, texts);
+  if (dropped.length === 0) return { patch, dropped };
+  return { patch: kept.length === 0 ? null : formatGitDiff(kept), dropped };
+}
+
 /** Tests that passed on O: a valid artifact's FAIL_TO_PASS ∪ PASS_TO_PASS is exactly that set. */
 export function originalPassingTests(validation: { failToPass: readonly string[]; passToPass: readonly string[] }): string[] {
   return [...new Set([...validation.failToPass, ...validation.passToPass])].sort();
 }
 
-const TEST_REASONS = new Set(['oracle-test-file', 'test-file', 'runner-config']);
+const TEST_REASONS = new Set(['oracle-test-file', 'test-file', 'runner-config', 'doctest-example']);
 type Verdict = Pick<SolverGrade, 'code' | 'reason' | 'applied' | 'failingTests'> & { flags?: string[] };
 
 /**
@@ -79,8 +107,8 @@ type Verdict = Pick<SolverGrade, 'code' | 'reason' | 'applied' | 'failingTests'>
  */
 export async function gradeSolution(options: GradeSolutionOptions): Promise<SolverGrade> {
   const started = Date.now();
-  const sanitized = options.patch === null ? null : sanitizePatch(options.patch, options.artifact.testFiles);
-  const dropped = sanitized?.dropped ?? [];
+  let sanitized = options.patch === null ? null : sanitizePatch(options.patch, options.artifact.testFiles);
+  const dropped = [...(sanitized?.dropped ?? [])];
   const verdict = (grade: Verdict): SolverGrade => {
     const passedAllOriginal = grade.code === 'solved';
     const reward = scoreSolver({ applied: grade.applied !== null, passedAllOriginal: grade.applied !== null && passedAllOriginal });
@@ -100,8 +128,14 @@ export async function gradeSolution(options: GradeSolutionOptions): Promise<Solv
   try {
     await applyBuggyState(sandbox, artifact, { weaken: false, priorPatch: options.priorPatch });
     let method: SolverGrade['applied'] = null;
-    if (sanitized.status === 'ok') {
-      const applied = await applyDiff(sandbox, sanitized.patch, { label: 'pred_patch' });
+    const narrowed = sanitized.status === 'ok' ? await withoutExampleHunks(sandbox, sanitized.patch) : null;
+    if (narrowed) dropped.push(...narrowed.dropped);
+    if (narrowed?.patch === null) {
+      const what = narrowed.dropped.map((section) => section.path).join(', ');
+      sanitized = { status: 'rejected', code: 'no-code-change', reason: `nothing is left once the hunks that change doctest examples (test code) are dropped: ${what}`, dropped };
+    }
+    if (sanitized.status === 'ok' && narrowed?.patch) {
+      const applied = await applyDiff(sandbox, narrowed.patch, { label: 'pred_patch' });
       if (applied.status === 'failed') {
         // git apply's own message is the precise one ("No such file", "patch does not apply").
         const why = applied.attempts[0]?.output.trim().split('\n').slice(0, 3).join(' | ') ?? '';
@@ -109,7 +143,9 @@ export async function gradeSolution(options: GradeSolutionOptions): Promise<Solv
       }
       method = applied.method;
     }
-    await restoreFiles(sandbox, artifact.testFiles);
+    // A listed code file hosts doctests: restoring it would undo the bug and the fix alike; its
+    // examples are O's already (bug_inject.diff changes none, and the patch's hunks that do were dropped).
+    await restoreFiles(sandbox, artifact.testFiles.filter((path) => !isDoctestHost(path)));
     const report = await runTests(sandbox, { testScript: artifact.testScript, testParser: artifact.testParser, timeoutMs: options.testTimeoutMs });
     const guard = guardVerdict(report, options.originalPassing, options.originalGuarded ?? false);
     const mismatched = new Set(guard.mismatched);

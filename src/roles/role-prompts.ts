@@ -1,3 +1,7 @@
+import { isDoctestHost } from '../code/doctest-diff-rules.js';
+import { formatGitDiff } from '../code/format-git-diff.js';
+import { trimHunkContext } from '../code/trim-hunk-context.js';
+import { parseUnifiedDiff } from '../code/unified-diff.js';
 import type { AgentLimits } from '../agent/agent-limits.js';
 import type { BugArtifact } from '../artifact/bug-artifact.js';
 import { isDiffParseError } from '../code/diff-parse-error.js';
@@ -44,11 +48,22 @@ export function injectorPrompts(strategy: InjectorStrategy, settings: InjectorPr
  */
 export function solverTaskDiff(artifact: BugArtifact): string {
   try {
-    return invertUnifiedDiff(artifact.testWeaken);
+    return withoutCodeContext(invertUnifiedDiff(artifact.testWeaken));
   } catch (error) {
     if (!isDiffParseError(error)) throw error;
     throw new EngineError('artifact-invalid-input', `test_weaken.diff cannot be reversed into a task statement: ${error.message}`, { cause: error });
   }
+}
+
+/**
+ * In a code file that hosts doctests the weakening's hunks are examples, but their context lines
+ * can be the (buggy) code right after a docstring: the statement shows the changes without the
+ * context around them there. Test files keep their diff as it is.
+ */
+function withoutCodeContext(diff: string): string {
+  const files = parseUnifiedDiff(diff).files;
+  if (!files.some((file) => isDoctestHost(file.newPath ?? file.oldPath ?? ''))) return diff;
+  return formatGitDiff(files.map((file) => (isDoctestHost(file.newPath ?? file.oldPath ?? '') ? trimHunkContext(file) : file)));
 }
 
 /** The Solver's prompts: the fixed template of SPEC §4 wrapping the reversed test_weaken.diff. */

@@ -59,6 +59,8 @@ export type ApplyStateOutcome =
  *
  * - `originalFiles()` — every file of O, repo-relative (`git ls-files` of the pinned commit,
  *   `/`-separated, no `./`). One sandbox exec, cached.
+ * - `originalDoctestFiles()` — O's Python files that hold a `>>>`, with their text: what the
+ *   hunk classification reads (doctest examples are test code inside a code file). Cached per run.
  * - `applyState(state)` — prepares B (`'buggy'`: O + bug_inject.diff) or W (`'weakened'`:
  *   B + test_weaken.diff) and says whether the diffs applied cleanly. The validator may answer
  *   from a cheap `git apply --check` sandbox or from the same preparation `run()` does; the
@@ -74,6 +76,7 @@ export interface ValidationContext {
   readonly artifact: BugArtifact;
   readonly thresholds: Thresholds;
   originalFiles(): Promise<ReadonlySet<string>>;
+  originalDoctestFiles(): Promise<ReadonlyMap<string, string>>;
   applyState(state: 'buggy' | 'weakened'): Promise<ApplyStateOutcome>;
   run(state: StateKey): Promise<StateRun>;
   runScript(name: string, script: CheckScript): Promise<StateRun>;

@@ -16,3 +16,28 @@ export async function listOriginalFiles(provider: SandboxProvider, template: San
     await sandbox.dispose().catch(() => undefined);
   }
 }
+
+/** Text read at most for the doctest files of O: beyond it the rest are left unread (treated as holding none). */
+const DOCTEST_TEXT_BUDGET = 32 * 1024 * 1024;
+
+/**
+ * O's Python files that hold a `>>>` (doctest examples may be test code inside a code file), each
+ * with its text, from a throwaway sandbox: what the hunk classification of the diffs reads.
+ */
+export async function readOriginalDoctestFiles(provider: SandboxProvider, template: SandboxTemplate): Promise<ReadonlyMap<string, string>> {
+  const sandbox = await provider.acquire(template);
+  try {
+    const listing = await execMustSucceed(sandbox, 'listing the original doctest files', "git grep -lz -F -e '>>>' -- '*.py' || true", { maxOutputBytes: 16 * 1024 * 1024 });
+    const texts = new Map<string, string>();
+    let budget = DOCTEST_TEXT_BUDGET;
+    for (const path of listing.output.split('\0').filter((p) => p !== '')) {
+      const text = (await sandbox.readFile(path)).toString('utf8');
+      budget -= text.length;
+      if (budget < 0) break;
+      texts.set(path, text);
+    }
+    return texts;
+  } finally {
+    await sandbox.dispose().catch(() => undefined);
+  }
+}

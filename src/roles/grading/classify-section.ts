@@ -1,5 +1,6 @@
 import { isCodePath, isTestPath } from '../../code/classify-path.js';
 import type { FileDiff } from '../../code/diff-types.js';
+import { isDoctestHost } from '../../code/doctest-diff-rules.js';
 import type { DropReason } from './drop-reason.js';
 import { isInstalledPackagePath, isJsRunnerConfig, isJsRunnerDir } from './js-runner-files.js';
 import { shadowsModule } from './shadowed-modules.js';
@@ -34,7 +35,8 @@ function topModule(path: string): string | undefined {
 /** Why one path of a section cannot count, or null when it is a code file the fix may change. */
 function pathReason(path: string, added: boolean, listed: ReadonlySet<string>): DropReason | null {
   if (escapesRepo(path)) return 'outside-repo';
-  if (listed.has(path)) return 'oracle-test-file';
+  // A listed code file hosts doctests: its code counts, its example hunks are dropped (dropExampleHunks).
+  if (listed.has(path) && !isDoctestHost(path)) return 'oracle-test-file';
   const parts = segments(path);
   const name = parts.at(-1) ?? '';
   if (STARTUP_HOOKS.has(name) || name.endsWith('.pth')) return 'startup-hook';

@@ -14,7 +14,9 @@ import { z } from 'zod';
  * - `test-file`: any other test material (`tests/…`, `test_*.py`, `__mocks__/`, …);
  * - `shadows-module`: a new module named like the runner, a plugin or the standard library, or
  *   anything under `node_modules/` (the installed runner and packages);
- * - `non-code`: anything that is not a source file (docs, data, config).
+ * - `non-code`: anything that is not a source file (docs, data, config);
+ * - `doctest-example`: hunks of a code file that change doctest example lines (`>>>` lines and
+ *   their expected output: test code inside a code file); the file's other hunks are kept.
  */
 export const dropReasonSchema = z.enum([
   'outside-repo',
@@ -25,6 +27,7 @@ export const dropReasonSchema = z.enum([
   'test-file',
   'shadows-module',
   'non-code',
+  'doctest-example',
 ]);
 export type DropReason = z.infer<typeof dropReasonSchema>;
 

@@ -82,3 +82,28 @@ describe('prompts folder', () => {
     expect(readFileSync(join(promptsDir(), `${name}.md`), 'utf8').length).toBeGreaterThan(100);
   });
 });
+
+describe('solverTaskDiff on a doctest host', () => {
+  const weaken = [
+    'diff --git a/pkg/more.py b/pkg/more.py',
+    '--- a/pkg/more.py',
+    '+++ b/pkg/more.py',
+    '@@ -2,7 +2,4 @@ def chunked(xs, n):',
+    '     """Split xs.',
+    ' ',
+    '-        >>> chunked([1, 2, 3, 4], 2)',
+    '-        [[1, 2], [3, 4]]',
+    '-',
+    '     """',
+    '     n = n + 1',
+    '',
+  ].join('\n');
+
+  it('shows the examples to bring back without the code lines around them', () => {
+    const artifact = { bugInject: '', testWeaken: weaken, testFiles: ['pkg/more.py'], testScript: '', testParser: '' };
+    const reversed = solverTaskDiff(artifact);
+    expect(reversed).toContain('@@ -3,0 +4,3 @@');
+    expect(reversed).toContain('+        >>> chunked([1, 2, 3, 4], 2)\n+        [[1, 2], [3, 4]]\n+\n');
+    expect(reversed).not.toContain('n = n + 1');
+  });
+});

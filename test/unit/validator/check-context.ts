@@ -23,6 +23,7 @@ export function contextWithRuns(input: {
     artifact: { bugInject: '', testWeaken: '', testFiles: ['tests/test_a.py'], testScript: 'python3 -m pytest -rA tests\n', testParser: '', ...input.artifact },
     thresholds: thresholdsSchema.parse(input.thresholds ?? {}),
     originalFiles: async () => new Set(),
+    originalDoctestFiles: async () => new Map(),
     applyState: async () => ({ status: 'applied' }),
     run: async (state) => {
       const map = input.runs[state as 'original' | 'buggy' | 'weakened'];

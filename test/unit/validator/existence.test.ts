@@ -1,4 +1,6 @@
 import { spawnSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { existenceCheck } from '../../../consistency-checks/existence.js';
 import type { BugArtifact } from '../../../src/artifact/bug-artifact.js';
@@ -8,6 +10,19 @@ import type { ApplyStateOutcome, ValidationContext } from '../../../src/validato
 import { TempGitRepo } from '../code/temp-git-repo.js';
 
 const MOD = 'def f(x):\n    return x + 1\n';
+const DOC = [
+  'def double(x):',
+  '    """Twice x.',
+  '',
+  '    >>> double(2)',
+  '    4',
+  '',
+  '    >>> double(0)',
+  '    0',
+  '    """',
+  '    return x * 2',
+  '',
+].join('\n');
 const TESTS = 'from pkg.mod import f\n\n\ndef test_f():\n    assert f(1) == 2\n\n\ndef test_g():\n    assert f(2) == 3\n';
 
 let repo: TempGitRepo;
@@ -23,7 +38,7 @@ function diffOf(edit: (repo: TempGitRepo) => void): string {
 }
 
 beforeAll(() => {
-  repo = TempGitRepo.create({ 'pkg/mod.py': MOD, 'pkg/__init__.py': '', 'tests/test_mod.py': TESTS, 'tests/conftest.py': '' });
+  repo = TempGitRepo.create({ 'pkg/mod.py': MOD, 'pkg/__init__.py': '', 'tests/test_mod.py': TESTS, 'tests/conftest.py': '', 'pkg/doc.py': DOC });
   bugInject = diffOf((r) => r.write('pkg/mod.py', MOD.replace('x + 1', 'x - 1')));
   testWeaken = diffOf((r) => r.write('tests/test_mod.py', TESTS.replace('    assert f(1) == 2\n', '    pass\n')));
 });
@@ -60,6 +75,7 @@ function context(overrides: Partial<BugArtifact> = {}, seams: Partial<Validation
     artifact,
     thresholds: thresholdsSchema.parse({}),
     originalFiles: async () => new Set(repo.git('ls-files', '-z').split('\0').filter(Boolean)),
+    originalDoctestFiles: async () => new Map(repo.git('grep', '-lz', '-F', '-e', '>>>', '--', '*.py').split('\0').filter(Boolean).map((path) => [path, readFileSync(join(repo.dir, path), 'utf8')])),
     applyState: async (state) => applyState(artifact, state),
     run: async () => {
       throw new Error('existence must not run tests');
@@ -144,7 +160,7 @@ describe('existence check', () => {
     {
       name: 'listing the original files fails',
       seams: { originalFiles: async () => Promise.reject(new EngineError('sandbox-failed', 'container vanished')) },
-      reason: /^could not list the original repo's files: container vanished$/,
+      reason: /^could not read the original repo's files: container vanished$/,
     },
     {
       name: 'preparing a state fails',
@@ -154,6 +170,57 @@ describe('existence check', () => {
   ])('reports infrastructure as error, not fail: $name', async ({ seams, reason }) => {
     const result = await existenceCheck.run(context({}, seams));
     expect(result.status).toBe('error');
+    expect(result.reason).toMatch(reason);
+  });
+});
+
+describe('existence check on a doctest host (examples in a code file are its tests)', () => {
+  const BUGGY = DOC.replace('return x * 2', 'return x ** 2');
+  const bug = () => diffOf((r) => r.write('pkg/doc.py', BUGGY));
+  /** test_weaken.diff against B: the bug staged, then `edit` of the file on B. */
+  const onBuggy = (edit: (text: string) => string, path = 'pkg/doc.py') => {
+    repo.apply(bug());
+    repo.git('add', '-A');
+    const text = readFileSync(join(repo.dir, path), 'utf8');
+    repo.write(path, edit(text));
+    const diff = repo.git('diff');
+    repo.reset();
+    return diff;
+  };
+  // double(2) == 4 still holds under x ** 2; double(0) too: drop the first example anyway (a real weakening shape).
+  const hideFirst = (text: string) => text.replace('    >>> double(2)\n    4\n\n', '');
+  const doctestArtifact = (overrides: Partial<BugArtifact> = {}): Partial<BugArtifact> => ({ bugInject: bug(), testWeaken: onBuggy(hideFirst), testFiles: ['pkg/doc.py'], ...overrides });
+
+  it('passes a bug in the code and a weakening that removes an example, both in the listed file', async () => {
+    const result = await existenceCheck.run(context(doctestArtifact()));
+    expect(result.reason).toMatch(/bug_inject\.diff touches 1 non-test file/);
+    expect(result.status).toBe('pass');
+  });
+
+  it.each([
+    {
+      name: 'bug_inject only edits an expected output (a test edit, not a bug)',
+      overrides: () => ({ bugInject: diffOf((r) => r.write('pkg/doc.py', DOC.replace('    4\n', '    5\n'))), testWeaken: '' }),
+      reason: /bug_inject\.diff must change code and no doctest example: pkg\/doc\.py hunk 1 \(line \d+\) changes only doctest examples/,
+    },
+    {
+      name: 'bug_inject edits an expected output in the same hunk as the code',
+      overrides: () => ({ bugInject: diffOf((r) => r.write('pkg/doc.py', DOC.replace('    0\n    """\n    return x * 2', '    1\n    """\n    return x * 3'))), testWeaken: '' }),
+      reason: /pkg\/doc\.py hunk 1 \(line \d+\) changes doctest example lines beside the code/,
+    },
+    {
+      name: 'test_weaken changes the code of the doctest host',
+      overrides: () => ({ testWeaken: onBuggy((text) => text.replace('x ** 2', 'x * 2')) }),
+      reason: /test_weaken\.diff may change a code file only in its doctest examples: pkg\/doc\.py hunk 1 .* changes code/,
+    },
+    {
+      name: 'test_weaken edits a listed code file that holds no examples',
+      overrides: () => ({ testFiles: ['pkg/doc.py', 'pkg/mod.py'], testWeaken: onBuggy((text) => text.replace('x + 1', 'x + 2'), 'pkg/mod.py') }),
+      reason: /pkg\/mod\.py is a code file and holds no doctest examples test_weaken\.diff could change/,
+    },
+  ])('fails: $name', async ({ overrides, reason }) => {
+    const result = await existenceCheck.run(context(doctestArtifact(overrides())));
+    expect(result.status).toBe('fail');
     expect(result.reason).toMatch(reason);
   });
 });

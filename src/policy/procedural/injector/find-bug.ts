@@ -1,8 +1,8 @@
 import { shellQuoteAll } from '../../../util/shell-quote.js';
-import { bash, edit, type ProgramContext, type Steps } from '../program.js';
+import { bash, type ProgramContext, type Steps } from '../program.js';
 import type { BugCandidate } from './bug-candidate.js';
 import { combineChanges, type KeptChange } from './combine-bugs.js';
-import { BASELINE_JSON, runCommand, stashCommand, WORK_DIR } from './injector-commands.js';
+import { applyEditsCommand, BASELINE_JSON, runCommand, stashCommand, WORK_DIR } from './injector-commands.js';
 import { judgeAttempt, type AttemptVerdict, type BreadthCap } from './judge-attempt.js';
 import type { RepoFacts } from './repo-facts.js';
 import { parseRunSummary, type BrokenTest, type RunSummary } from './run-summary.js';
@@ -77,9 +77,11 @@ async function* tryCandidate(candidate: BugCandidate, diffPath: string, index: n
   const stash = stashCommand([candidate.file], diffPath);
   let observation;
   if (candidate.apply.type === 'edit') {
-    const edited = yield edit(candidate.file, candidate.apply.edit.search, candidate.apply.edit.replace, candidate.rationale);
-    if (!edited.ok) return { status: 'rejected', reason: `the edit failed: ${edited.text.split('\n')[0]}` };
-    observation = yield bash(`${run}\n${stash}`, 'Run the tests with this change, then put the change aside as a diff and restore the file.');
+    // The edit, the run and putting the change aside in one command: one turn per candidate.
+    const change = applyEditsCommand([{ path: candidate.file, ...candidate.apply.edit }], `c${index}`);
+    observation = yield bash(`${change} && {\n${run}\n}\n${stash}`, `${candidate.rationale} Run the tests with it, then put it aside as a diff and restore the file.`);
+    const failed = /^@@edit-failed (.*)$/m.exec(observation.text);
+    if (failed) return { status: 'rejected', reason: `the edit failed: ${failed[1]}` };
   } else {
     const command = `if ${candidate.apply.command}; then\n${run}\nelse echo '@@apply-failed'; fi\n${stash}`;
     observation = yield bash(command, candidate.rationale);

@@ -17,6 +17,8 @@ export interface InjectorAssets {
   summarizeRun: string;
   /** `scripts/trace_lines.py`: which code lines the suite executes. */
   traceLines: string;
+  /** `scripts/apply_edits.py`: several whole-line edits in one command (fewer turns than one `edit` each). */
+  applyEdits: string;
 }
 
 let cached: InjectorAssets | undefined;
@@ -30,6 +32,7 @@ export function injectorAssets(): InjectorAssets {
     unittestParser: read('parsers', 'unittest_parser.py'),
     summarizeRun: read('scripts', 'summarize_run.py'),
     traceLines: read('scripts', 'trace_lines.py'),
+    applyEdits: read('scripts', 'apply_edits.py'),
   };
   return cached;
 }

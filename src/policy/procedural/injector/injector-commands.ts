@@ -25,6 +25,7 @@ export function setupCommand(assets: InjectorAssets): string {
   const files: [string, string][] = [
     [`${WORK_DIR}/summarize_run.py`, assets.summarizeRun],
     [`${WORK_DIR}/trace_lines.py`, assets.traceLines],
+    [`${WORK_DIR}/apply_edits.py`, assets.applyEdits],
     [`${WORK_DIR}/pytest_parser.py`, assets.pytestParser],
     [`${WORK_DIR}/unittest_parser.py`, assets.unittestParser],
   ];
@@ -66,6 +67,17 @@ export function runCommand(
       `__ssr_rc=$?; echo "@@exit $__ssr_rc"; echo "@@ms $(( ($(date +%s%N) - __ssr_t0) / 1000000 ))"`,
     `python3 ${parserPath(suite)} < ${log} > ${json} && ${summary}`,
   ].join('\n');
+}
+
+/**
+ * Apply whole-line edits (as the `edit` tool would) in one command: the edits go in a JSON file
+ * written by a heredoc, then apply_edits.py prints `@@edited N` or `@@edit-failed PATH: WHY`.
+ * The command fails (so a `&&` chain stops) when an edit does not apply.
+ */
+export function applyEditsCommand(edits: ReadonlyArray<{ path: string; search: string; replace: string }>, label: string): string {
+  const file = `${WORK_DIR}/${label}.edits.json`;
+  return `${heredoc(file, JSON.stringify(edits))}
+cd /repo && python3 ${WORK_DIR}/apply_edits.py ${file}`;
 }
 
 /** Keep the change to `files` as `<diffPath>` and put them back to HEAD (the next try starts clean). */

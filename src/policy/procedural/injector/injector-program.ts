@@ -20,6 +20,7 @@ import { readTextFile } from './read-text-file.js';
 import { codeFilePool, drawCodeFile, READ_BUDGET_BYTES } from './code-file-pool.js';
 import type { RepoFacts } from './repo-facts.js';
 import { selectTests } from './select-tests.js';
+import { applyEdit } from '../../../tools/line-match.js';
 import { weakenTests } from './weaken-tests.js';
 import { METADATA_PATH, writeArtifact, type InjectorMetadata } from './write-artifact-files.js';
 
@@ -55,13 +56,14 @@ async function* inject(ctx: ProgramContext): Program {
     reserveTurns: 30 + 3 * settings.minChangedFiles,
   };
   let candidates: BugCandidate[];
+  let sources = new Map<string, string>();
   if (settings.strategy === 'history') {
     const log = yield bash(historyLogCommand(), 'Look through the git history for past fix, edge-case and optimisation commits.');
     const commits = parseHistoryLog(log.text);
     candidates = historyCandidates(commits, new Set(facts.codeFiles), rng.fork('history'));
     search.onRejected = compatibilityFix(commits);
   } else {
-    const sources = yield* readCodeFiles(facts, settings, rng.fork('files'));
+    sources = yield* readCodeFiles(facts, settings, rng.fork('files'));
     candidates = mutationCandidates(sources, settings.strategy === 'removal' ? 'removal' : 'operator', facts.coverage, rng.fork('candidates'));
   }
   if (candidates.length === 0) return giveUp(settings, `the ${settings.strategy} strategy found nothing to change`);
@@ -72,7 +74,7 @@ async function* inject(ctx: ProgramContext): Program {
   if (!selection) return giveUp(settings, `the failing tests' files do not hold ${settings.minPassingTests} passing tests`);
   // Every behavioural failure lies in a clean file holding one, so all of them are oracle tests (F).
   const behavioural = bug.behavioural;
-  const weakened = yield* weakenTests(facts, selection, behavioural);
+  const weakened = yield* weakenTests(facts, selection, behavioural, textsOnBuggy(sources, bug));
   if (weakened.status === 'failed') return giveUp(settings, weakened.reason);
 
   const metadata: InjectorMetadata = {
@@ -89,7 +91,7 @@ async function* inject(ctx: ProgramContext): Program {
   const written = yield* writeArtifact({
     suite: facts.suite,
     assets: injectorAssets(),
-    codeFiles: bug.parts.map((part) => part.candidate.file),
+    bugDiffs: bug.parts.map((part) => part.diffPath),
     oracleFiles: selection.files,
     metadata,
   });
@@ -111,6 +113,20 @@ async function* readCodeFiles(facts: RepoFacts, settings: InjectorSettings, rng:
     if (text !== null) sources.set(file.path, text);
   }
   return sources;
+}
+
+/** The files already read, as they are on B: a doctest host the weakening edits needs no second read. */
+function textsOnBuggy(sources: ReadonlyMap<string, string>, bug: FoundBug): Map<string, string> {
+  const out = new Map<string, string>();
+  for (const [file, text] of sources) {
+    const parts = bug.parts.filter((part) => part.candidate.file === file);
+    if (parts.length === 0) out.set(file, text);
+    const only = parts.length === 1 ? parts[0]!.candidate.apply : undefined;
+    if (only?.type !== 'edit') continue;
+    const edited = applyEdit(text, only.edit.search, only.edit.replace);
+    if (edited.status === 'edited') out.set(file, edited.text);
+  }
+  return out;
 }
 
 /** History's compatibility fix: after a revert that broke imports, retry with the hunks that remove no definition. */

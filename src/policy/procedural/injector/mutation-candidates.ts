@@ -3,6 +3,22 @@ import type { Candidate, MutationKind } from '../../../mutation/mutation-operato
 import type { SeededRng } from '../../../util/seeded-rng.js';
 import type { BugCandidate } from './bug-candidate.js';
 import { lineEditBetween } from './line-edit.js';
+import { doctestExampleLines } from '../../../code/python/doctest-examples.js';
+
+function examplesOf(text: string): string {
+  const lines = text.split('\n');
+  return [...doctestExampleLines(text)].sort((a, b) => a - b).map((n) => lines[n - 1]).join('\n');
+}
+
+// The examples of the file last asked about: every candidate of a file compares against the same text.
+let cached: { source: string; examples: string } | undefined;
+
+/** Whether a mutation changes the doctest examples of its file (their lines, in order). */
+function changesExamples(before: string, after: string): boolean {
+  if (!before.includes('>>>')) return false;
+  if (cached?.source !== before) cached = { source: before, examples: examplesOf(before) };
+  return cached.examples !== examplesOf(after);
+}
 
 /**
  * How often each operator is drawn relative to the others. Removal favours emptying whole
@@ -48,8 +64,11 @@ export function mutationCandidates(
     const pool = pools[index]!;
     const { file, candidate } = pool.items.pop()!;
     if (pool.items.length === 0) pools.splice(index, 1);
-    const edit = lineEditBetween(sources.get(file)!, applyCandidate(sources.get(file)!, candidate));
-    if (!edit) continue;
+    const source = sources.get(file)!;
+    const mutated = applyCandidate(source, candidate);
+    const edit = lineEditBetween(source, mutated);
+    // Doctest examples are tests: a change that edits or deletes one is no bug in the code.
+    if (!edit || changesExamples(source, mutated)) continue;
     out.push({
       file,
       record: {

@@ -1,12 +1,14 @@
 import type { WeakeningGranularity } from '../../../corpus/bug-quality.js';
 import { firstRoundTargets, granularityOf } from './weaken-targets.js';
-import { bash, edit, type Steps } from '../program.js';
-import { BUGGY_JSON, runCommand } from './injector-commands.js';
+import { bash, type Steps } from '../program.js';
+import { applyEditsCommand, BUGGY_JSON, runCommand } from './injector-commands.js';
 import { readTextFile } from './read-text-file.js';
 import type { RepoFacts } from './repo-facts.js';
 import { parseRunSummary } from './run-summary.js';
 import type { TestSelection } from './select-tests.js';
 import { planWeakening, type WeakenTarget } from './weaken-plan.js';
+import { planDoctestWeakening } from './doctest-weaken-plan.js';
+import { isDoctestHost } from '../../../code/doctest-diff-rules.js';
 
 /** What the weakening did, for the summary and metadata. */
 export interface Weakening {
@@ -26,30 +28,37 @@ export type WeakenOutcome = { status: 'ok'; weakening: Weakening } | { status: '
  * Hide the bug in the oracle test files with the smallest concealment first (issue 14): a test
  * that fails at one assert statement loses only that statement; a test whose failure is no
  * assertion of its own (an error in its setup, several failing lines, its only assert) is deleted
- * whole. All with `edit`, never commenting anything out; then the oracle files run on W and are
- * compared with B. Tests still failing after losing an assertion (a later assertion fails too)
- * are deleted whole in a second round. Fails when W breaks a test that passed on B.
+ * whole. Never commenting anything out; each round's deletions (whole-line edits, as `edit` makes
+ * them) and the run of the oracle files on W, compared with B, are one command. Tests still failing after losing an assertion (a later assertion fails too)
+ * are deleted whole in a second round. Fails when W breaks a test that passed on B. `known`: files
+ * already read, as they are on B (a doctest host read to pick the bug), so they are not read again.
  */
-export async function* weakenTests(facts: RepoFacts, selection: TestSelection, behavioural: readonly string[]): Steps<WeakenOutcome> {
+export async function* weakenTests(facts: RepoFacts, selection: TestSelection, behavioural: readonly string[], known: ReadonlyMap<string, string> = new Map()): Steps<WeakenOutcome> {
   const deletedTests: string[] = [];
   const deletedAssertions: string[] = [];
   let round: Map<string, WeakenTarget[]> = new Map(
     [...selection.hide].map(([file, entries]) => [file, firstRoundTargets(entries)]),
   );
+  // Each file is read once (none that `known` holds as it is on B): round two plans on the text round one left.
+  const texts = new Map<string, string>(known);
   for (let pass = 0; pass < 2; pass++) {
+    const edits: Array<{ path: string; search: string; replace: string }> = [];
     for (const [file, targets] of round) {
-      const source = yield* readTextFile(file, `Read ${file} to find the tests that now fail.`);
+      const source = texts.get(file) ?? (yield* readTextFile(file, `Read ${file} to find the tests that now fail.`));
       if (source === null) return { status: 'failed', reason: `could not read ${file}` };
-      const plan = planWeakening(source, targets);
-      for (const step of plan.edits) {
-        const done = yield edit(file, step.search, step.replace, `Delete failing test code from ${file}.`);
-        if (!done.ok) return { status: 'failed', reason: `an edit of ${file} failed: ${done.text.split('\n')[0]}` };
-      }
+      // A code file's tests are its doctest examples: delete examples, never code.
+      const plan = isDoctestHost(file) ? planDoctestWeakening(source, file, targets) : planWeakening(source, targets);
+      edits.push(...plan.edits.map((step) => ({ path: file, ...step })));
+      texts.set(file, plan.after);
       deletedTests.push(...plan.deletedTests.map((name) => `${file}::${name}`));
       deletedAssertions.push(...plan.deletedAssertions.map((name) => `${file}::${name}`));
     }
+    // Every file's deletions and the run of the oracle files on W in one command.
     const run = runCommand(facts.suite, 'w', { files: selection.files, against: BUGGY_JSON, fails: true, limit: 80, timeoutS: facts.runLimitS });
-    const weakened = parseRunSummary((yield bash(run, 'Run the oracle test files on the weakened tests and compare with the buggy run.')).text);
+    const observation = yield bash(`${applyEditsCommand(edits, `w${pass}`)} && {\n${run}\n}`, 'Delete the failing test code, then run the oracle test files on the weakened tests and compare with the buggy run.');
+    const failedEdit = /^@@edit-failed (.*)$/m.exec(observation.text);
+    if (failedEdit) return { status: 'failed', reason: `an edit failed: ${failedEdit[1]}` };
+    const weakened = parseRunSummary(observation.text);
     if (!weakened) return { status: 'failed', reason: 'the run of the weakened tests failed' };
     const newlyFailing = weakened.broken.filter((t) => t.exc !== 'missing');
     if (newlyFailing.length > 0) return { status: 'failed', reason: `the weakening breaks ${newlyFailing[0]!.id}` };

@@ -1,10 +1,10 @@
 import type { WeakeningGranularity } from '../../../corpus/bug-quality.js';
 import { formatTestFilesList } from '../../../artifact/test-files-list.js';
 import { shellQuoteAll } from '../../../util/shell-quote.js';
-import { bash, create, submit, type Steps } from '../program.js';
+import { bash, submit, type Steps } from '../program.js';
 import type { BugRecord } from './bug-candidate.js';
 import type { InjectorAssets } from './injector-assets.js';
-import { ARTIFACT_DIR } from './injector-commands.js';
+import { ARTIFACT_DIR, heredoc } from './injector-commands.js';
 import { testScript, type TestSuite } from './test-suite.js';
 
 /** The metadata the procedural Injector writes next to the artifact (`metadata.json`). */
@@ -34,36 +34,42 @@ export const METADATA_PATH = `${ARTIFACT_DIR}/metadata.json`;
 export type WriteOutcome = { status: 'submitted' } | { status: 'failed'; reason: string };
 
 /**
- * Write the five files with git and `create`, plus metadata.json, then `submit` the five paths.
- * The diffs come from `git diff` of the working tree (B + W): code files for bug_inject.diff, the
- * oracle test files for test_weaken.diff.
+ * Write the five files, plus metadata.json, in one bash command, then `submit` the five paths.
+ * bug_inject.diff is the kept changes' own diffs (O → B, one per code file); test_weaken.diff is
+ * `git diff` of the oracle files against B (the bug staged in the index first), so a code file
+ * that hosts doctests, in both, gives its code hunks to the one and its example hunks to the other.
  */
 export async function* writeArtifact(input: {
   suite: TestSuite;
   assets: InjectorAssets;
-  codeFiles: readonly string[];
+  /** The kept changes' diffs against O (in the sandbox), one per code file. */
+  bugDiffs: readonly string[];
   oracleFiles: readonly string[];
   metadata: InjectorMetadata;
 }): Steps<WriteOutcome> {
   const git = 'git -c core.quotepath=off diff --no-color --no-ext-diff --no-renames';
-  const diffs = [
-    `cd /repo && ${git} -- ${shellQuoteAll(input.codeFiles)} > ${ARTIFACT_PATHS.bug_inject}`,
+  const files: [string, string][] = [
+    [ARTIFACT_PATHS.test_files, formatTestFilesList(input.oracleFiles)],
+    [ARTIFACT_PATHS.test_script, testScript(input.suite, input.oracleFiles)],
+    [ARTIFACT_PATHS.test_parser, input.suite.kind === 'pytest' ? input.assets.pytestParser : input.assets.unittestParser],
+    [METADATA_PATH, `${JSON.stringify(input.metadata, null, 2)}\n`],
+  ];
+  // The diffs, the list, the script, the parser and metadata.json in one command (one turn, not five);
+  // a subshell with `set -e` stops at the first failing step (heredocs cannot be chained with &&).
+  const command = [
+    '(',
+    'set -e',
+    `cd /repo && cat ${shellQuoteAll(input.bugDiffs)} > ${ARTIFACT_PATHS.bug_inject}`,
+    `git apply --cached --whitespace=nowarn ${ARTIFACT_PATHS.bug_inject}`,
     `${git} -- ${shellQuoteAll(input.oracleFiles)} > ${ARTIFACT_PATHS.test_weaken}`,
+    'git reset -q',
+    ...files.map(([path, content]) => heredoc(path, content)),
     `wc -l ${ARTIFACT_PATHS.bug_inject} ${ARTIFACT_PATHS.test_weaken}`,
     `test -s ${ARTIFACT_PATHS.bug_inject} && test -s ${ARTIFACT_PATHS.test_weaken}`,
-  ].join(' && ');
-  const written = yield bash(diffs, 'Write bug_inject.diff (code files) and test_weaken.diff (test files) with git diff.');
-  if (!written.ok) return { status: 'failed', reason: `writing the diffs failed: ${written.text.slice(-200)}` };
-  const files: [string, string, string][] = [
-    [ARTIFACT_PATHS.test_files, formatTestFilesList(input.oracleFiles), 'List the oracle test files.'],
-    [ARTIFACT_PATHS.test_script, testScript(input.suite, input.oracleFiles), 'Write the script that runs the oracle tests verbosely.'],
-    [ARTIFACT_PATHS.test_parser, input.suite.kind === 'pytest' ? input.assets.pytestParser : input.assets.unittestParser, 'Write the parser of that output.'],
-    [METADATA_PATH, `${JSON.stringify(input.metadata, null, 2)}\n`, 'Record the strategy and operators in metadata.json next to the artifact.'],
-  ];
-  for (const [path, content, why] of files) {
-    const made = yield create(path, content, why);
-    if (!made.ok) return { status: 'failed', reason: `creating ${path} failed: ${made.text.split('\n')[0]}` };
-  }
+    ')',
+  ].join('\n');
+  const written = yield bash(command, 'Write bug_inject.diff (the code changes), test_weaken.diff (the test changes, against the bug), the test list, script and parser, and metadata.json.');
+  if (!written.ok) return { status: 'failed', reason: `writing the artifact failed: ${written.text.slice(-200)}` };
   const submitted = yield submit({ ...ARTIFACT_PATHS }, 'Submit the five artifact files.');
   if (!submitted.ok) return { status: 'failed', reason: `submit refused: ${submitted.text.split('\n')[0]}` };
   return { status: 'submitted' };

@@ -120,6 +120,15 @@ describe('summarize_run.py on real logs', () => {
     expect(summary.groups.get('tests.test_outcomes')).toEqual({ passed: 5, failed: 5 });
   });
 
+  it('gives a failing doctest the line of its failing example (pytest --doctest-modules)', () => {
+    const baseline: StatusMap = { 'pkg/mod.py::pkg.mod': 'passed', 'pkg/mod.py::pkg.mod.double': 'passed', 'pkg/mod.py::pkg.mod.half': 'passed' };
+    const summary = parseRunSummary(summarize('pytest', readLog('pytest-doctest.txt'), baseline))!;
+    expect(summary.broken).toEqual([
+      { id: 'pkg/mod.py::pkg.mod.double', exc: 'Error', line: 13 },
+      { id: 'pkg/mod.py::pkg.mod.half', exc: 'Error', line: 24 },
+    ]);
+  });
+
   it('cuts long lists and says how much it left out', () => {
     const summary = parseRunSummary(summarize('unittest', readLog('unittest-outcomes.txt'), undefined, ['--limit', '2']))!;
     expect(summary.failures).toHaveLength(2);

@@ -110,3 +110,16 @@ describe('sanitizePatch: patches refused as a whole', () => {
     if (result.status === 'rejected') expect(result.reason).toMatch(reason);
   });
 });
+
+describe('sanitizePatch: a listed code file hosts doctests', () => {
+  it('keeps its section for grading (its example hunks are judged by hunk at grading)', () => {
+    const patch = section('more_itertools/more.py');
+    const result = sanitizePatch(patch, ['more_itertools/more.py']);
+    expect(result).toEqual({ status: 'ok', patch, dropped: [] });
+  });
+
+  it('still drops a listed test file', () => {
+    const result = sanitizePatch(section('tests/test_money.py') + CODE, ['tests/test_money.py', 'more_itertools/more.py']);
+    expect(result.dropped).toEqual([{ path: 'tests/test_money.py', reason: 'oracle-test-file' }]);
+  });
+});

@@ -29,6 +29,9 @@ UNITTEST_BLOCK = re.compile(r"^(FAIL|ERROR): ([\w.]+) \(([\w.]+)\)")
 FAILED_IMPORT = "unittest.loader._FailedTest."
 PYTEST_HEADER = re.compile(r"^_{3,} (.+?) _{3,}$")
 PYTEST_FRAME = re.compile(r"^([^\s:][^:]*\.py):(\d+): in (\S+)")
+# A failing doctest ends its report with the failing example's line: "/repo/pkg/mod.py:135: DocTestFailure".
+DOCTEST_WHERE = re.compile(r"^([^\s:][^:]*\.py):(\d+): (?:DocTestFailure|UnexpectedException)$")
+DOCTEST_HEADER = "[doctest] "
 
 
 def pytest_id(rest):
@@ -70,6 +73,10 @@ def pytest_details(lines):
         if match:
             header = match.group(1)
             continue
+        doctest = DOCTEST_WHERE.match(line)
+        if header and header.startswith(DOCTEST_HEADER) and doctest:
+            where[header[len(DOCTEST_HEADER):]] = (doctest.group(1), doctest.group(2))
+            continue
         frame = PYTEST_FRAME.match(line)
         if header and frame:
             name = header.split("[")[0].split(".")[-1]
@@ -104,7 +111,8 @@ def line_of(test, where):
         return "-"
     path, _, tail = test.partition("::")
     found = where.get(tail.replace("::", "."))
-    return found[1] if found and found[0] == path else "-"
+    same = found and (found[0] == path or found[0].endswith("/" + path))
+    return found[1] if same else "-"
 
 
 def group_of(kind, test):
