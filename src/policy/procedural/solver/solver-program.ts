@@ -69,7 +69,9 @@ async function* solve(ctx: SolverProgramContext): Program {
   const setup = yield* ask(bash(setupCommand(), 'Make a scratch folder outside the repository, check whether coverage.py is available and see how the repo runs its tests.'), budget);
   const runner = chooseRunner(readProbe(setup.text), task?.files ?? [], `${ctx.systemPrompt ?? ''}\n${ctx.taskPrompt ?? ctx.userPrompt ?? ''}`);
   run.runner = runner;
-  run.coverage = runner === 'pytest' ? setup.text.includes('#coverage yes') : jsCoverageWorks(runner);
+  // A JS run always localises: V8 coverage of single tests, or a static spectrum where the runner transforms the code.
+  run.coverage = runner === 'pytest' ? setup.text.includes('#coverage yes') : true;
+  if (runner !== 'pytest' && !jsCoverageWorks(runner)) run.notes.push(`${runner} transforms the code before V8 sees it, so I localised by a static spectrum (the functions the failing tests name) instead of coverage`);
   if (task) {
     yield* ask(create(TASK_DIFF_PATH, task.text, 'Save the test changes from the task as a patch file.'), budget);
     const applied = yield* ask(bash(applyTaskCommand(), 'Apply the test changes so the new tests exist in the repository.'), budget);

@@ -130,3 +130,40 @@ describe('js_report.py on a real node:test run (host Node, real V8 coverage)', (
     expect(spectrum.lines.every((line) => line.file === 'src/lib.mjs')).toBe(true);
   }, 60_000);
 });
+
+describe('js_report.py without coverage (Vitest): a static spectrum by name', () => {
+  const repo = mkdtempSync(join(tmpdir(), 'ssr-js-static-'));
+  afterAll(() => rmSync(repo, { recursive: true, force: true }));
+  mkdirSync(join(repo, 'src'));
+  mkdirSync(join(repo, 'test'));
+  writeFileSync(join(repo, 'src', 'take.ts'), [
+    'export function firstN<T>(xs: T[], n: number): T[] {',
+    '  return xs.slice(0, n);',
+    '}',
+    '',
+    'export const lastN = <T>(xs: T[], n: number): T[] => {',
+    '  if (n <= 0) return [];',
+    '  return xs.slice(xs.length - n + 1);',
+    '};',
+    '',
+  ].join('\n'));
+  writeFileSync(join(repo, 'src', 'other.ts'), 'export function lastN() {\n  return 1;\n}\n');
+  writeFileSync(join(repo, 'test', 'take.test.ts'), "import { firstN, lastN } from '../src/take.js';\n");
+  writeFileSync(join(repo, 'parser.py'), readJsTestFiles('node-test').testParser);
+  writeFileSync(join(repo, 'report.py'), jsReportScript());
+  // The TAP parser stands in for Vitest's JSON one: the static spectrum needs only the ids.
+  writeFileSync(join(repo, 'run.log'), [
+    'ssr-test-file: test/take.test.ts',
+    '# Subtest: lastN', '    # Subtest: takes the last', '    not ok 1 - takes the last', '    1..1', 'not ok 1 - lastN',
+    '# Subtest: firstN', '    # Subtest: takes the first', '    ok 1 - takes the first', '    1..1', 'ok 2 - firstN',
+    '',
+  ].join('\n'));
+
+  it('ranks the lines of the function the failing test names, in the module its test file imports', () => {
+    const output = execFileSync('python3', ['report.py', '--log', 'run.log', '--parser', 'parser.py', '--runner', 'vitest', '--exit', '1', '--cov-dir', 'cov', '--cov-tests', '10'], { cwd: repo, encoding: 'utf8' });
+    expect(output).toContain('#spectrum-static vitest-transforms-code');
+    const report = readRunReport(output)!;
+    expect(report.failing).toEqual(['test/take.test.ts > lastN > takes the last']);
+    expect(report.spectrum!.lines.map((line) => `${line.file}:${line.line}`)).toEqual(['src/take.ts:5', 'src/take.ts:6', 'src/take.ts:7', 'src/take.ts:8']);
+  });
+});

@@ -12,6 +12,11 @@ readRunReport: `#run`, `#failed <id>`, `#promising`, `#frame`, `#spectrum` rows 
   their own transforms, so V8 offsets do not map to the files: no spectrum for them.
   A line counts as executed when the innermost V8 range holding its first character ran; a
   line whose innermost range is the module's own top-level function ran at import (`#import`).
+- Without coverage (Jest, Vitest, or coverage that saw no code file): a static spectrum by
+  name. A test "executes" the functions of the modules its test file imports whose names are
+  words of its id (`lastN > takes the last items` runs `lastN`), or all their code lines when it
+  names none. Ochiai then ranks the functions only failing tests name; printed as
+  `#spectrum-static` before the usual header.
 
 Usage: python3 js_report.py --log LOG --parser PARSER --runner RUNNER [--exit CODE] [--seconds S]
   [--cov-dir DIR --cov-tests N --cov-seconds S] [--limit N] [--max-failed N] [--promising-below N]
@@ -159,9 +164,104 @@ def coverage_units(runner, statuses, cap):
     return [(u, "failed") for u in chosen] + [(u, "passed") for u in passing[: cap - len(chosen)]]
 
 
+IMPORT = re.compile(r"""(?:\bfrom\s*|\bimport\s*\(?\s*|\brequire\s*\(\s*)['"](\.{1,2}/[^'"]+)['"]""")
+FUNCTION = re.compile(r"(?:\bfunction\s*\*?\s*([A-Za-z_$][\w$]*)\s*[<(]|^\s*(?:export\s+)?(?:const|let|var)\s+([A-Za-z_$][\w$]*)\s*(?::[^=]+)?=\s*(?:async\s*)?(?:function\b|(?:<[^>]*>\s*)?\(|[A-Za-z_$][\w$]*\s*=>)|^\s*(?:(?:public|private|protected|static|async|get|set|override|readonly)\s+)*\*?([A-Za-z_$][\w$]*)\s*(?:<[^>]*>)?\s*\([^;]*$)", re.M)
+KEYWORDS = {"if", "for", "while", "switch", "catch", "return", "function", "constructor", "super", "with"}
+
+
+def imported_code(test_file):
+    """Code files a test file imports by relative path (`./x.js` may name `x.ts`)."""
+    try:
+        with open(test_file, encoding="utf-8", errors="replace") as handle:
+            text = handle.read()
+    except OSError:
+        return []
+    found = []
+    for spec in IMPORT.findall(text):
+        base = os.path.normpath(os.path.join(os.path.dirname(test_file), spec))
+        stem = re.sub(r"\.[cm]?jsx?$", "", base)
+        for candidate in [base] + [stem + ext for ext in CODE_EXT] + [os.path.join(base, "index" + ext) for ext in CODE_EXT]:
+            if os.path.isfile(candidate) and code_path(candidate) and code_path(candidate) not in found:
+                found.append(code_path(candidate))
+                break
+    return found
+
+
+def function_spans(text):
+    """{name: [(first line, last line)]} of the functions and methods of a module, by brace matching."""
+    spans, lines = {}, text.split("\n")
+    starts = [0]
+    for line in lines:
+        starts.append(starts[-1] + len(line) + 1)
+    for match in FUNCTION.finditer(text):
+        name = next(group for group in match.groups() if group)
+        if name in KEYWORDS:
+            continue
+        brace = text.find("{", match.end())
+        if brace < 0:
+            continue
+        depth, end = 0, brace
+        for end in range(brace, len(text)):
+            depth += {"{": 1, "}": -1}.get(text[end], 0)
+            if depth == 0:
+                break
+        first = bisect.bisect_right(starts, match.start())
+        spans.setdefault(name, []).append((first, bisect.bisect_right(starts, end)))
+    return spans
+
+
+def static_units(statuses, cap):
+    """[(unit, status, {file: (lines, set())})]: each test runs the functions its id names, else every line."""
+    tests = {k: v for k, v in statuses.items() if SPLIT in k}
+    failing = sorted(k for k, v in tests.items() if v == "failed")
+    files = {k.split(SPLIT)[0] for k in failing}
+    passing = sorted(k for k, v in tests.items() if v == "passed" and k.split(SPLIT)[0] in files)
+    chosen = [(u, "failed") for u in failing[:cap]] + [(u, "passed") for u in passing[:cap]]
+    modules = {}
+    out = []
+    for unit, status in chosen:
+        words = set(re.findall(r"[A-Za-z_$][\w$]*", unit.split(SPLIT, 1)[1]))
+        executed = {}
+        for rel in imported_code(unit.split(SPLIT)[0]):
+            if rel not in modules:
+                with open(rel, encoding="utf-8", errors="replace") as handle:
+                    text = handle.read()
+                modules[rel] = (set(line for _, line in line_starts(text)), function_spans(text))
+            code, spans = modules[rel]
+            named = [span for name, found in spans.items() if name in words for span in found]
+            lines = {line for first, last in named for line in range(first, last + 1)} & code if named else set(code)
+            executed[rel] = (lines, set())
+        out.append((unit, status, executed))
+    return out
+
+
+def print_spectrum(hits, limit):
+    tally, import_time = {}, {}
+    for unit, status, files in hits:
+        for rel, (ran, imported) in files.items():
+            for line in ran:
+                tally.setdefault((rel, line), {"failed": 0, "passed": 0})[status] += 1
+            import_time.setdefault(rel, set()).update(imported)
+    failed = sum(1 for _, s, _ in hits if s == "failed")
+    passed = len(hits) - failed
+    unmatched = sum(1 for _, s, files in hits if s == "failed" and not any(r for r, _ in files.values()))
+    rows = [(rel, line, t["failed"], t["passed"]) for (rel, line), t in tally.items() if t["failed"]]
+    rows.sort(key=lambda r: (-r[2] / math.sqrt(r[2] + r[3]), r[0], r[1]))
+    print("#spectrum failed=%d passed=%d unmatched=%d lines=%d" % (failed, passed, unmatched, len(rows)))
+    for rel, line, ef, ep in rows[:limit]:
+        print("%s\t%d\t%d\t%d" % (rel, line, ef, ep))
+    shown = 0
+    for rel in sorted(set(r[0] for r in rows[:limit])):
+        for line in sorted(import_time.get(rel, set()))[: max(0, limit - shown)]:
+            print("#import %s\t%d" % (rel, line))
+            shown += 1
+    return len(rows)
+
+
 def spectrum(args, statuses):
     if args.runner not in PER_TEST_RUNNERS | PER_FILE_RUNNERS:
-        print("#spectrum-missing %s-transforms-code" % args.runner)
+        print("#spectrum-static %s-transforms-code" % args.runner)
+        print_spectrum(static_units(statuses, args.cov_tests), args.limit)
         return
     units = coverage_units(args.runner, statuses, args.cov_tests)
     deadline = time.time() + args.cov_seconds
@@ -178,25 +278,11 @@ def spectrum(args, statuses):
         except (OSError, subprocess.SubprocessError):
             continue
         hits.append((unit, status, executed_lines(cov, sources)))
-    tally, import_time = {}, {}
-    for unit, status, files in hits:
-        for rel, (ran, imported) in files.items():
-            for line in ran:
-                tally.setdefault((rel, line), {"failed": 0, "passed": 0})[status] += 1
-            import_time.setdefault(rel, set()).update(imported)
-    failed = sum(1 for _, s, _ in hits if s == "failed")
-    passed = len(hits) - failed
-    unmatched = sum(1 for _, s, files in hits if s == "failed" and not any(r for r, _ in files.values()))
-    rows = [(rel, line, t["failed"], t["passed"]) for (rel, line), t in tally.items() if t["failed"]]
-    rows.sort(key=lambda r: (-r[2] / math.sqrt(r[2] + r[3]), r[0], r[1]))
-    print("#spectrum failed=%d passed=%d unmatched=%d lines=%d" % (failed, passed, unmatched, len(rows)))
-    for rel, line, ef, ep in rows[: args.limit]:
-        print("%s\t%d\t%d\t%d" % (rel, line, ef, ep))
-    shown = 0
-    for rel in sorted(set(r[0] for r in rows[: args.limit])):
-        for line in sorted(import_time.get(rel, set()))[: max(0, args.limit - shown)]:
-            print("#import %s\t%d" % (rel, line))
-            shown += 1
+    if not any(lines for _, _, files in hits for lines, _ in files.values()):
+        # Coverage saw no code file (code loaded through a transform, e.g. TypeScript via a loader).
+        print("#spectrum-static no-coverage-of-code")
+        hits = static_units(statuses, args.cov_tests)
+    print_spectrum(hits, args.limit)
 
 
 def main():
