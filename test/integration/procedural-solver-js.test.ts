@@ -85,7 +85,8 @@ describe('the procedural Solver on jskit (Docker, Node 18, node:test)', () => {
     const { episode, grade } = await solveAndGrade(ctx, scenario, 1);
     expect(episode.exit.exitStatus).toBe('submitted');
     expect(episode.patch ? parseUnifiedDiff(episode.patch).touchedPaths : []).toEqual([CODE]);
-    expect(episode.patch).toContain('+  return items.slice(Math.max(0, items.length - count));');
+    // The mutated line goes (an inverse may restore it to the letter, or `+ 0` does the same).
+    expect(episode.patch).toContain('-  return items.slice(Math.max(0, items.length - count) + 1);');
     expect(grade).toMatchObject({ reward: 1, applied: 'git-apply', failingTests: [] });
   }, 600_000);
 });
