@@ -44,7 +44,8 @@ def code_path(path):
     parts = path.split("/")
     if path.startswith("..") or not path.endswith(CODE_EXT) or any(p in TEST_DIRS for p in parts[:-1]):
         return None
-    return None if TEST_NAME.search(parts[-1]) else path
+    # Frames name Node's own modules too (`node:internal/…`): only files of the repository count.
+    return None if TEST_NAME.search(parts[-1]) or not os.path.isfile(path) else path
 
 
 def parse_statuses(parser, log):
