@@ -81,6 +81,9 @@ def unit_command(runner, unit):
     """The command that runs one test (node:test) or one file alone."""
     path, _, name = unit.partition(SPLIT)
     if runner == "node-test":
+        # The leaf's name only: a matching `describe` runs all its tests, so naming the suites would
+        # run the whole suite; a subtest of a `test()` whose own name does not match is skipped with
+        # its parent (Node's rule) and adds nothing to the spectrum.
         leaf = unit.split(SPLIT)[-1]
         return ["node", "--test", "--test-reporter=tap", "--test-name-pattern=^%s$" % js_regex(leaf), path]
     if runner == "mocha":
