@@ -82,11 +82,13 @@ describe('the procedural Solver on jskit (Docker, Node 18, node:test)', () => {
     expect(scenario.failing).toEqual([`${TESTS} > lastN > takes everything when there are fewer`, `${TESTS} > lastN > takes the last items`]);
     expect(scenario.originalPassing.length).toBeGreaterThan(5);
 
-    const { episode, grade } = await solveAndGrade(ctx, scenario, 1);
+    // SSR_TRAJ=<file> keeps the episode's trajectory, to see where a slow or failed run spent its turns.
+    const { episode, grade } = await solveAndGrade(ctx, scenario, 1, process.env.SSR_TRAJ ? { trajectoryPath: process.env.SSR_TRAJ } : {});
     expect(episode.exit.exitStatus).toBe('submitted');
     expect(episode.patch ? parseUnifiedDiff(episode.patch).touchedPaths : []).toEqual([CODE]);
     // The mutated line goes (an inverse may restore it to the letter, or `+ 0` does the same).
     expect(episode.patch).toContain('-  return items.slice(Math.max(0, items.length - count) + 1);');
     expect(grade).toMatchObject({ reward: 1, applied: 'git-apply', failingTests: [] });
-  }, 600_000);
+    // Minutes on a quiet machine; a loaded one (two cores shared by many jobs) stretches every run many times.
+  }, 1_800_000);
 });
