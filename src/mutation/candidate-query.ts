@@ -1,3 +1,4 @@
+import { extractJsEntities } from '../code/js/entities.js';
 import { extractEntities } from '../code/python/entities.js';
 import type { PyTree } from '../code/python/parse-python.js';
 import type { SourceLanguage } from '../code/source-language.js';
@@ -43,10 +44,7 @@ export function resolveOperators(operators: CandidateQuery['operators'], languag
 export function candidateFilter(tree: PyTree, query: CandidateQuery): (candidate: Candidate, firstLine: number) => boolean {
   const { kinds, lineRange, withinLines } = query;
   const within = Array.isArray(withinLines) ? new Set(withinLines) : undefined;
-  if (query.entities && (query.language ?? 'python') !== 'python') {
-    throw new EngineError('usage', `the entities filter reads Python modules only, not ${query.language}`);
-  }
-  const spans = query.entities ? entitySpans(tree, query.entities) : undefined;
+  const spans = query.entities ? entitySpans(tree, query.entities, query.language) : undefined;
   return (candidate, firstLine) => {
     if (kinds && !kinds.includes(candidate.kind)) return false;
     if (lineRange && (candidate.endLine < lineRange.start || firstLine > lineRange.end)) return false;
@@ -59,9 +57,9 @@ export function candidateFilter(tree: PyTree, query: CandidateQuery): (candidate
   };
 }
 
-/** The line spans of the named entities; an unknown name is a usage error. */
-export function entitySpans(tree: PyTree, names: readonly string[]): LineRange[] {
-  const entities = extractEntities(tree);
+/** The line spans of the named entities of a module of `language` (default Python); an unknown name is a usage error. */
+export function entitySpans(tree: PyTree, names: readonly string[], language: SourceLanguage = 'python'): LineRange[] {
+  const entities = language === 'python' ? extractEntities(tree) : extractJsEntities(tree);
   return names.map((name) => {
     const entity = entities.find((e) => e.qualifiedName === name);
     if (!entity) throw new EngineError('usage', `no function, method or class named "${name}" in this module`);

@@ -65,7 +65,7 @@ function searchRows(tree: PyTree, query: CandidateQuery): { from: number; to: nu
   const within = query.withinLines;
   if (within) ranges.push(Array.isArray(within) ? { start: Math.min(...within), end: Math.max(...within) } : (within as LineRange));
   if (query.entities) {
-    const spans = entitySpans(tree, query.entities);
+    const spans = entitySpans(tree, query.entities, query.language);
     ranges.push({ start: Math.min(...spans.map((s) => s.start)), end: Math.max(...spans.map((s) => s.end)) });
   }
   if (ranges.length === 0) return undefined;

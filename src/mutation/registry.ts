@@ -24,6 +24,8 @@ import { jsThisBinding } from './operators/js/js-this-binding.js';
 import { jsRemoveElseBranch } from './operators/js/js-remove-else-branch.js';
 import { jsRemoveGuardClause } from './operators/js/js-remove-guard-clause.js';
 import { jsRemoveIfBlock } from './operators/js/js-remove-if-block.js';
+import { jsRemoveFunctionBody } from './operators/js/js-remove-function-body.js';
+import { jsRemoveStatement } from './operators/js/js-remove-statement.js';
 import { negateCondition } from './operators/negate-condition.js';
 import { removeElseBranch } from './operators/remove-else-branch.js';
 import { removeFunctionBody } from './operators/remove-function-body.js';
@@ -77,4 +79,6 @@ export const MUTATION_OPERATORS: readonly MutationOperator[] = [
   jsRemoveElseBranch,
   jsRemoveGuardClause,
   jsRemoveIfBlock,
+  jsRemoveFunctionBody,
+  jsRemoveStatement,
 ];

@@ -1,3 +1,4 @@
+import type { SourceLanguage } from '../code/source-language.js';
 import type { Candidate, LineRange, MutationOperator } from './mutation-operator.js';
 import { listCandidates } from './mutate.js';
 import { boundOffByOneForRepair } from './operators/bound-off-by-one.js';
@@ -29,19 +30,48 @@ export const REPAIR_OPERATORS = [
   'swap-arguments',
   'invert-if-else',
 ] as const;
-export type RepairOperator = (typeof REPAIR_OPERATORS)[number];
+/**
+ * The JavaScript / TypeScript counterpart of {@link REPAIR_OPERATORS}, cheapest guess first. Every
+ * JS swap table is symmetric, `js-swap-arguments` twice restores, ±1 undoes ∓1 and
+ * `js-bound-off-by-one` drops the `± 1` it adds; `js-remove-not` undoes `js-negate-condition`
+ * (leaving redundant parentheses: `!(a < b)` comes back as `(a < b)`) and `js-negate-condition`
+ * undoes `js-remove-not`; `js-optional-chaining` both adds and drops `?.`. Not here, as they have
+ * no inverse in the catalogue: `js-drop-await`, `js-copied-array`, `js-this-binding` and the
+ * removals. test/unit/mutation/js-repair-candidates.test.ts checks this on the JS fixtures.
+ */
+export const JS_REPAIR_OPERATORS = [
+  'js-comparison-swap',
+  'js-loose-equality',
+  'js-logical-swap',
+  'js-nullish-swap',
+  'js-arithmetic-swap',
+  'js-remove-not',
+  'js-negate-condition',
+  'js-integer-off-by-one',
+  'js-bound-off-by-one',
+  'js-optional-chaining',
+  'js-swap-arguments',
+] as const;
+export type RepairOperator = (typeof REPAIR_OPERATORS)[number] | (typeof JS_REPAIR_OPERATORS)[number];
+
+/** The repair catalogue of a module's language, in its cheap-first order. */
+export function repairOperatorsFor(language: SourceLanguage): readonly RepairOperator[] {
+  return language === 'python' ? REPAIR_OPERATORS : JS_REPAIR_OPERATORS;
+}
 
 /**
  * Operators that repair with more edits than they inject: same name, more permissive. The Injector
  * draws from the registry and never sees these (their extra edits would be weak or junk bugs).
  */
-const REPAIR_VARIANTS: Partial<Record<RepairOperator, MutationOperator>> = {
+const REPAIR_VARIANTS: Partial<Record<string, MutationOperator>> = {
   'negate-condition': negateConditionForRepair,
   'bound-off-by-one': boundOffByOneForRepair,
 };
 
 export interface RepairOptions {
-  /** A subset of {@link REPAIR_OPERATORS}; default all. */
+  /** The module's language (see `languageOfPath`); default `python`. */
+  language?: SourceLanguage;
+  /** A subset of the language's catalogue ({@link repairOperatorsFor}); default all. */
   operators?: readonly RepairOperator[];
   /** Keep only the first `limit` candidates of the ranking. */
   limit?: number;
@@ -56,10 +86,11 @@ export function repairCandidates(source: string, lines: LineRange | readonly num
   const wanted = Array.isArray(lines) ? lines : undefined;
   if (wanted?.length === 0) return [];
   const range = wanted ? { start: Math.min(...wanted), end: Math.max(...wanted) } : (lines as LineRange);
-  const operators = options.operators ?? REPAIR_OPERATORS;
+  const language = options.language ?? 'python';
+  const operators = options.operators ?? repairOperatorsFor(language);
   const tier = (candidate: Candidate) => operators.indexOf(candidate.operator as RepairOperator);
   const size = (candidate: Candidate) => candidate.end - candidate.start + candidate.replacement.length;
-  const ranked = listCandidates(source, { operators: operators.map((name) => REPAIR_VARIANTS[name] ?? name), lineRange: range })
+  const ranked = listCandidates(source, { language, operators: operators.map((name) => REPAIR_VARIANTS[name] ?? name), lineRange: range })
     .filter((candidate) => !wanted || wanted.some((line) => line >= candidate.line && line <= candidate.endLine))
     .sort((a, b) => tier(a) - tier(b) || size(a) - size(b) || a.start - b.start);
   return options.limit === undefined ? ranked : ranked.slice(0, options.limit);

@@ -87,7 +87,14 @@ describe('listCandidates on JavaScript / TypeScript', () => {
     expect(js.map((c) => c.operator)).toEqual(['js-comparison-swap', 'js-comparison-swap']);
     expect(() => listCandidates('x = 1\n', { operators: ['js-drop-await'] })).toThrow(EngineError);
     expect(() => listCandidates('x = 1\n', { operators: ['js-drop-await'] })).toThrow('mutation operator "js-drop-await" applies to javascript, typescript, tsx, not python');
-    expect(() => listCandidates('let x = 1;\n', { language: 'javascript', entities: ['f'] })).toThrow('the entities filter reads Python modules only, not javascript');
+    expect(() => listCandidates('let x = 1;\n', { language: 'javascript', entities: ['f'] })).toThrow('no function, method or class named "f" in this module');
+  });
+
+  it('filters by JS entities: a method by `Class.method`, a bound arrow function by its name', () => {
+    const source = 'class Box {\n  fits(n) {\n    return n < 3;\n  }\n}\nconst small = (n) => n < 2;\nfunction big(n) {\n  return n > 9;\n}\n';
+    const lines = (entities: string[]) => listCandidates(source, { language: 'javascript', operators: ['js-comparison-swap'], entities }).map((c) => c.line);
+    expect(lines(['Box.fits'])).toEqual([3, 3]);
+    expect(lines(['small', 'big'])).toEqual([6, 6, 8, 8]);
   });
 
   it('a module that does not parse has no candidates', () => {

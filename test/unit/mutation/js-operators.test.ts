@@ -70,6 +70,28 @@ const ROWS: [string, SourceLanguage, string, string[]][] = [
   ]],
   ['js-remove-guard-clause', js, 'function f(x) {\n  if (x) {\n    return 1;\n  }\n}\n', []],
   ['js-remove-if-block', js, 'function f(opts) {\n  if (opts.debug) {\n    log(opts);\n  }\n  run(opts);\n}\n', ['function f(opts) {\n  run(opts);\n}\n']],
+  // The JSDoc's @returns type picks the stand-in; the comment inside the body goes with it.
+  ['js-remove-function-body', js, '/**\n * @returns {number[]}\n */\nexport function evens(xs) {\n  // keep the even ones\n  const out = [];\n  for (const x of xs) if (x % 2 === 0) out.push(x);\n  return out;\n}\n', [
+    '/**\n * @returns {number[]}\n */\nexport function evens(xs) {\n  return [];\n}\n',
+  ]],
+  // Constructors stay; Promise<number> reads as number; a void method gets an empty body.
+  ['js-remove-function-body', ts, 'class Box {\n  constructor(n: number) {\n    this.n = n;\n    this.m = 2;\n  }\n  async size(): Promise<number> {\n    const n = this.n;\n    return n * 2;\n  }\n  log(): void {\n    console.log(1);\n    console.log(2);\n  }\n}\n', [
+    'class Box {\n  constructor(n: number) {\n    this.n = n;\n    this.m = 2;\n  }\n  async size(): Promise<number> {\n    return 0;\n  }\n  log(): void {\n    console.log(1);\n    console.log(2);\n  }\n}\n',
+    'class Box {\n  constructor(n: number) {\n    this.n = n;\n    this.m = 2;\n  }\n  async size(): Promise<number> {\n    const n = this.n;\n    return n * 2;\n  }\n  log(): void {}\n}\n',
+  ]],
+  // Without types, what the body returns tells (`clean.join(...)` is a string); one-line bodies stay.
+  ['js-remove-function-body', js, 'const join = (parts) => {\n  const clean = parts.filter(Boolean);\n  return clean.join("-");\n};\nconst one = (x) => { return x; };\n', [
+    "const join = (parts) => {\n  return '';\n};\nconst one = (x) => { return x; };\n",
+  ]],
+  // `super()` and declarations stay; a trailing comment goes with its statement; two-statement blocks are left alone.
+  ['js-remove-statement', js, 'class A extends B {\n  constructor() {\n    super();\n    this.x = 1;\n  }\n}\nfunction f(cache, k) {\n  const v = k * 2;\n  cache.set(k, v); // store\n  return v;\n}\nfunction g() {\n  a();\n  b();\n}\n', [
+    'class A extends B {\n  constructor() {\n    super();\n    this.x = 1;\n  }\n}\nfunction f(cache, k) {\n  const v = k * 2;\n  return v;\n}\nfunction g() {\n  a();\n  b();\n}\n',
+  ]],
+  ['js-remove-statement', ts, 'function tally(xs: number[]): number {\n  let total = 0;\n  for (const x of xs) {\n    total += x;\n    seen++;\n    log(x);\n  }\n  return total;\n}\n', [
+    'function tally(xs: number[]): number {\n  let total = 0;\n  for (const x of xs) {\n    seen++;\n    log(x);\n  }\n  return total;\n}\n',
+    'function tally(xs: number[]): number {\n  let total = 0;\n  for (const x of xs) {\n    total += x;\n    log(x);\n  }\n  return total;\n}\n',
+    'function tally(xs: number[]): number {\n  let total = 0;\n  for (const x of xs) {\n    total += x;\n    seen++;\n  }\n  return total;\n}\n',
+  ]],
   ['js-remove-else-branch', js, 'if (a) {\n  x();\n} else if (b) {\n  y();\n} else {\n  z();\n}\n', [
     'if (a) {\n  x();\n}\n',
     'if (a) {\n  x();\n} else if (b) {\n  y();\n}\n',

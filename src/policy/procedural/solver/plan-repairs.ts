@@ -1,5 +1,6 @@
 import type { Candidate } from '../../../mutation/mutation-operator.js';
-import { REPAIR_OPERATORS, repairCandidates, type RepairOperator } from '../../../mutation/repair-candidates.js';
+import { languageOfPath } from '../../../code/source-language.js';
+import { repairCandidates, repairOperatorsFor, type RepairOperator } from '../../../mutation/repair-candidates.js';
 import type { SeededRng } from '../../../util/seeded-rng.js';
 import { editBlockFor, type EditBlock } from './edit-block.js';
 import type { SuspiciousLine } from './rank-lines.js';
@@ -31,8 +32,9 @@ export interface PlanOptions {
 
 /**
  * Order the candidate repairs at the suspicious lines: priority = line score − TIER_PENALTY ×
- * operator rank (see {@link REPAIR_OPERATORS}); ties go to a seeded order of the lines, then to
- * the catalogue's own order. Lines of files without a source are skipped; each edit comes once.
+ * operator rank in the file's language's catalogue (see `repairOperatorsFor`); ties go to a seeded order of the lines, then to
+ * the catalogue's own order. Lines of files without a source, or of a language the engine does not
+ * parse, are skipped; each edit comes once.
  */
 export function planRepairs(lines: readonly SuspiciousLine[], sources: ReadonlyMap<string, string>, options: PlanOptions): RepairAttempt[] {
   const planned: { attempt: RepairAttempt; tie: number; order: number }[] = [];
@@ -40,15 +42,17 @@ export function planRepairs(lines: readonly SuspiciousLine[], sources: ReadonlyM
   let order = 0;
   for (const suspicious of lines.slice(0, options.maxLines ?? 80)) {
     const source = sources.get(suspicious.file);
-    if (source === undefined) continue;
+    const language = languageOfPath(suspicious.file);
+    if (source === undefined || language === undefined) continue;
+    const catalogue = repairOperatorsFor(language);
     const tie = options.rng.fork(`${suspicious.file}:${suspicious.line}`).next();
-    for (const candidate of repairCandidates(source, [suspicious.line])) {
+    for (const candidate of repairCandidates(source, [suspicious.line], { language })) {
       const edit = editBlockFor(source, candidate);
       if (!edit) continue;
       const key = repairKey(suspicious.file, edit);
       if (seen.has(key)) continue;
       seen.add(key);
-      const tier = REPAIR_OPERATORS.indexOf(candidate.operator as RepairOperator);
+      const tier = catalogue.indexOf(candidate.operator as RepairOperator);
       const priority = suspicious.score - TIER_PENALTY * Math.max(0, tier);
       planned.push({ attempt: { file: suspicious.file, candidate, edit, priority, key }, tie, order: order++ });
     }

@@ -1,3 +1,4 @@
+import type { TestRunner } from '../../../config/repos-schema.js';
 import type { SeededRng } from '../../../util/seeded-rng.js';
 import type { SolverBudget, Steps } from './ask.js';
 import { planRepairs, type RepairAttempt } from './plan-repairs.js';
@@ -23,6 +24,8 @@ export interface RoundState {
   /** Test files the runs cover; empty: the whole suite. */
   scope: string[];
   limits: AttemptLimits;
+  /** The runner the tests run with (see `chooseRunner`); default pytest. */
+  runner?: TestRunner;
   /** Code files read so far, as they stand now (kept edits applied). */
   sources: Map<string, string>;
   unreadable: Set<string>;
@@ -57,7 +60,7 @@ export async function* repairRound(state: RoundState, current: RunReport, rng: S
   const evaluate = async function* (attempt: RepairAttempt): Steps<AttemptResult> {
     budget.attempts++;
     tried.add(attempt.key);
-    const result = yield* evaluateRepair(attempt, current, state.scope, state.limits, budget);
+    const result = yield* evaluateRepair(attempt, current, state.scope, { ...state.limits, runner: state.runner }, budget);
     if (!result.improved) budget.fruitless++;
     state.run.tried.push({ attempt, outcome: result.verdict });
     return result;

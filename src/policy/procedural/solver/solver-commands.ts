@@ -1,5 +1,7 @@
+import type { TestRunner } from '../../../config/repos-schema.js';
 import { SCRATCH_DIR } from '../../../sandbox/sandbox.js';
 import { shellQuote, shellQuoteAll } from '../../../util/shell-quote.js';
+import { RUNNER_PROBE } from './solver-runner.js';
 
 /**
  * The shell commands the procedural Solver runs through its `bash` tool. Its files live in the
@@ -11,6 +13,14 @@ export const WORK_DIR = `${SCRATCH_DIR}/solver`;
 export const TASK_DIFF_PATH = `${WORK_DIR}/task.diff`;
 export const REPORT_SCRIPT_PATH = `${WORK_DIR}/report.py`;
 export const PATCH_PATH = `${WORK_DIR}/pred_patch.diff`;
+/** On a JS/TS repo: the run script (see `jsRunScript`), the harness's suite script and parser for the runner, the report script. */
+export const JS_RUN_PATH = `${WORK_DIR}/run-tests.sh`;
+export const JS_SUITE_PATH = `${WORK_DIR}/suite.sh`;
+export const JS_PARSER_PATH = `${WORK_DIR}/test_parser.py`;
+export const JS_REPORT_PATH = `${WORK_DIR}/js_report.py`;
+const JS_COVERAGE_DIR = `${WORK_DIR}/v8`;
+/** Tests (or files) a JS localisation run reruns alone under V8 coverage at most. */
+const JS_COVERAGE_UNITS = 40;
 const RCFILE = `${WORK_DIR}/coveragerc`;
 const COVERAGE_JSON = `${WORK_DIR}/coverage.json`;
 const KEEP_DIR = `${WORK_DIR}/keep`;
@@ -21,12 +31,16 @@ export const FILE_END = '<<<ssr-solver-end>>>';
 // function that ran each line, which is what the spectrum needs.
 const COVERAGERC = `[run]\ndata_file = ${WORK_DIR}/.coverage\ndynamic_context = test_function\nsource = .\n`;
 
-/** Scratch dir, coverage config, and whether coverage.py is available (`#coverage yes|no`). */
+/**
+ * Scratch dir, coverage config, whether coverage.py is available (`#coverage yes|no`), and what
+ * the repo says about its language and runner (`#probe` lines, see `chooseRunner`).
+ */
 export function setupCommand(): string {
   return [
     `mkdir -p ${KEEP_DIR} && cd /repo`,
     `printf '%s' ${shellQuote(COVERAGERC)} > ${RCFILE}`,
     `if python3 -m coverage --version >/dev/null 2>&1; then echo '#coverage yes'; else echo '#coverage no'; fi`,
+    RUNNER_PROBE,
   ].join('\n');
 }
 
@@ -50,32 +64,58 @@ export interface TestRunOptions {
   timeoutS: number;
   /** Files to put back to their kept content after the run (undoing a tried edit). */
   restore?: readonly string[];
+  /** The runner (see `chooseRunner`); default pytest. */
+  runner?: TestRunner;
 }
 
-/** Lines that run pytest on `targets` into `log`, leaving its exit code in `$code` and its seconds in `$elapsed`. */
-function pytestLines(targets: readonly string[], options: { coverage: boolean; tracebacks: 'short' | 'no'; timeoutS: number; log: string }): string[] {
-  const runner = options.coverage ? `python3 -m coverage run --rcfile=${RCFILE} -m pytest` : 'python3 -m pytest';
+interface RunLineOptions {
+  coverage: boolean;
+  tracebacks: 'short' | 'no';
+  timeoutS: number;
+  log: string;
+  runner?: TestRunner;
+}
+
+/** Lines that run the tests `targets` into `log`, leaving the exit code in `$code` and the seconds in `$elapsed`. */
+function runLines(targets: readonly string[], options: RunLineOptions): string[] {
+  const pytest = options.coverage ? `python3 -m coverage run --rcfile=${RCFILE} -m pytest` : 'python3 -m pytest';
+  // A JS run is never under coverage itself: the report reruns single tests under V8 coverage.
+  const command = isJs(options.runner) ? `bash ${JS_RUN_PATH}` : `${pytest} -rA -p no:cacheprovider --tb=${options.tracebacks}`;
   return [
     'SECONDS=0',
-    `timeout --kill-after=5 ${options.timeoutS} ${runner} -rA -p no:cacheprovider --tb=${options.tracebacks} ${shellQuoteAll(targets)} > ${options.log} 2>&1`,
+    `timeout --kill-after=5 ${options.timeoutS} ${command} ${shellQuoteAll(targets)} > ${options.log} 2>&1`,
     'code=$? elapsed=$SECONDS',
   ];
 }
 
-const report = (log: string, extra = ''): string => `python3 ${REPORT_SCRIPT_PATH} --log ${log} --exit "$code" --seconds "$elapsed"${extra}`;
+const isJs = (runner: TestRunner | undefined): boolean => runner !== undefined && runner !== 'pytest';
+
+function report(log: string, runner: TestRunner | undefined, extra = ''): string {
+  const script = isJs(runner) ? `${JS_REPORT_PATH} --parser ${JS_PARSER_PATH} --runner ${runner}` : REPORT_SCRIPT_PATH;
+  return `python3 ${script} --log ${log} --exit "$code" --seconds "$elapsed"${extra}`;
+}
 
 /** Run the tests (under coverage when asked) and print the report script's summary of the run. */
 export function testRunCommand(options: TestRunOptions): string {
   const log = `${WORK_DIR}/run.log`;
-  const lines = ['cd /repo', 'export PYTHONDONTWRITEBYTECODE=1', `rm -f ${COVERAGE_JSON} ${WORK_DIR}/.coverage`, ...pytestLines(options.targets, { ...options, log })];
+  if (isJs(options.runner)) {
+    // The report's coverage reruns see the code as it is now, so a tried edit is undone only after it.
+    const coverage = options.coverage
+      ? ` --cov-dir ${JS_COVERAGE_DIR} --cov-tests ${JS_COVERAGE_UNITS} --cov-seconds "$(( ${options.timeoutS} - elapsed > 10 ? ${options.timeoutS} - elapsed : 10 ))"`
+      : '';
+    const lines = ['cd /repo', ...runLines(options.targets, { ...options, log }), report(log, options.runner, coverage)];
+    if (options.restore?.length) lines.push(restoreCommand(options.restore));
+    return lines.join('\n');
+  }
+  const lines = ['cd /repo', 'export PYTHONDONTWRITEBYTECODE=1', `rm -f ${COVERAGE_JSON} ${WORK_DIR}/.coverage`, ...runLines(options.targets, { ...options, log })];
   if (options.coverage) lines.push(`python3 -m coverage json --rcfile=${RCFILE} --show-contexts -q -o ${COVERAGE_JSON} >/dev/null 2>&1`);
   if (options.restore?.length) lines.push(restoreCommand(options.restore));
-  lines.push(report(log, options.coverage ? ` --cov ${COVERAGE_JSON}` : ''));
+  lines.push(report(log, options.runner, options.coverage ? ` --cov ${COVERAGE_JSON}` : ''));
   return lines.join('\n');
 }
 
 export interface AttemptRunOptions {
-  /** The tests failing now (pytest selectors): rerun first, alone; empty: go straight to the full run. */
+  /** The tests failing now (pytest selectors; test files on a JS repo): rerun first, alone; empty: go straight to the full run. */
   failing: readonly string[];
   /** How many tests fail now: the quick run must show fewer for the full run to follow. */
   failedCount: number;
@@ -85,6 +125,8 @@ export interface AttemptRunOptions {
   fullTimeoutS: number;
   /** Files to put back afterwards (undoing the tried edit). */
   restore: readonly string[];
+  /** The runner (see `chooseRunner`); default pytest. */
+  runner?: TestRunner;
 }
 
 /** Marks the full run's report in an attempt's output. */
@@ -100,13 +142,13 @@ export function attemptRunCommand(options: AttemptRunOptions): string {
   const fullLog = `${WORK_DIR}/run.log`;
   const full = [
     `echo '${FULL_RUN_MARKER}'`,
-    ...pytestLines(options.scope, { coverage: false, tracebacks: 'no', timeoutS: options.fullTimeoutS, log: fullLog }),
-    report(fullLog),
+    ...runLines(options.scope, { coverage: false, tracebacks: 'no', timeoutS: options.fullTimeoutS, log: fullLog, runner: options.runner }),
+    report(fullLog, options.runner),
   ];
   // Without the list of failing tests there is nothing to run quickly.
   const staged = options.failing.length === 0 ? full : [
-    ...pytestLines(options.failing, { coverage: false, tracebacks: 'no', timeoutS: options.quickTimeoutS, log: quickLog }),
-    `${report(quickLog, ` --promising-below ${options.failedCount}`)} > ${WORK_DIR}/quick.txt`,
+    ...runLines(options.failing, { coverage: false, tracebacks: 'no', timeoutS: options.quickTimeoutS, log: quickLog, runner: options.runner }),
+    `${report(quickLog, options.runner, ` --promising-below ${options.failedCount}`)} > ${WORK_DIR}/quick.txt`,
     `cat ${WORK_DIR}/quick.txt`,
     `if grep -q '^#promising yes' ${WORK_DIR}/quick.txt; then`,
     ...full.map((line) => `  ${line}`),

@@ -6,8 +6,15 @@ import { readRunReport } from './read-run-report.js';
 import { ATTEMPT_TURNS, repairRound, type RoundState } from './repair-round.js';
 import { REPORT_SCRIPT } from './report-script.js';
 import type { RunReport } from './run-report.js';
+import { readJsTestFiles, type JsRunner } from '../../../harness/js-test-files.js';
+import { jsCoverageWorks, jsReportScript, jsRunScript } from './js-commands.js';
+import { chooseRunner, readProbe } from './solver-runner.js';
 import {
   applyTaskCommand,
+  JS_PARSER_PATH,
+  JS_REPORT_PATH,
+  JS_RUN_PATH,
+  JS_SUITE_PATH,
   PATCH_PATH,
   REPORT_SCRIPT_PATH,
   saveFixCommand,
@@ -59,17 +66,22 @@ async function* solve(ctx: SolverProgramContext): Program {
   // The command limit the system prompt states, less a margin: no fixed ceiling, so a slow suite is not cut short.
   const maxRunS = maxRunSeconds(readTimeLimits(ctx.systemPrompt ?? '', ''));
 
-  const setup = yield* ask(bash(setupCommand(), 'Make a scratch folder outside the repository and check whether coverage.py is available.'), budget);
-  run.coverage = setup.text.includes('#coverage yes');
+  const setup = yield* ask(bash(setupCommand(), 'Make a scratch folder outside the repository, check whether coverage.py is available and see how the repo runs its tests.'), budget);
+  const runner = chooseRunner(readProbe(setup.text), task?.files ?? [], `${ctx.systemPrompt ?? ''}\n${ctx.taskPrompt ?? ctx.userPrompt ?? ''}`);
+  run.runner = runner;
+  // A JS run always localises: V8 coverage of single tests, or a static spectrum where the runner transforms the code.
+  run.coverage = runner === 'pytest' ? setup.text.includes('#coverage yes') : true;
+  if (runner !== 'pytest' && !jsCoverageWorks(runner)) run.notes.push(`${runner} transforms the code before V8 sees it, so I localised by a static spectrum (the functions the failing tests name) instead of coverage`);
   if (task) {
     yield* ask(create(TASK_DIFF_PATH, task.text, 'Save the test changes from the task as a patch file.'), budget);
     const applied = yield* ask(bash(applyTaskCommand(), 'Apply the test changes so the new tests exist in the repository.'), budget);
     run.taskApplied = /#applied /.test(applied.text);
   } else run.notes.push('the task holds no diff I could read');
-  yield* ask(create(REPORT_SCRIPT_PATH, REPORT_SCRIPT, 'Write a helper that condenses a test log and its coverage into a short report.'), budget);
+  if (runner === 'pytest') yield* ask(create(REPORT_SCRIPT_PATH, REPORT_SCRIPT, 'Write a helper that condenses a test log and its coverage into a short report.'), budget);
+  else yield* writeJsHelpers(runner, budget);
 
   const tests = (targets: string[], timeoutS: number): Steps<RunReport | null> =>
-    runTests(budget, { targets, coverage: run.coverage, tracebacks: 'short', timeoutS });
+    runTests(budget, { targets, coverage: run.coverage, tracebacks: 'short', timeoutS, runner });
 
   let scope: string[] = [];
   let current = yield* tests(scope, maxRunS);
@@ -83,7 +95,7 @@ async function* solve(ctx: SolverProgramContext): Program {
   run.before = current ?? undefined;
   if (!current) run.notes.push('the test runs printed no report');
   else if (current.exitCode === 124) run.notes.push('the tests did not finish within the time limit');
-  else if (!current.finished) run.notes.push(`pytest stopped before running any test${current.frames.length > 0 ? ' (a crash at import)' : ''}`);
+  else if (!current.finished) run.notes.push(`${runner === 'pytest' ? 'pytest' : 'the test runner'} stopped before running any test${current.frames.length > 0 ? ' (a crash at import)' : ''}`);
   else if (current.failedCount === 0) run.notes.push('no test fails, so there is nothing to repair');
 
   const baseSeconds = current?.seconds ?? 10;
@@ -91,7 +103,7 @@ async function* solve(ctx: SolverProgramContext): Program {
     quickTimeoutS: Math.min(maxRunS, Math.max(10, baseSeconds + 5)),
     fullTimeoutS: Math.min(maxRunS, Math.max(20, 3 * baseSeconds + 10)),
   };
-  const state: RoundState = { budget, run, scope, limits, sources: new Map(), unreadable: new Set(), tried: new Set() };
+  const state: RoundState = { budget, run, scope, limits, runner, sources: new Map(), unreadable: new Set(), tried: new Set() };
   let submitted = false;
   for (let round = 0; current && needsRepair(current); round++) {
     const kept = yield* repairRound(state, current, rng.fork(`round:${round}`));
@@ -116,6 +128,18 @@ async function* solve(ctx: SolverProgramContext): Program {
 /** Tests fail, or the suite crashed with a traceback into the code (a run that timed out gives nothing to go on). */
 function needsRepair(report: RunReport): boolean {
   return report.finished ? report.failedCount > 0 : report.exitCode !== 124 && report.frames.length > 0;
+}
+
+/**
+ * On a JS/TS repo: the harness's suite script and parser for the runner, the script that runs
+ * some test files with it, and the report script.
+ */
+async function* writeJsHelpers(runner: JsRunner, budget: SolverBudget): Steps<void> {
+  const harness = readJsTestFiles(runner);
+  yield* ask(create(JS_SUITE_PATH, harness.testScript, `Write the script that runs the whole suite with ${runner}.`), budget);
+  yield* ask(create(JS_RUN_PATH, jsRunScript(runner, JS_SUITE_PATH), `Write a script that runs the given test files with ${runner} (the whole suite without arguments).`), budget);
+  yield* ask(create(JS_PARSER_PATH, harness.testParser, `Write a parser for ${runner}'s output.`), budget);
+  yield* ask(create(JS_REPORT_PATH, jsReportScript(), 'Write a helper that condenses a test log, its stack traces and V8 coverage of single tests into a short report.'), budget);
 }
 
 async function* runTests(budget: SolverBudget, options: Parameters<typeof testRunCommand>[0]): Steps<RunReport | null> {

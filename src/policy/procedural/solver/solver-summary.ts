@@ -1,3 +1,4 @@
+import type { TestRunner } from '../../../config/repos-schema.js';
 import type { RepairAttempt } from './plan-repairs.js';
 import type { RunReport } from './run-report.js';
 import type { TaskDiff } from './task-diff.js';
@@ -8,6 +9,8 @@ export interface SolverRun {
   task: TaskDiff | null;
   taskApplied: boolean;
   coverage: boolean;
+  /** The runner the tests ran with (see `chooseRunner`). */
+  runner?: TestRunner;
   /** Test files the runs were limited to; empty: the whole suite. */
   scope?: string[];
   before?: RunReport;
@@ -29,7 +32,8 @@ export function describeSolverRun(run: SolverRun): string {
   const scope = run.scope?.length ? run.scope.join(' ') : 'the whole suite';
   if (run.before) {
     const how = run.coverage ? 'with coverage-based (Ochiai) fault localisation' : 'without coverage (tracebacks only)';
-    out.push(`Before: ${run.before.failedCount} failing and ${run.before.passed} passing tests in ${scope}; localised ${how}.`);
+    const using = run.runner && run.runner !== 'pytest' ? ` (run with ${run.runner})` : '';
+    out.push(`Before: ${run.before.failedCount} failing and ${run.before.passed} passing tests in ${scope}${using}; localised ${how}.`);
   }
   const files = [...new Set(run.tried.map((t) => t.attempt.file))];
   out.push(`Tried ${run.tried.length} candidate edit(s) from the inverse operator catalogue${files.length > 0 ? ` in ${files.join(', ')}` : ''}.`);

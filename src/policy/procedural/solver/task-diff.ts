@@ -23,6 +23,8 @@ export interface TaskDiff {
 
 const FENCE = /^```/;
 const DEF = /^\s*(?:async\s+)?def\s+(\w+)\s*\(/;
+// A JS/TS test: `it('name', …)` / `test("name", …)`, with `.only` / `.skip` / `.todo`; the name stands in for a `test…` function's.
+const JS_TEST = /^\s*(?:it|test)(?:\.\w+)?\s*\(\s*(['"`])(.+?)\1/;
 
 /**
  * Find the diff in a task prompt: the first fenced block (```diff or bare ```) that parses as a
@@ -65,8 +67,9 @@ function readDiff(text: string): TaskDiff | null {
 }
 
 /**
- * Tests named by the diff: every added `def test…` line, and for hunks that add lines inside an
- * existing test, the nearest `def test…` above them (from the hunk's lines or its heading).
+ * Tests named by the diff: every added `def test…` line (`it('…'` / `test('…'` in a JS/TS file),
+ * and for hunks that add lines inside an existing test, the nearest such line above them (from
+ * the hunk's lines or its heading).
  */
 export function taskTests(parsed: ParsedDiff): TaskTest[] {
   const tests: TaskTest[] = [];
@@ -79,20 +82,32 @@ export function taskTests(parsed: ParsedDiff): TaskTest[] {
   };
   for (const file of parsed.files) {
     if (file.newPath === null) continue;
+    const python = /\.py$/.test(file.newPath);
+    const testName = python ? pythonTest : jsTest;
     for (const hunk of file.hunks) {
       let line = hunk.newStart;
       let current: { name: string; line: number } | null = null;
-      const heading = DEF.exec(hunk.heading);
-      if (heading?.[1]?.startsWith('test')) current = { name: heading[1], line: hunk.newStart };
+      const heading = testName(hunk.heading);
+      if (heading) current = { name: heading, line: hunk.newStart };
       for (const text of hunk.lines) {
         const op = text[0];
         if (op === '-' || op === '\\') continue;
-        const def = DEF.exec(text.slice(1));
-        if (def) current = def[1]!.startsWith('test') ? { name: def[1]!, line } : null;
+        const def = (python ? DEF : JS_TEST).exec(text.slice(1));
+        const name = testName(text.slice(1));
+        if (def) current = name ? { name, line } : null;
         if (op === '+' && current) add({ file: file.newPath, name: current.name, line: current.line, change: def && current.line === line ? 'added' : 'modified' });
         line++;
       }
     }
   }
   return tests;
+}
+
+function pythonTest(line: string): string | undefined {
+  const name = DEF.exec(line)?.[1];
+  return name?.startsWith('test') ? name : undefined;
+}
+
+function jsTest(line: string): string | undefined {
+  return JS_TEST.exec(line)?.[2];
 }

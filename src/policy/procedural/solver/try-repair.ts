@@ -1,4 +1,6 @@
+import type { TestRunner } from '../../../config/repos-schema.js';
 import { bash, edit } from '../program.js';
+import { jsTestFile } from './js-commands.js';
 import { ask, type SolverBudget, type Steps } from './ask.js';
 import { compareRuns } from './compare-runs.js';
 import type { RepairAttempt } from './plan-repairs.js';
@@ -10,6 +12,8 @@ import { attemptRunCommand, FULL_RUN_MARKER, restoreCommand } from './solver-com
 export interface AttemptLimits {
   quickTimeoutS: number;
   fullTimeoutS: number;
+  /** The runner the tests run with; default pytest. */
+  runner?: TestRunner;
 }
 
 /** What trying one edit showed. The edit is undone either way. */
@@ -30,7 +34,7 @@ export async function* evaluateRepair(attempt: RepairAttempt, current: RunReport
   const made = yield* ask(edit(file, block.search, block.replace, `Try ${candidate.description} at ${where} (suspiciousness ${attempt.priority.toFixed(2)}).`), budget);
   if (!made.ok) return { verdict: 'edit refused' };
   // The quick run is only worth it when it names every failing test.
-  const failing = current.failing.length === current.failedCount ? testSelectors(current.failing) : [];
+  const failing = current.failing.length === current.failedCount ? testSelectors(current.failing, limits.runner) : [];
   const command = attemptRunCommand({ failing, failedCount: current.failedCount, scope, ...limits, restore: [file] });
   const observation = yield* ask(bash(command, `Rerun the failing tests with ${candidate.description} at ${where} (the rest too if they improve), then undo it.`), budget);
   const [quickText = '', fullText] = observation.text.split(`${FULL_RUN_MARKER}\n`);
@@ -53,7 +57,11 @@ export async function* keepRepair(attempt: RepairAttempt, report: RunReport, bud
   return (yield* ask(edit(file, block.search, block.replace, why), budget)).ok;
 }
 
-/** pytest selectors for failing test ids: parametrized cases by their function (a superset). */
-export function testSelectors(ids: readonly string[]): string[] {
+/**
+ * What reruns the failing tests: pytest selectors, parametrized cases by their function; on a JS
+ * repo their test files (the runners have no common way to pick one test). Supersets both.
+ */
+export function testSelectors(ids: readonly string[], runner: TestRunner = 'pytest'): string[] {
+  if (runner !== 'pytest') return [...new Set(ids.map(jsTestFile))];
   return [...new Set(ids.map((id) => id.replace(/\[.*\]$/, '')))];
 }

@@ -62,3 +62,28 @@ describe('extractTaskDiff', () => {
     expect(extractTaskDiff(prompt)).toBeNull();
   });
 });
+
+describe('taskTests on a JS test file', () => {
+  it('names the it()/test() blocks a diff adds or changes', async () => {
+    const { parseUnifiedDiff } = await import('../../../../src/code/unified-diff.js');
+    const { taskTests } = await import('../../../../src/policy/procedural/solver/task-diff.js');
+    const diff = [
+      'diff --git a/test/c.test.mjs b/test/c.test.mjs',
+      '--- a/test/c.test.mjs',
+      '+++ b/test/c.test.mjs',
+      "@@ -1,3 +1,6 @@ describe('lastN', () => {",
+      "   it('takes nothing for zero', () => {",
+      '+    assert.equal(1, 1);',
+      '   });',
+      "+  it('takes the last items', () => assert.deepEqual(lastN([1, 2, 3, 4], 2), [3, 4]));",
+      "+  test.skip(\"later\", () => {});",
+      ' });',
+      '',
+    ].join('\n');
+    expect(taskTests(parseUnifiedDiff(diff)).map((t) => [t.name, t.change])).toEqual([
+      ['takes nothing for zero', 'modified'],
+      ['takes the last items', 'added'],
+      ['later', 'added'],
+    ]);
+  });
+});
