@@ -4,7 +4,7 @@ import { packagePath } from '../../../util/package-root.js';
 import { readDefaultTestFiles } from '../../../harness/default-files.js';
 
 /**
- * The Python files the procedural Injector writes into the sandbox, read at runtime from
+ * The Python files the procedural Injector writes into the sandbox (for Python and JS repos alike), read at runtime from
  * `src/policy/procedural/injector/` under the package root (the compiled build does not copy .py
  * files, so, like the harness defaults, they are found by walking up to the package root).
  */
@@ -17,6 +17,10 @@ export interface InjectorAssets {
   summarizeRun: string;
   /** `scripts/trace_lines.py`: which code lines the suite executes. */
   traceLines: string;
+  /** `scripts/js_failures.py`: exception and test-file line of each failing JS test (summarize_run.py imports it). */
+  jsFailures: string;
+  /** `scripts/v8_lines.py`: which lines of JS code files Node's V8 coverage saw run. */
+  v8Lines: string;
 }
 
 let cached: InjectorAssets | undefined;
@@ -30,6 +34,8 @@ export function injectorAssets(): InjectorAssets {
     unittestParser: read('parsers', 'unittest_parser.py'),
     summarizeRun: read('scripts', 'summarize_run.py'),
     traceLines: read('scripts', 'trace_lines.py'),
+    jsFailures: read('scripts', 'js_failures.py'),
+    v8Lines: read('scripts', 'v8_lines.py'),
   };
   return cached;
 }

@@ -6,7 +6,10 @@ import { readTextFile } from './read-text-file.js';
 import type { RepoFacts } from './repo-facts.js';
 import { parseRunSummary } from './run-summary.js';
 import type { TestSelection } from './select-tests.js';
-import { planWeakening, type WeakenTarget } from './weaken-plan.js';
+import { planWeakening, type WeakenPlan, type WeakenTarget } from './weaken-plan.js';
+import { planJsWeakening } from './weaken-plan-js.js';
+import { languageOfPath } from '../../../code/source-language.js';
+import type { TestSuite } from './test-suite.js';
 
 /** What the weakening did, for the summary and metadata. */
 export interface Weakening {
@@ -40,7 +43,7 @@ export async function* weakenTests(facts: RepoFacts, selection: TestSelection, b
     for (const [file, targets] of round) {
       const source = yield* readTextFile(file, `Read ${file} to find the tests that now fail.`);
       if (source === null) return { status: 'failed', reason: `could not read ${file}` };
-      const plan = planWeakening(source, targets);
+      const plan = planFor(facts.suite, file, source, targets);
       for (const step of plan.edits) {
         const done = yield edit(file, step.search, step.replace, `Delete failing test code from ${file}.`);
         if (!done.ok) return { status: 'failed', reason: `an edit of ${file} failed: ${done.text.split('\n')[0]}` };
@@ -74,4 +77,10 @@ function secondRoundTargets(selection: TestSelection, failing: ReadonlySet<strin
     if (names.length > 0) out.set(file, names.map((qualifiedName) => ({ qualifiedName })));
   }
   return out;
+}
+
+// Python tests by qualified name; JS tests by their titles (Mocha's full title joins them with spaces).
+function planFor(suite: TestSuite, file: string, source: string, targets: readonly WeakenTarget[]): WeakenPlan {
+  if (suite.kind !== 'js') return planWeakening(source, targets);
+  return planJsWeakening(source, languageOfPath(file) ?? 'javascript', targets, suite.runner === 'mocha' ? ' ' : ' > ');
 }
