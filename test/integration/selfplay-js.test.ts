@@ -94,12 +94,12 @@ describe('ssr selfplay on the jskit example with the procedural policy (real Doc
 
   it('told both roles the language and the runner', async () => {
     const injector = records.find((r) => r.order === 1)!;
-    const injected = await readTrajectory(join(out, 'trajectories', `${injector.id}.jsonl`));
+    const injected = await readTrajectory(join(out, 'trajectories', `${injector.id}-inject.jsonl`));
     expect(injected.header.userPrompt).toContain('## The repository: JavaScript or TypeScript, tested with node:test');
     expect(injected.header.userPrompt).not.toContain('python3 -m pytest');
     // The Injector's closing summary names the JS operators it used, in .mjs code files.
     for (const record of records.filter((r) => r.valid === true)) {
-      const trajectory = await readTrajectory(join(out, 'trajectories', `${record.id}.jsonl`));
+      const trajectory = await readTrajectory(join(out, 'trajectories', `${record.id}-inject.jsonl`));
       const summary = trajectory.steps.filter((step) => step.toolCall === undefined).at(-1)?.assistant.content ?? '';
       expect(summary).toMatch(/^Injected a \w+ bug after \d+ tried change\(s\): js-[\w-]+ in src\/\w+\.mjs:\d+/);
     }
