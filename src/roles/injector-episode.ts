@@ -2,6 +2,7 @@ import { agentLimitsSchema, type AgentLimits } from '../agent/agent-limits.js';
 import type { AgentExit } from '../agent/agent-exit.js';
 import type { BugArtifact } from '../artifact/bug-artifact.js';
 import type { ResolvedRepo } from '../config/resolve-repo.js';
+import { runnerOf } from '../harness/repo-test-files.js';
 import type { SandboxProvider, SandboxTemplate } from '../sandbox/sandbox.js';
 import { artifactFromSubmission } from './artifact-from-submission.js';
 import type { InjectorStrategy } from './injector-strategy.js';
@@ -36,7 +37,7 @@ export interface InjectorEpisode {
 export async function runInjectorEpisode(options: InjectorEpisodeOptions): Promise<InjectorEpisode> {
   const limits = agentLimitsSchema.parse(options.limits ?? {});
   const testTimeoutMs = options.testTimeoutMs ?? options.repo.limits.test_timeout_s * 1000;
-  const prompts = injectorPrompts(options.strategy, { thresholds: options.repo.thresholds, testTimeoutMs }, limits);
+  const prompts = injectorPrompts(options.strategy, { thresholds: options.repo.thresholds, testTimeoutMs, testRunner: runnerOf(options.repo) }, limits);
   const exit = await runRoleEpisode('injector', () => options.provider.acquire(options.template), prompts, limits, options);
   if (exit.submission?.type !== 'injector') return { exit, artifact: null };
   const collected = artifactFromSubmission(exit.submission);

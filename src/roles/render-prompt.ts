@@ -8,9 +8,13 @@ export type PromptVariables = Readonly<Record<string, string | number>>;
 
 /**
  * The templates under `prompts/` that are rendered on their own (`injector-common` is only
- * included; `solver-statement` is both: the Solver prompt includes it, the SWE-bench export renders it).
+ * included; `solver-statement` is both: the Solver prompt includes it, the SWE-bench export renders it;
+ * the `*-runner-javascript` sections go into the role prompts of a JS/TS repo).
  */
-export const PROMPT_NAMES = ['system', 'injector-removal', 'injector-history', 'injector-direct', 'solver', 'solver-statement'] as const;
+export const PROMPT_NAMES = [
+  'system', 'injector-removal', 'injector-history', 'injector-direct', 'solver', 'solver-statement',
+  'injector-runner-javascript', 'solver-runner-javascript',
+] as const;
 export type PromptName = (typeof PROMPT_NAMES)[number];
 
 // `{{name}}` is a variable, `{{> file}}` includes prompts/file.md; anything else between braces

@@ -6,10 +6,11 @@ import type { AgentLimits } from '../agent/agent-limits.js';
 import type { BugArtifact } from '../artifact/bug-artifact.js';
 import { isDiffParseError } from '../code/diff-parse-error.js';
 import { invertUnifiedDiff } from '../code/invert-diff.js';
-import type { Thresholds } from '../config/repos-schema.js';
+import type { TestRunner, Thresholds } from '../config/repos-schema.js';
 import { EngineError } from '../util/engine-error.js';
 import type { InjectorStrategy } from './injector-strategy.js';
 import { renderPrompt } from './render-prompt.js';
+import { injectorRunnerVariables, solverRunnerVariables } from './runner-prompt-variables.js';
 
 /** The two prompts of an episode: the shared agent system prompt and the role's task. */
 export interface RolePrompts {
@@ -21,6 +22,8 @@ export interface RolePrompts {
 export interface InjectorPromptSettings {
   thresholds: Thresholds;
   testTimeoutMs: number;
+  /** The repo's runner (repos.yaml `test.runner`): a JS runner's prompts name the language, the runner and its commands. Default pytest. */
+  testRunner?: TestRunner;
 }
 
 function systemPrompt(limits: AgentLimits): string {
@@ -37,6 +40,7 @@ export function injectorPrompts(strategy: InjectorStrategy, settings: InjectorPr
     max_failing_tests: thresholds.max_failing_tests,
     max_failing_files: thresholds.max_failing_files,
     test_timeout_s: Math.ceil(settings.testTimeoutMs / 1000),
+    ...injectorRunnerVariables(settings.testRunner ?? 'pytest', strategy),
   });
   return { systemPrompt: systemPrompt(limits), userPrompt: userPrompt.trimEnd() };
 }
@@ -66,9 +70,16 @@ function withoutCodeContext(diff: string): string {
   return formatGitDiff(files.map((file) => (isDoctestHost(file.newPath ?? file.oldPath ?? '') ? trimHunkContext(file) : file)));
 }
 
-/** The Solver's prompts: the fixed template of SPEC §4 wrapping the reversed test_weaken.diff. */
-export function solverPrompts(artifact: BugArtifact, limits: AgentLimits): RolePrompts {
-  const userPrompt = renderPrompt('solver', { repository: 'the repository in /repo', reversed_test_weaken: solverTaskDiff(artifact).trimEnd() });
+/**
+ * The Solver's prompts: the fixed template of SPEC §4 wrapping the reversed test_weaken.diff; for a
+ * JS runner a note naming the language and the runner follows it (never the test script or files).
+ */
+export function solverPrompts(artifact: BugArtifact, limits: AgentLimits, testRunner: TestRunner = 'pytest'): RolePrompts {
+  const userPrompt = renderPrompt('solver', {
+    repository: 'the repository in /repo',
+    reversed_test_weaken: solverTaskDiff(artifact).trimEnd(),
+    ...solverRunnerVariables(testRunner),
+  });
   return { systemPrompt: systemPrompt(limits), userPrompt: userPrompt.trimEnd() };
 }
 

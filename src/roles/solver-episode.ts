@@ -4,6 +4,7 @@ import type { LeakFlag } from '../agent/leak-flag.js';
 import { scanLeaks } from '../agent/scan-leaks.js';
 import type { TrajectoryRecord, TrajectoryStep } from '../agent/trajectory-record.js';
 import type { BugArtifact } from '../artifact/bug-artifact.js';
+import type { TestRunner } from '../config/repos-schema.js';
 import type { SandboxProvider, SandboxTemplate } from '../sandbox/sandbox.js';
 import { solverPrompts } from './role-prompts.js';
 import { prepareSolverSandbox } from './solver-sandbox.js';
@@ -18,6 +19,8 @@ export interface SolverEpisodeOptions extends RoleRunOptions {
   priorPatch?: string;
   /** Missing fields take the defaults of SPEC §8. */
   limits?: Partial<AgentLimits>;
+  /** The repo's runner, which a JS repo's prompt names (default pytest: the prompt names none). */
+  testRunner?: TestRunner;
 }
 
 export interface SolverEpisode {
@@ -35,7 +38,7 @@ export interface SolverEpisode {
  */
 export async function runSolverEpisode(options: SolverEpisodeOptions): Promise<SolverEpisode> {
   const limits = agentLimitsSchema.parse(options.limits ?? {});
-  const prompts = solverPrompts(options.artifact, limits);
+  const prompts = solverPrompts(options.artifact, limits, options.testRunner);
   // Only the calls are kept (a tokens-mode step carries its whole prompt's ids).
   const calls: Array<Pick<TrajectoryStep, 'turn' | 'toolCall'>> = [];
   const observer = { write: async (record: TrajectoryRecord) => void (record.type === 'step' && calls.push({ turn: record.turn, toolCall: record.toolCall })) };

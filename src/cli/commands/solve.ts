@@ -8,6 +8,7 @@ import { leakPenalty, type LeakFlag, type LeakPolicy } from '../../agent/leak-fl
 import { artifactId } from '../../artifact/artifact-id.js';
 import { loadArtifactDir } from '../../artifact/load-artifact.js';
 import type { BugArtifact } from '../../artifact/bug-artifact.js';
+import type { TestRunner } from '../../config/repos-schema.js';
 import { createPolicy, type PolicyFlags } from '../../policy/create-policy.js';
 import type { Policy } from '../../policy/policy.js';
 import { progressDisplay } from '../../report/progress-display.js';
@@ -59,6 +60,8 @@ interface AttemptContext {
   provider: SandboxProvider;
   artifact: BugArtifact;
   priorPatch?: string;
+  /** The repo's runner, named in a JS repo's Solver prompt. */
+  testRunner?: TestRunner;
   originalPassing: string[];
   /** Validation's O run was guarded: grading holds every attempt to it. */
   originalGuarded: boolean;
@@ -82,7 +85,7 @@ async function runAttempt(ctx: AttemptContext, attempt: number, bugId: string): 
   let grade: SolverGrade | null = null;
   try {
     const episode = await runSolverEpisode({
-      policy: ctx.policy, template: ctx.template, provider: ctx.provider, artifact: ctx.artifact, priorPatch: ctx.priorPatch,
+      policy: ctx.policy, template: ctx.template, provider: ctx.provider, artifact: ctx.artifact, priorPatch: ctx.priorPatch, testRunner: ctx.testRunner,
       limits: agentLimitsFromFlags(ctx.options), episodeId, seed, trajectoryPath: join(dir, 'trajectory.jsonl'),
     });
     const { exit, patch, leaks } = episode;
@@ -157,7 +160,7 @@ export function registerSolve(program: Command): void {
 
       const solveDir = join(resolve(options.out), 'solves', bugId);
       const ctx: AttemptContext = {
-        policy, template, provider, artifact, priorPatch, originalPassing: oracle.originalPassing, originalGuarded: validation.originalGuarded, testTimeoutMs, options,
+        policy, template, provider, artifact, priorPatch, testRunner: repo.testRunner, originalPassing: oracle.originalPassing, originalGuarded: validation.originalGuarded, testTimeoutMs, options,
         baseSeed: options.seed ?? randomInt(2 ** 31), solveDir,
       };
       process.stderr.write(`ssr solve: ${options.attempts} attempt(s) on ${bugId} with ${policy.name}\n`);

@@ -75,7 +75,7 @@ async function runAttempt(ctx: SelfplayContext, input: SolveInput, n: number): P
   let exit: AgentExit | null = null;
   try {
     const episode = await runSolverEpisode({
-      policy: ctx.policy, template, provider: ctx.provider, artifact: input.artifact, limits: roleLimits(ctx.settings.solverLimits, testTimeoutOf(ctx, repo)),
+      policy: ctx.policy, template, provider: ctx.provider, artifact: input.artifact, limits: roleLimits(ctx.settings.solverLimits, testTimeoutOf(ctx, repo)), testRunner: repo.testRunner,
       episodeId: id, seed: runSeed(input.seed, id), trajectoryPath: ctx.store.trajectoryPath(id), signal: ctx.health.signal,
     });
     exit = episode.exit;

@@ -4,7 +4,9 @@ import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { agentLimitsSchema } from '../../../src/agent/agent-limits.js';
 import { loadArtifactDir } from '../../../src/artifact/load-artifact.js';
-import { thresholdsSchema, type Thresholds } from '../../../src/config/repos-schema.js';
+import { testRunnerSchema, thresholdsSchema, type TestRunner, type Thresholds } from '../../../src/config/repos-schema.js';
+import { testFilesForRunner } from '../../../src/harness/repo-test-files.js';
+import { RUNNER_NAMES, runnerNamed } from '../../../src/harness/runner-names.js';
 import { injectorStrategySchema, type InjectorStrategy } from '../../../src/roles/injector-strategy.js';
 import { PROMPT_NAMES, promptsDir } from '../../../src/roles/render-prompt.js';
 import { injectorPrompts, solverPrompts, solverStatement, solverTaskDiff } from '../../../src/roles/role-prompts.js';
@@ -46,7 +48,56 @@ describe('injector prompts', () => {
   });
 });
 
+const jsRunners = testRunnerSchema.options.filter((runner): runner is Exclude<TestRunner, 'pytest'> => runner !== 'pytest');
+
+describe('injector prompts name the repo\'s language and runner', () => {
+  const settings = (testRunner?: TestRunner) => ({ thresholds: thresholdsSchema.parse({}), testTimeoutMs: 90_000, ...(testRunner ? { testRunner } : {}) });
+
+  it.each(strategies)('%s: a pytest repo gets the prompt it got before runners were named', (strategy) => {
+    const plain = injectorPrompts(strategy, settings(), limits);
+    expect(injectorPrompts(strategy, settings('pytest'), limits)).toEqual(plain);
+    expect(plain.userPrompt).toContain('(for pytest: `cd /repo && python3 -m pytest -rA -p no:cacheprovider <files>`)');
+    expect(plain.userPrompt).toContain('git diff HEAD -- path/to/module.py other/module.py > /ssr/artifact/bug_inject.diff');
+    expect(plain.userPrompt).not.toMatch(/JavaScript|node_modules|ssr-test-file/);
+  });
+
+  it.each(jsRunners.flatMap((runner) => strategies.map((strategy) => [runner, strategy] as const)))('%s, %s: language, runner, its commands, and ssr\'s script and parser as the example', (runner, strategy) => {
+    const { systemPrompt, userPrompt } = injectorPrompts(strategy, settings(runner), limits);
+    const files = testFilesForRunner(runner);
+    expect(userPrompt).toContain(`## The repository: JavaScript or TypeScript, tested with ${RUNNER_NAMES[runner]}`);
+    expect(userPrompt).toContain(`its tests run with ${RUNNER_NAMES[runner]}:`);
+    expect(userPrompt).toContain(files.testScript.trimEnd());
+    expect(userPrompt).toContain(files.testParser.trimEnd());
+    expect(userPrompt).toContain('git diff HEAD -- src/module.js src/other.js > /ssr/artifact/bug_inject.diff');
+    expect(userPrompt).not.toMatch(/python3 -m pytest|tests\/test_module\.py|NameError/);
+    // The thresholds, rules and strategy stay.
+    expect(userPrompt).toContain('at least 10 tests pass and none fail');
+    expect(userPrompt).toMatch(/Never comment tests out/);
+    expect(`${systemPrompt}${userPrompt}`).not.toMatch(/\{\{|\}\}/);
+    // The procedural policy reads the runner back from the phrase.
+    expect(runnerNamed(RUNNER_NAMES[runner])).toBe(runner);
+  });
+
+  it('the removal strategy names the JavaScript errors of trivial breakage', () => {
+    const { userPrompt } = injectorPrompts('removal', settings('jest'), limits);
+    expect(userPrompt).toContain('`ReferenceError`, a failed import');
+    expect(userPrompt).toMatch(/Strategy: remove functionality/);
+  });
+});
+
 describe('solver prompt', () => {
+  it('names a JS repo\'s language and runner after the task, and no test script, parser or file list', async () => {
+    const artifact = await loadArtifactDir(FIXTURE);
+    const python = solverPrompts(artifact, limits);
+    expect(solverPrompts(artifact, limits, 'pytest')).toEqual(python);
+    const js = solverPrompts(artifact, limits, 'vitest');
+    expect(js.systemPrompt).toBe(python.systemPrompt);
+    const [head, tail] = python.userPrompt.split('\n\nWhen you are done');
+    expect(js.userPrompt).toBe(`${head}\n\nThe code is JavaScript or TypeScript, and its tests run with Vitest: \`npx vitest run <file>\` runs one test file. The dependencies are installed in \`node_modules\` (there is no network).\n\nWhen you are done${tail}`);
+    expect(js.userPrompt).not.toContain('ssr-json-report');
+  });
+
+
   it('wraps the reversed test_weaken.diff in the fixed SPEC §4 template, and reveals nothing else', async () => {
     const artifact = await loadArtifactDir(FIXTURE);
     const { systemPrompt, userPrompt } = solverPrompts(artifact, limits);

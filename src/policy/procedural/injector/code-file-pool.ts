@@ -17,9 +17,9 @@ export interface PoolFile {
 }
 
 /** The code files worth reading: at least 10 lines, within the budget, and reached by the tests when coverage is known. */
-export function codeFilePool(facts: Pick<RepoFacts, 'codeFiles' | 'pyFiles' | 'coverage'>): PoolFile[] {
+export function codeFilePool(facts: Pick<RepoFacts, 'codeFiles' | 'sourceFiles' | 'coverage'>): PoolFile[] {
   return facts.codeFiles.flatMap((path) => {
-    const size = facts.pyFiles.get(path);
+    const size = facts.sourceFiles.get(path);
     const covered = facts.coverage?.get(path)?.size;
     if (!size || size.lines < 10 || size.bytes > READ_BUDGET_BYTES || (facts.coverage !== null && (covered ?? 0) === 0)) return [];
     return [{ path, bytes: size.bytes, lines: size.lines, covered }];

@@ -1,8 +1,10 @@
 import { posix } from 'node:path';
+import type { TestRunner } from '../../../config/repos-schema.js';
 import { bash, type Steps } from '../program.js';
+import { discoverJs } from './discover-js.js';
 import { injectorAssets } from './injector-assets.js';
 import { heredoc, runCommand, setupCommand, WORK_DIR } from './injector-commands.js';
-import { classifyPyFiles, countsPerFile, parseCoverage, parsePyListing, type PyFile, type RepoFacts } from './repo-facts.js';
+import { classifyPyFiles, countsPerFile, parseCoverage, parseSourceListing, type SourceFile, type RepoFacts } from './repo-facts.js';
 import { runLimitSeconds } from '../run-limits.js';
 import { parseRunSummary } from './run-summary.js';
 import type { TestSuite } from './test-suite.js';
@@ -14,20 +16,22 @@ export type Discovery = { status: 'ok'; facts: RepoFacts } | { status: 'failed';
  * Learn the repo: write the helper scripts, list the Python files, run the whole suite once
  * with pytest (falling back to unittest when pytest is missing or collects nothing) to know
  * which tests pass and how long the suite takes, and, when asked, trace which code lines it
- * executes. `maxRunS` caps every run (the limit the prompts state).
+ * executes. `maxRunS` caps every run (the limit the prompts state). A JS/TS repo (its prompt
+ * names a JS runner) is learnt by {@link discoverJs} instead.
  */
-export async function* discover(options: { coverage: boolean; maxRunS: number }): Steps<Discovery> {
+export async function* discover(options: { coverage: boolean; maxRunS: number; runner?: TestRunner | null }): Steps<Discovery> {
+  if (options.runner && options.runner !== 'pytest') return yield* discoverJs(options.runner, options);
   const listing = yield bash(setupCommand(injectorAssets()), 'Write my helper scripts to /tmp and list the Python files of the repo.');
   if (!listing.ok) return { status: 'failed', reason: `setup failed: ${listing.text.slice(-300)}` };
-  const pyFiles = parsePyListing(listing.text);
-  const { testFiles, codeFiles } = classifyPyFiles(pyFiles.keys());
+  const sourceFiles = parseSourceListing(listing.text);
+  const { testFiles, codeFiles } = classifyPyFiles(sourceFiles.keys());
   if (codeFiles.length === 0) return { status: 'failed', reason: 'the repository has no Python code files' };
 
   let suite: TestSuite = { kind: 'pytest' };
   const clean = { limit: 50, timeoutS: options.maxRunS };
   let baseline = parseRunSummary((yield bash(runCommand(suite, 'o', clean), 'Run the whole test suite once with pytest to see which tests pass.')).text);
   if (!baseline || baseline.passed === 0) {
-    suite = { kind: 'unittest', startDir: unittestStartDir(testFiles, pyFiles) };
+    suite = { kind: 'unittest', startDir: unittestStartDir(testFiles, sourceFiles) };
     const why = 'pytest found no passing tests; try the standard library unittest runner instead.';
     baseline = parseRunSummary((yield bash(runCommand(suite, 'o', clean), why)).text);
   }
@@ -37,7 +41,7 @@ export async function* discover(options: { coverage: boolean; maxRunS: number })
   // Unknown time (no marker): the cap, as before the clean run was timed.
   const cleanMs = Number(baseline.markers.get('ms'));
   const runLimitS = Number.isFinite(cleanMs) ? runLimitSeconds(cleanMs / 1000, options.maxRunS) : options.maxRunS;
-  const facts: RepoFacts = { pyFiles, testFiles, codeFiles, suite, baseline, perFile: countsPerFile(baseline, suite, testFiles), coverage: null, runLimitS };
+  const facts: RepoFacts = { sourceFiles, testFiles, codeFiles, suite, baseline, perFile: countsPerFile(baseline, suite, testFiles), coverage: null, runLimitS };
   // Tracing slows the suite several times over: it gets the cap, not the clean run's limit.
   if (options.coverage) facts.coverage = yield* traceCoverage(suite, codeFiles, options.maxRunS);
   return { status: 'ok', facts };
@@ -45,7 +49,7 @@ export async function* discover(options: { coverage: boolean; maxRunS: number })
 
 async function* traceCoverage(suite: TestSuite, codeFiles: readonly string[], timeoutS: number): Steps<Map<string, Set<number>> | null> {
   const list = `${WORK_DIR}/code_files.txt`;
-  const args = suite.kind === 'pytest' ? 'pytest -q -p no:cacheprovider' : `unittest discover -s ${suite.startDir}`;
+  const args = suite.kind === 'unittest' ? `unittest discover -s ${suite.startDir}` : 'pytest -q -p no:cacheprovider';
   const command = [
     heredoc(list, codeFiles.join('\n')),
     `cd /repo && PYTHONDONTWRITEBYTECODE=1 timeout --kill-after=5 ${timeoutS} python3 ${WORK_DIR}/trace_lines.py ${list} ${args} > ${WORK_DIR}/cov.log 2>&1`,
@@ -57,14 +61,14 @@ async function* traceCoverage(suite: TestSuite, codeFiles: readonly string[], ti
 }
 
 /** The directory holding most test files: '.' when it is a package (ids are dotted from the root), else itself. */
-export function unittestStartDir(testFiles: ReadonlySet<string>, pyFiles: ReadonlyMap<string, PyFile>): string {
+export function unittestStartDir(testFiles: ReadonlySet<string>, sourceFiles: ReadonlyMap<string, SourceFile>): string {
   const counts = new Map<string, number>();
   for (const file of testFiles) {
     const dir = posix.dirname(file);
     counts.set(dir, (counts.get(dir) ?? 0) + 1);
   }
   const best = [...counts.entries()].sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0]))[0]?.[0] ?? '.';
-  if (best === '.' || pyFiles.has(`${best}/__init__.py`)) return '.';
+  if (best === '.' || sourceFiles.has(`${best}/__init__.py`)) return '.';
   return best;
 }
 

@@ -87,12 +87,29 @@ export function showCommitFileCommand(sha: string, file: string): string {
   return `cd /repo && git diff --no-color --no-ext-diff ${sha}^ ${sha} -- ${shellQuote(file)}`;
 }
 
+/** The language families whose history the procedural Injector reverts. */
+export type HistoryLanguage = 'python' | 'javascript';
+
+/** Added lines that define something later code may use, per language (a hunk holding one is kept out of a partial revert). */
+const DEFINES: Record<HistoryLanguage, RegExp> = {
+  python: /^\+\s*(?:async\s+)?(?:def|class)\s|^\+\s*(?:import|from)\s|^\+[A-Za-z_]\w*\s*(?::[^=]*)?=(?!=)/,
+  // Declarations, imports and exports, and module-level bindings (no indent).
+  javascript: /^\+\s*(?:export\s+(?:default\s+)?)?(?:async\s+)?(?:function\b|class\s)|^\+\s*(?:import|export)\b|^\+(?:const|let|var)\s/,
+};
+
+/** A search verdict that says a revert broke imports or names (then a partial revert is tried). */
+export const BROKE_IMPORTS: Record<HistoryLanguage, RegExp> = {
+  python: /no longer imports|only \d+ test\(s\) fail on behaviour \(failures: .*(Import|Name|collection|missing)/,
+  javascript: /no longer imports|only \d+ test\(s\) fail on behaviour \(failures: .*(ReferenceError|SyntaxError|collection|missing)/,
+};
+
 /**
  * A compatibility fix for a revert that broke imports: keep only the hunks whose reversal
  * removes no definition (a `def`, `class`, import or module-level assignment the commit added,
- * which later code may use). Null when that leaves nothing, or everything.
+ * which later code may use; for JS a function, class, import, export or module-level binding).
+ * Null when that leaves nothing, or everything.
  */
-export function keepNonDefiningHunks(patch: string): string | null {
+export function keepNonDefiningHunks(patch: string, language: HistoryLanguage = 'python'): string | null {
   const lines = patch.split('\n');
   const first = lines.findIndex((line) => line.startsWith('@@ '));
   if (first < 0) return null;
@@ -102,8 +119,7 @@ export function keepNonDefiningHunks(patch: string): string | null {
     if (line.startsWith('@@ ')) hunks.push([line]);
     else hunks.at(-1)!.push(line);
   }
-  const defines = (hunk: string[]) =>
-    hunk.some((line) => /^\+\s*(?:async\s+)?(?:def|class)\s|^\+\s*(?:import|from)\s|^\+[A-Za-z_]\w*\s*(?::[^=]*)?=(?!=)/.test(line));
+  const defines = (hunk: string[]) => hunk.some((line) => DEFINES[language].test(line));
   const kept = hunks.filter((hunk) => !defines(hunk));
   if (kept.length === 0 || kept.length === hunks.length) return null;
   const body = kept.flat().join('\n');

@@ -4,7 +4,7 @@ import { packagePath } from '../../../util/package-root.js';
 import { readDefaultTestFiles } from '../../../harness/default-files.js';
 
 /**
- * The Python files the procedural Injector writes into the sandbox, read at runtime from
+ * The Python files the procedural Injector writes into the sandbox (for Python and JS repos alike), read at runtime from
  * `src/policy/procedural/injector/` under the package root (the compiled build does not copy .py
  * files, so, like the harness defaults, they are found by walking up to the package root).
  */
@@ -19,6 +19,10 @@ export interface InjectorAssets {
   traceLines: string;
   /** `scripts/apply_edits.py`: several whole-line edits in one command (fewer turns than one `edit` each). */
   applyEdits: string;
+  /** `scripts/js_failures.py`: exception and test-file line of each failing JS test (summarize_run.py imports it). */
+  jsFailures: string;
+  /** `scripts/v8_lines.py`: which lines of JS code files Node's V8 coverage saw run. */
+  v8Lines: string;
 }
 
 let cached: InjectorAssets | undefined;
@@ -33,6 +37,8 @@ export function injectorAssets(): InjectorAssets {
     summarizeRun: read('scripts', 'summarize_run.py'),
     traceLines: read('scripts', 'trace_lines.py'),
     applyEdits: read('scripts', 'apply_edits.py'),
+    jsFailures: read('scripts', 'js_failures.py'),
+    v8Lines: read('scripts', 'v8_lines.py'),
   };
   return cached;
 }

@@ -1,5 +1,8 @@
+import type { JsRunner } from '../../../harness/js-test-files.js';
+import { testFilesForRunner } from '../../../harness/repo-test-files.js';
 import { shellQuote, shellQuoteAll } from '../../../util/shell-quote.js';
 import type { InjectorAssets } from './injector-assets.js';
+import { JS_SOURCE_GLOBS, JS_TEST_LIKE } from './js-files.js';
 import { searchCommand, type TestSuite } from './test-suite.js';
 
 /** The Injector's own scratch files (helpers, logs, candidate diffs), outside the repository. */
@@ -30,9 +33,7 @@ export function setupCommand(assets: InjectorAssets): string {
     [`${WORK_DIR}/unittest_parser.py`, assets.unittestParser],
   ];
   const writes = files.map(([path, content]) => heredoc(path, content));
-  const listing = (filter: string, limit: number) =>
-    `git ls-files -z -- '*.py' | grep -z ${filter} | head -z -n ${limit} | xargs -0 -r wc -lc | ` +
-    `awk '$NF != "total" { n=$1; b=$2; $1=""; $2=""; sub(/^ +/, ""); print "@@py", n, b, $0 }'`;
+  const listing = (filter: string, limit: number) => listingCommand(`'*.py'`, filter, limit, '@@py');
   return [
     `rm -rf ${WORK_DIR} ${ARTIFACT_DIR} && mkdir -p ${WORK_DIR} ${ARTIFACT_DIR}`,
     ...writes,
@@ -41,6 +42,39 @@ export function setupCommand(assets: InjectorAssets): string {
     listing(`-E '(^|/)(tests?|testing)/|(^|/)test_[^/]*$|_test\\.py$|(^|/)conftest\\.py$'`, 150),
     listing(`-v -E '(^|/)(tests?|testing)/|(^|/)test_[^/]*$|_test\\.py$|(^|/)conftest\\.py$'`, 200),
   ].join('\n');
+}
+
+/**
+ * {@link setupCommand} for a JS/TS repo: the helpers plus the runner's parser (as `js_parser.py`),
+ * and `@@src LINES BYTES PATH` for the JS/TS files (declarations and bundles left out), test-like
+ * paths first.
+ */
+export function jsSetupCommand(assets: InjectorAssets, runner: JsRunner): string {
+  const files: [string, string][] = [
+    [`${WORK_DIR}/summarize_run.py`, assets.summarizeRun],
+    [`${WORK_DIR}/js_failures.py`, assets.jsFailures],
+    [`${WORK_DIR}/v8_lines.py`, assets.v8Lines],
+    [parserPath({ kind: 'js', runner }), testFilesForRunner(runner).testParser],
+  ];
+  const globs = JS_SOURCE_GLOBS.map((glob) => `'${glob}'`).join(' ');
+  const sources = (filter: string, limit: number) =>
+    listingCommand(globs, `-v -E '\\.d\\.[cm]?ts$|\\.min\\.js$' | grep -z ${filter}`, limit, '@@src');
+  return [
+    `rm -rf ${WORK_DIR} ${ARTIFACT_DIR} && mkdir -p ${WORK_DIR} ${ARTIFACT_DIR}`,
+    ...files.map(([path, content]) => heredoc(path, content)),
+    'cd /repo',
+    `echo "@@files $(git ls-files | wc -l)"`,
+    sources(`-E '${JS_TEST_LIKE}'`, 150),
+    sources(`-v -E '${JS_TEST_LIKE}'`, 200),
+  ].join('\n');
+}
+
+// Tracked files matching `globs`, filtered by `grep -z <filter>`, at most `limit`: `TAG LINES BYTES PATH` each.
+function listingCommand(globs: string, filter: string, limit: number, tag: string): string {
+  return (
+    `git ls-files -z -- ${globs} | grep -z ${filter} | head -z -n ${limit} | xargs -0 -r wc -lc | ` +
+    `awk '$NF != "total" { n=$1; b=$2; $1=""; $2=""; sub(/^ +/, ""); print "${tag}", n, b, $0 }'`
+  );
 }
 
 /**

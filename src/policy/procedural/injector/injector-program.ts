@@ -4,15 +4,18 @@ import type { BugCandidate } from './bug-candidate.js';
 import { discover } from './discover.js';
 import { findBug, type FoundBug, type SearchOptions } from './find-bug.js';
 import {
+  BROKE_IMPORTS,
   historyCandidates,
   historyLogCommand,
   keepNonDefiningHunks,
   parseHistoryLog,
   partialRevertCandidate,
   showCommitFileCommand,
+  type HistoryLanguage,
   type LoggedCommit,
 } from './history-candidates.js';
 import { maxRunSeconds, readTimeLimits } from '../run-limits.js';
+import { readTestRunner } from '../prompt-runner.js';
 import { injectorAssets } from './injector-assets.js';
 import { readInjectorSettings, type InjectorSettings } from './injector-settings.js';
 import { mutationCandidates } from './mutation-candidates.js';
@@ -43,7 +46,8 @@ async function* inject(ctx: ProgramContext): Program {
   const rng = ctx.rng.fork('injector');
   const settings = readInjectorSettings(ctx.systemPrompt, ctx.userPrompt, rng.fork('strategy'));
   const maxRunS = maxRunSeconds(readTimeLimits(ctx.systemPrompt, ctx.userPrompt));
-  const discovery = yield* discover({ coverage: settings.strategy !== 'history', maxRunS });
+  const runner = readTestRunner(ctx.systemPrompt, ctx.userPrompt);
+  const discovery = yield* discover({ coverage: settings.strategy !== 'history', maxRunS, runner });
   if (discovery.status === 'failed') return giveUp(settings, discovery.reason);
   const { facts } = discovery;
 
@@ -61,7 +65,7 @@ async function* inject(ctx: ProgramContext): Program {
     const log = yield bash(historyLogCommand(), 'Look through the git history for past fix, edge-case and optimisation commits.');
     const commits = parseHistoryLog(log.text);
     candidates = historyCandidates(commits, new Set(facts.codeFiles), rng.fork('history'));
-    search.onRejected = compatibilityFix(commits);
+    search.onRejected = compatibilityFix(commits, facts.suite.kind === 'js' ? 'javascript' : 'python');
   } else {
     sources = yield* readCodeFiles(facts, settings, rng.fork('files'));
     candidates = mutationCandidates(sources, settings.strategy === 'removal' ? 'removal' : 'operator', facts.coverage, rng.fork('candidates'));
@@ -130,13 +134,13 @@ function textsOnBuggy(sources: ReadonlyMap<string, string>, bug: FoundBug): Map<
 }
 
 /** History's compatibility fix: after a revert that broke imports, retry with the hunks that remove no definition. */
-function compatibilityFix(commits: readonly LoggedCommit[]): NonNullable<SearchOptions['onRejected']> {
+function compatibilityFix(commits: readonly LoggedCommit[], language: HistoryLanguage): NonNullable<SearchOptions['onRejected']> {
   return async function* (candidate, verdict, index) {
     const commit = commits.find((c) => c.sha === candidate.record.commit);
-    if (!commit || candidate.apply.type !== 'bash' || !/no longer imports|only \d+ test\(s\) fail on behaviour \(failures: .*(Import|Name|collection|missing)/.test(verdict.reason)) return [];
+    if (!commit || candidate.apply.type !== 'bash' || !BROKE_IMPORTS[language].test(verdict.reason)) return [];
     if (candidate.record.description.includes('keeping the definitions')) return [];
     const shown = yield bash(showCommitFileCommand(commit.sha, candidate.file), `The revert broke imports; look at the hunks of ${commit.sha.slice(0, 8)} in ${candidate.file}.`);
-    const patch = shown.ok ? keepNonDefiningHunks(shown.text) : null;
+    const patch = shown.ok ? keepNonDefiningHunks(shown.text, language) : null;
     return patch ? [partialRevertCandidate(commit, candidate.file, patch, String(index))] : [];
   };
 }

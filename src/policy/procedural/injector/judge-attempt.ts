@@ -30,7 +30,8 @@ export function judgeAttempt(summary: RunSummary | null, facts: RepoFacts, minFa
   const collection = broken.filter((t) => t.exc === 'collection');
   if (collection.length > 0) return { status: 'rejected', reason: `a test module no longer imports (${collection[0]!.id})` };
   if (broken.length === 0) return { status: 'rejected', reason: 'no test notices it' };
-  const behavioural = broken.filter((t) => failsOnBehaviour(t) && isClean(t.id, facts)).map((t) => t.id);
+  const language = facts.suite.kind === 'js' ? 'javascript' : 'python';
+  const behavioural = broken.filter((t) => failsOnBehaviour(t, language) && isClean(t.id, facts)).map((t) => t.id);
   if (behavioural.length < minFailing) {
     const kinds = [...new Set(broken.map((t) => t.exc))].join(', ');
     return { status: 'rejected', reason: `only ${behavioural.length} test(s) fail on behaviour (failures: ${kinds})` };

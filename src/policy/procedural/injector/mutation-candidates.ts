@@ -1,3 +1,6 @@
+import { languageOfPath, type SourceLanguage } from '../../../code/source-language.js';
+import type { CandidateQuery } from '../../../mutation/candidate-query.js';
+import { resolveOperators } from '../../../mutation/candidate-query.js';
 import { applyCandidate, listCandidates } from '../../../mutation/mutate.js';
 import type { Candidate, MutationKind } from '../../../mutation/mutation-operator.js';
 import type { SeededRng } from '../../../util/seeded-rng.js';
@@ -30,7 +33,26 @@ const WEIGHTS: Record<string, number> = {
   'comparison-swap': 3, 'boolean-swap': 2, 'negate-condition': 2, 'remove-not': 2, 'arithmetic-swap': 3,
   'augmented-assignment-swap': 2, 'integer-off-by-one': 2, 'bound-off-by-one': 3, 'swap-arguments': 2,
   'constant-change': 1, 'string-literal': 0.5, 'invert-if-else': 2, 'remove-else-branch': 2, 'remove-guard-clause': 2,
+  // JS-only mistakes; a `js-` operator named like a Python one weighs the same (see weightOf).
+  'js-logical-swap': 2, 'js-nullish-swap': 2, 'js-drop-await': 2, 'js-copied-array': 2, 'js-optional-chaining': 1,
+  'js-this-binding': 1, 'js-loose-equality': 0.5,
 };
+
+function weightOf(operator: string): number {
+  return WEIGHTS[operator] ?? WEIGHTS[operator.replace(/^js-/, '')] ?? 1;
+}
+
+/**
+ * JS operators of kind `operator` that delete a hunk all the same (a branch, a guard): with the
+ * removal operators they make the removal strategy on JS/TS code, whose registry has few removals.
+ */
+const JS_REMOVAL_LIKE: ReadonlySet<string> = new Set(['js-remove-guard-clause', 'js-remove-else-branch']);
+
+/** The registry query of a strategy's mutations in a module of `language` (Python: by kind alone, as ever). */
+function strategyQuery(kind: MutationKind, language: SourceLanguage): CandidateQuery {
+  if (language === 'python' || kind !== 'removal') return { language, kinds: [kind] };
+  return { language, operators: resolveOperators(undefined, language).filter((op) => op.kind === 'removal' || JS_REMOVAL_LIKE.has(op.name)) };
+}
 
 /**
  * Every catalogue mutation of `kind` in the given files (only on executed lines when coverage is
@@ -47,14 +69,15 @@ export function mutationCandidates(
   for (const [file, source] of sources) {
     const covered = coverage?.get(file);
     if (coverage && !covered) continue;
-    const found = listCandidates(source, { kinds: [kind], ...(covered ? { withinLines: [...covered] } : {}) });
+    const language = languageOfPath(file) ?? 'python';
+    const found = listCandidates(source, { ...strategyQuery(kind, language), ...(covered ? { withinLines: [...covered] } : {}) });
     for (const candidate of found) {
       const group = groups.get(candidate.operator) ?? [];
       group.push({ file, candidate });
       groups.set(candidate.operator, group);
     }
   }
-  const pools = [...groups.entries()].map(([operator, items]) => ({ operator, items: rng.shuffle(items), weight: WEIGHTS[operator] ?? 1 }));
+  const pools = [...groups.entries()].map(([operator, items]) => ({ operator, items: rng.shuffle(items), weight: weightOf(operator) }));
   const out: BugCandidate[] = [];
   while (pools.length > 0) {
     const total = pools.reduce((sum, pool) => sum + pool.weight, 0);

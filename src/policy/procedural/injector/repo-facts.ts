@@ -4,8 +4,8 @@ import type { RunSummary } from './run-summary.js';
 import { locateTest } from './test-ids.js';
 import type { TestSuite } from './test-suite.js';
 
-/** A tracked Python file with its size. */
-export interface PyFile {
+/** A tracked source file (Python, or JS/TS for a JS repo) with its size. */
+export interface SourceFile {
   path: string;
   lines: number;
   bytes: number;
@@ -13,10 +13,10 @@ export interface PyFile {
 
 /** What discovery learnt about the repository. */
 export interface RepoFacts {
-  pyFiles: Map<string, PyFile>;
-  /** Files that hold tests by name (`test_*.py`, `*_test.py`), conftest excluded. */
+  sourceFiles: Map<string, SourceFile>;
+  /** Files that hold tests by name (`test_*.py`, `*_test.py`, `*.test.js`), conftest excluded, and those the runner named. */
   testFiles: Set<string>;
-  /** Python code files a bug may go into (not tests, not conftest). */
+  /** Code files a bug may go into (not tests, not conftest, not tooling configuration). */
   codeFiles: string[];
   suite: TestSuite;
   /** The clean run of the whole suite. */
@@ -29,11 +29,11 @@ export interface RepoFacts {
   runLimitS: number;
 }
 
-/** `@@py LINES BYTES PATH` lines of the setup listing. */
-export function parsePyListing(text: string): Map<string, PyFile> {
-  const files = new Map<string, PyFile>();
+/** `@@py LINES BYTES PATH` (Python) or `@@src LINES BYTES PATH` (JS/TS) lines of the setup listing. */
+export function parseSourceListing(text: string): Map<string, SourceFile> {
+  const files = new Map<string, SourceFile>();
   for (const line of text.split('\n')) {
-    const match = /^@@py (\d+) (\d+) (.+)$/.exec(line.trimEnd());
+    const match = /^@@(?:py|src) (\d+) (\d+) (.+)$/.exec(line.trimEnd());
     if (match) files.set(match[3]!, { path: match[3]!, lines: Number(match[1]), bytes: Number(match[2]) });
   }
   return files;
@@ -53,13 +53,13 @@ export function classifyPyFiles(files: Iterable<string>): { testFiles: Set<strin
 }
 
 /**
- * Passing / failing counts per test file, from the baseline's per-group counts (pytest groups
- * are files) or, for unittest, by mapping each group (a module) and each failing id to its file.
+ * Passing / failing counts per test file, from the baseline's per-group counts (pytest and JS
+ * groups are files) or, for unittest, by mapping each group (a module) and each failing id to its file.
  */
 export function countsPerFile(summary: RunSummary, suite: TestSuite, testFiles: ReadonlySet<string>): Map<string, { passed: number; failed: number }> {
   const out = new Map<string, { passed: number; failed: number }>();
   for (const [key, counts] of summary.groups) {
-    const file = suite.kind === 'pytest' ? key : locateTest(`${key}.X.y`, suite, testFiles)?.file;
+    const file = suite.kind === 'unittest' ? locateTest(`${key}.X.y`, suite, testFiles)?.file : key;
     if (!file || !testFiles.has(file)) continue;
     const entry = out.get(file) ?? { passed: 0, failed: 0 };
     entry.passed += counts.passed;

@@ -60,8 +60,10 @@ function count(text: string, key: string): number {
 
 /** Exception classes that mean the code no longer imports or runs at all, not that it misbehaves (SPEC §7). */
 const TRIVIAL = new Set(['collection', 'missing', 'ImportError', 'ModuleNotFoundError', 'NameError', 'UnboundLocalError', 'SyntaxError', 'IndentationError']);
+/** The same for JS/TS: a name that no longer exists, code that no longer parses (an import of a missing export is a SyntaxError). */
+const TRIVIAL_JS = new Set(['collection', 'missing', 'ReferenceError', 'SyntaxError']);
 
 /** Whether a broken test fails on behaviour (an assertion, a wrong value raised) rather than on a broken import. */
-export function failsOnBehaviour(test: BrokenTest): boolean {
-  return !TRIVIAL.has(test.exc);
+export function failsOnBehaviour(test: BrokenTest, language: 'python' | 'javascript' = 'python'): boolean {
+  return !(language === 'javascript' ? TRIVIAL_JS : TRIVIAL).has(test.exc);
 }

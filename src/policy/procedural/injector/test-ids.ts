@@ -1,6 +1,6 @@
 import type { TestSuite } from './test-suite.js';
 
-/** Where a test lives: its file and its dotted name inside it (`TestClass.test_method`, `test_function`). */
+/** Where a test lives: its file and its dotted name inside it (`TestClass.test_method`, `test_function`; JS: `describe > test`). */
 export interface TestLocation {
   file: string;
   /** Classes and function, without parametrize ids: what `extractEntities` calls the qualified name. */
@@ -11,7 +11,7 @@ export interface TestLocation {
 
 /**
  * The test file of a test id, or null when the id names no known test file (a module-level
- * error of unittest, a file outside the list). pytest ids start with the path
+ * error of unittest, a file outside the list). pytest and JS ids start with the path
  * (`tests/test_x.py::Class::test`); unittest ids are dotted from the start dir
  * (`tests.test_x.Class.test`), so the longest dotted prefix that names a listed file wins.
  */
@@ -21,6 +21,12 @@ export function testFileOf(id: string, suite: TestSuite, files: ReadonlySet<stri
 
 /** File and in-file name of a test id (see {@link testFileOf}); null when the file is unknown. */
 export function locateTest(id: string, suite: TestSuite, files: ReadonlySet<string>): TestLocation | null {
+  if (suite.kind === 'js') {
+    // `file > describe > test` (Mocha: `file > describe test`, its full title): the file, then the titles.
+    const cut = id.indexOf(' > ');
+    const file = cut >= 0 ? id.slice(0, cut) : id;
+    return files.has(file) ? { file, qualifiedName: cut >= 0 ? id.slice(cut + 3) : '' } : null;
+  }
   if (suite.kind === 'pytest') {
     const [file, ...rest] = splitPytestId(id);
     if (file === undefined || !files.has(file)) return null;

@@ -1,12 +1,16 @@
 import { posix } from 'node:path';
+import type { JsRunner } from '../../../harness/js-test-files.js';
+import { testFilesForRunner } from '../../../harness/repo-test-files.js';
 import { shellQuote, shellQuoteAll } from '../../../util/shell-quote.js';
+import { jsTestScript } from './js-test-script.js';
 
 /**
  * How the repo's tests run: pytest, or the stdlib's unittest when pytest is missing or collects
  * nothing. unittest ids are dotted module paths relative to `startDir` ('.' when the test
- * directories are packages; the test directory itself when they are not).
+ * directories are packages; the test directory itself when they are not). A JS/TS repo runs with
+ * the runner its prompt names, through ssr's script for it (ids: `file > describe > test`).
  */
-export type TestSuite = { kind: 'pytest' } | { kind: 'unittest'; startDir: string };
+export type TestSuite = { kind: 'pytest' } | { kind: 'unittest'; startDir: string } | { kind: 'js'; runner: JsRunner };
 
 /** Environment of every run: wide lines so pytest's summary keeps the exception, and no .pyc in the repo. */
 const RUN_ENV = 'env COLUMNS=250 PYTHONDONTWRITEBYTECODE=1';
@@ -17,6 +21,7 @@ const RUN_ENV = 'env COLUMNS=250 PYTHONDONTWRITEBYTECODE=1';
  * does not hide the rest, and prints short tracebacks (summarize_run.py reads their lines).
  */
 export function searchCommand(suite: TestSuite, files?: readonly string[]): string {
+  if (suite.kind === 'js') return `env NO_COLOR=1 bash -c ${shellQuote(jsScript(suite.runner, files))}`;
   if (suite.kind === 'pytest') {
     return `${RUN_ENV} python3 -m pytest -rA -p no:cacheprovider -q --tb=short --continue-on-collection-errors ${shellQuoteAll(files ?? [])}`.trimEnd();
   }
@@ -25,11 +30,17 @@ export function searchCommand(suite: TestSuite, files?: readonly string[]): stri
 
 /** The artifact's test_script.sh: the selected test files, verbose per-test output (SPEC §2). */
 export function testScript(suite: TestSuite, files: readonly string[]): string {
+  if (suite.kind === 'js') return jsTestScript(suite.runner, files);
   const run =
     suite.kind === 'pytest'
       ? `python3 -m pytest -rA -p no:cacheprovider ${shellQuoteAll(files)}`
       : unittestCommand(suite.startDir, files);
   return `#!/usr/bin/env bash\n# Runs the selected test files with one result line per test.\ncd /repo && PYTHONDONTWRITEBYTECODE=1 ${run}\n`;
+}
+
+/** The runner's whole-suite script, or the one restricted to `files`. */
+function jsScript(runner: JsRunner, files?: readonly string[]): string {
+  return files && files.length > 0 ? jsTestScript(runner, files) : testFilesForRunner(runner).testScript;
 }
 
 function unittestCommand(startDir: string, files?: readonly string[]): string {

@@ -1,7 +1,8 @@
 import { extractEntities, type PythonEntity } from '../../../code/python/entities.js';
 import type { PyNode } from '../../../code/python/parse-python.js';
 import { splitText } from '../../../tools/line-match.js';
-import { lineEditBetween, type LineEdit } from './line-edit.js';
+import type { LineEdit } from './line-edit.js';
+import { editsDeleting, mergeSpans, type Span } from './span-edits.js';
 
 /** What to hide in one test file: whole tests, or single failing assertions. */
 export interface WeakenTarget {
@@ -23,9 +24,6 @@ export interface WeakenPlan {
   /** The file after every edit. */
   after: string;
 }
-
-/** Kept lines between two deletions up to which both go into one `edit` call (fewer turns, short messages). */
-const MERGE_GAP = 24;
 
 /**
  * Plan the `edit` calls that delete the given tests (decorators and the comment lines right
@@ -63,24 +61,8 @@ export function planWeakening(source: string, targets: readonly WeakenTarget[]):
       deletedTests.push(entity.qualifiedName);
     }
   }
-  const merged = mergeSpans(spans).map((span) => tidy(lines, span));
-  const edits: LineEdit[] = [];
-  let current = source;
-  // Bottom-up, so the line numbers of the clusters still to do stay valid.
-  for (const cluster of clusters(merged).reverse()) {
-    const next = deleteLines(current, cluster);
-    const edit = lineEditBetween(current, next);
-    if (!edit) continue;
-    edits.push(edit);
-    current = next;
-  }
-  return { edits: edits.reverse(), deletedTests, deletedAssertions, unresolved, after: current };
-}
-
-interface Span {
-  /** 1-based, inclusive. */
-  start: number;
-  end: number;
+  const { edits, after } = editsDeleting(source, mergeSpans(spans).map((span) => tidy(lines, span)));
+  return { edits, deletedTests, deletedAssertions, unresolved, after };
 }
 
 // The entity's lines, the comment lines glued above it, and the blank lines that separated it.
@@ -130,31 +112,4 @@ function tidy(lines: readonly string[], span: Span): Span {
     while (end > span.start && (lines[end - 1] ?? '').trim() === '') end--;
   }
   return { start: span.start, end };
-}
-
-function mergeSpans(spans: readonly Span[]): Span[] {
-  const sorted = [...spans].sort((a, b) => a.start - b.start);
-  const out: Span[] = [];
-  for (const span of sorted) {
-    const last = out.at(-1);
-    if (last && span.start <= last.end + 1) last.end = Math.max(last.end, span.end);
-    else out.push({ ...span });
-  }
-  return out;
-}
-
-function clusters(spans: readonly Span[]): Span[][] {
-  const out: Span[][] = [];
-  for (const span of spans) {
-    const last = out.at(-1);
-    if (last && span.start - last.at(-1)!.end - 1 <= MERGE_GAP) last.push(span);
-    else out.push([span]);
-  }
-  return out;
-}
-
-function deleteLines(text: string, spans: readonly Span[]): string {
-  const split = splitText(text);
-  const kept = split.lines.filter((_, i) => !spans.some((s) => i + 1 >= s.start && i + 1 <= s.end));
-  return kept.join(split.eol) + (split.finalNewline && kept.length > 0 ? split.eol : '');
 }

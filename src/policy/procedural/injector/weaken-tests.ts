@@ -6,9 +6,12 @@ import { readTextFile } from './read-text-file.js';
 import type { RepoFacts } from './repo-facts.js';
 import { parseRunSummary } from './run-summary.js';
 import type { TestSelection } from './select-tests.js';
-import { planWeakening, type WeakenTarget } from './weaken-plan.js';
+import { planWeakening, type WeakenPlan, type WeakenTarget } from './weaken-plan.js';
 import { planDoctestWeakening } from './doctest-weaken-plan.js';
+import { planJsWeakening } from './weaken-plan-js.js';
 import { isDoctestHost } from '../../../code/doctest-diff-rules.js';
+import { languageOfPath } from '../../../code/source-language.js';
+import type { TestSuite } from './test-suite.js';
 
 /** What the weakening did, for the summary and metadata. */
 export interface Weakening {
@@ -47,7 +50,7 @@ export async function* weakenTests(facts: RepoFacts, selection: TestSelection, b
       const source = texts.get(file) ?? (yield* readTextFile(file, `Read ${file} to find the tests that now fail.`));
       if (source === null) return { status: 'failed', reason: `could not read ${file}` };
       // A code file's tests are its doctest examples: delete examples, never code.
-      const plan = isDoctestHost(file) ? planDoctestWeakening(source, file, targets) : planWeakening(source, targets);
+      const plan = planFor(facts.suite, file, source, targets);
       edits.push(...plan.edits.map((step) => ({ path: file, ...step })));
       texts.set(file, plan.after);
       deletedTests.push(...plan.deletedTests.map((name) => `${file}::${name}`));
@@ -83,4 +86,11 @@ function secondRoundTargets(selection: TestSelection, failing: ReadonlySet<strin
     if (names.length > 0) out.set(file, names.map((qualifiedName) => ({ qualifiedName })));
   }
   return out;
+}
+
+// Python tests by qualified name (a doctest host's by its examples); JS tests by their titles
+// (Mocha's full title joins them with spaces).
+function planFor(suite: TestSuite, file: string, source: string, targets: readonly WeakenTarget[]): WeakenPlan {
+  if (suite.kind === 'js') return planJsWeakening(source, languageOfPath(file) ?? 'javascript', targets, suite.runner === 'mocha' ? ' ' : ' > ');
+  return isDoctestHost(file) ? planDoctestWeakening(source, file, targets) : planWeakening(source, targets);
 }

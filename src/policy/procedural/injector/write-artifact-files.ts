@@ -6,6 +6,7 @@ import type { BugRecord } from './bug-candidate.js';
 import type { InjectorAssets } from './injector-assets.js';
 import { ARTIFACT_DIR, heredoc } from './injector-commands.js';
 import { testScript, type TestSuite } from './test-suite.js';
+import { testFilesForRunner } from '../../../harness/repo-test-files.js';
 
 /** The metadata the procedural Injector writes next to the artifact (`metadata.json`). */
 export interface InjectorMetadata {
@@ -51,7 +52,7 @@ export async function* writeArtifact(input: {
   const files: [string, string][] = [
     [ARTIFACT_PATHS.test_files, formatTestFilesList(input.oracleFiles)],
     [ARTIFACT_PATHS.test_script, testScript(input.suite, input.oracleFiles)],
-    [ARTIFACT_PATHS.test_parser, input.suite.kind === 'pytest' ? input.assets.pytestParser : input.assets.unittestParser],
+    [ARTIFACT_PATHS.test_parser, parserOf(input.suite, input.assets)],
     [METADATA_PATH, `${JSON.stringify(input.metadata, null, 2)}\n`],
   ];
   // The diffs, the list, the script, the parser and metadata.json in one command (one turn, not five);
@@ -73,4 +74,10 @@ export async function* writeArtifact(input: {
   const submitted = yield submit({ ...ARTIFACT_PATHS }, 'Submit the five artifact files.');
   if (!submitted.ok) return { status: 'failed', reason: `submit refused: ${submitted.text.split('\n')[0]}` };
   return { status: 'submitted' };
+}
+
+/** test_parser.py of a suite: the pytest `-rA` parser, the unittest one, or ssr's parser for the JS runner. */
+function parserOf(suite: TestSuite, assets: InjectorAssets): string {
+  if (suite.kind === 'js') return testFilesForRunner(suite.runner).testParser;
+  return suite.kind === 'pytest' ? assets.pytestParser : assets.unittestParser;
 }

@@ -4,7 +4,7 @@ import { seededRng } from '../../../../src/util/seeded-rng.js';
 
 const facts = (files: Record<string, { bytes: number; lines: number; covered?: number }>, withCoverage = true) => ({
   codeFiles: Object.keys(files),
-  pyFiles: new Map(Object.entries(files).map(([path, f]) => [path, { path, bytes: f.bytes, lines: f.lines }])),
+  sourceFiles: new Map(Object.entries(files).map(([path, f]) => [path, { path, bytes: f.bytes, lines: f.lines }])),
   coverage: withCoverage ? new Map(Object.entries(files).map(([path, f]) => [path, new Set(Array.from({ length: f.covered ?? 0 }, (_, i) => i))])) : null,
 });
 

@@ -2,12 +2,12 @@ import { describe, expect, it } from 'vitest';
 import { unittestStartDir } from '../../../../src/policy/procedural/injector/discover.js';
 import { heredoc } from '../../../../src/policy/procedural/injector/injector-commands.js';
 import { readPage } from '../../../../src/policy/procedural/injector/read-text-file.js';
-import { classifyPyFiles, countsPerFile, parseCoverage, parsePyListing } from '../../../../src/policy/procedural/injector/repo-facts.js';
+import { classifyPyFiles, countsPerFile, parseCoverage, parseSourceListing } from '../../../../src/policy/procedural/injector/repo-facts.js';
 import { parseRunSummary } from '../../../../src/policy/procedural/injector/run-summary.js';
 
 describe('repository facts', () => {
   it('reads the Python file listing, paths with spaces included', () => {
-    const files = parsePyListing('@@files 9\n@@py 12 300 tests/test_a.py\n@@py 0 0 pkg/__init__.py\n@@py 40 999 pkg/my module.py\nnoise');
+    const files = parseSourceListing('@@files 9\n@@py 12 300 tests/test_a.py\n@@py 0 0 pkg/__init__.py\n@@py 40 999 pkg/my module.py\nnoise');
     expect([...files.values()]).toEqual([
       { path: 'tests/test_a.py', lines: 12, bytes: 300 },
       { path: 'pkg/__init__.py', lines: 0, bytes: 0 },

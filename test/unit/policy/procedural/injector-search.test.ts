@@ -8,7 +8,7 @@ import { selectTests } from '../../../../src/policy/procedural/injector/select-t
 function facts(perFile: Record<string, [number, number]>): RepoFacts {
   const files = Object.keys(perFile);
   return {
-    pyFiles: new Map(),
+    sourceFiles: new Map(),
     testFiles: new Set(files),
     codeFiles: ['lib/a.py'],
     suite: { kind: 'pytest' },

@@ -1,21 +1,22 @@
 #!/usr/bin/env python3
 """Condense one test run for the procedural Injector (it reads this, not the raw log).
 
-    summarize_run.py --kind pytest|unittest --log RUN.log --statuses RUN.json
+    summarize_run.py --kind pytest|unittest|js --log RUN.log --statuses RUN.json
                      [--baseline O.json] [--fails] [--limit N]
 
 RUN.json is what the artifact's own test parser printed for RUN.log. Prints lines starting
 with "@@" (everything else on stdout can be ignored):
 
     @@run passed=N failed=M
-    @@group KEY passed=N failed=M         per test file (pytest) or test module (unittest)
+    @@group KEY passed=N failed=M         per test file (pytest, js) or test module (unittest)
     @@fail ID<TAB>EXC                     tests failing in this run (without --baseline, or with --fails)
     @@broken ID<TAB>EXC<TAB>LINE          with --baseline: passed there, not passed here
     @@more N                              how many @@fail / @@broken lines were left out (--limit, default 200, each)
 
 EXC is the exception class that made the test fail ("AssertionError", "NameError"; "missing"
 when the test did not run at all, "collection" for a module that failed to import). LINE is the
-line of the test file where a pytest test failed (from --tb=short frames), or "-".
+line of the test file where a pytest test failed (from --tb=short frames), or a JS test (from
+its stack, see js_failures.py, which must sit next to this file for --kind js), or "-".
 """
 import argparse
 import json
@@ -118,13 +119,15 @@ def line_of(test, where):
 def group_of(kind, test):
     if kind == "pytest":
         return test.split("::", 1)[0]
+    if kind == "js":
+        return test.split(" > ", 1)[0]
     parts = test.split(".")
     return ".".join(parts[:-2]) if len(parts) > 2 else parts[0]
 
 
 def main():
     parser = argparse.ArgumentParser()
-    parser.add_argument("--kind", choices=["pytest", "unittest"], required=True)
+    parser.add_argument("--kind", choices=["pytest", "unittest", "js"], required=True)
     parser.add_argument("--log", required=True)
     parser.add_argument("--statuses", required=True)
     parser.add_argument("--baseline")
@@ -139,7 +142,11 @@ def main():
     except (OSError, ValueError) as error:
         print(f"@@error parser output unreadable: {error}")
         return 1
-    excs, where = pytest_details(lines) if args.kind == "pytest" else unittest_details(lines)
+    if args.kind == "js":
+        from js_failures import details  # next to this script
+        excs, where = details(lines, statuses)
+    else:
+        excs, where = pytest_details(lines) if args.kind == "pytest" else unittest_details(lines)
 
     passed = sum(1 for s in statuses.values() if s == "passed")
     print(f"@@run passed={passed} failed={len(statuses) - passed}")
@@ -158,7 +165,8 @@ def main():
         listed += sorted(t for t, e in excs.items() if e == "collection" and t not in listed)
         for test in listed[: args.limit]:
             exc = excs.get(test, "missing" if test not in statuses else "Error")
-            print(f"@@broken {test}\t{exc}\t{line_of(test, where)}")
+            line = where.get(test, "-") if args.kind == "js" else line_of(test, where)
+            print(f"@@broken {test}\t{exc}\t{line}")
         left_out += max(0, len(listed) - args.limit)
     if args.fails or not args.baseline:
         failing = [t for t in sorted(statuses) if statuses[t] != "passed"]

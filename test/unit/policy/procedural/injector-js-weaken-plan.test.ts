@@ -1,0 +1,141 @@
+import { describe, expect, it } from 'vitest';
+import { parseSource } from '../../../../src/code/parse-source.js';
+import type { SourceLanguage } from '../../../../src/code/source-language.js';
+import { planJsWeakening } from '../../../../src/policy/procedural/injector/weaken-plan-js.js';
+import { applyEdit } from '../../../../src/tools/line-match.js';
+
+// node:test / Jest style: describe blocks, concise and block tests, an aliased node:assert.
+const SUITE = `import { describe, it } from 'node:test';
+import { strict as check } from 'node:assert';
+import { add, chunk } from '../src/lib.mjs';
+
+describe('add', () => {
+  it('adds small numbers', () => check.equal(add(1, 1), 2));
+
+  // Zero is its own case.
+  it('adds zero', () => {
+    check.equal(add(0, 0), 0);
+    check.equal(
+      add(0, 5),
+      5,
+    );
+  });
+});
+
+describe('chunk', () => {
+  it('splits evenly', () => {
+    const parts = chunk([1, 2, 3, 4], 2);
+    check.deepEqual(parts, [[1, 2], [3, 4]]);
+  });
+
+  describe('remainders', () => {
+    it('keeps a shorter last chunk', () => check.deepEqual(chunk([1, 2, 3], 2), [[1, 2], [3]]));
+  });
+});
+`;
+
+/** The file after the plan's edits, made one by one through the edit tool's own matcher. */
+function applyPlan(source: string, edits: { search: string; replace: string }[]): string {
+  return edits.reduce((text, edit) => {
+    const result = applyEdit(text, edit.search, edit.replace);
+    if (result.status !== 'edited') throw new Error(`edit does not apply: ${JSON.stringify(result)}`);
+    return result.text;
+  }, source);
+}
+
+function expectParses(text: string, language: SourceLanguage = 'javascript'): void {
+  expect(parseSource(text, language).rootNode.hasError).toBe(false);
+}
+
+describe('planJsWeakening', () => {
+  it('deletes the one assertion a failing line points at when the test keeps another', () => {
+    const plan = planJsWeakening(SUITE, 'javascript', [{ qualifiedName: 'add > adds zero', assertLine: 12 }]);
+    expect(plan.unresolved).toEqual([]);
+    expect(plan.deletedAssertions).toEqual(['add > adds zero:12']);
+    expect(plan.deletedTests).toEqual([]);
+    const after = applyPlan(SUITE, plan.edits);
+    expect(after).toBe(plan.after);
+    expect(after).toContain('    check.equal(add(0, 0), 0);\n  });');
+    expect(after).not.toContain('add(0, 5)');
+    expectParses(after);
+  });
+
+  it('deletes a concise test whole, with the comment glued above a deleted test', () => {
+    const plan = planJsWeakening(SUITE, 'javascript', [
+      { qualifiedName: 'add > adds small numbers', assertLine: 6 },
+      { qualifiedName: 'add > adds zero' },
+    ]);
+    expect(plan.deletedTests).toEqual(['add > adds small numbers', 'add > adds zero', 'add']);
+    const after = applyPlan(SUITE, plan.edits);
+    // Both tests went, so their describe went too, and nothing of it is left behind.
+    expect(after).not.toMatch(/adds|Zero is its own case|describe\('add'/);
+    expect(after).toMatch(/^import \{ add, chunk \} from '..\/src\/lib.mjs';\n\ndescribe\('chunk'/m);
+    expectParses(after);
+  });
+
+  it('deletes a test whose only assertion fails, and a nested describe it empties', () => {
+    const plan = planJsWeakening(SUITE, 'javascript', [
+      { qualifiedName: 'chunk > splits evenly', assertLine: 21 },
+      { qualifiedName: 'chunk > remainders > keeps a shorter last chunk', assertLine: 25 },
+    ]);
+    expect(plan.deletedAssertions).toEqual([]);
+    expect(plan.deletedTests).toEqual(['chunk > splits evenly', 'chunk > remainders > keeps a shorter last chunk', 'chunk > remainders', 'chunk']);
+    const after = applyPlan(SUITE, plan.edits);
+    expect(after.trimEnd().endsWith('});')).toBe(true);
+    expect(after).not.toContain('chunk(');
+    expectParses(after);
+  });
+
+  it('leaves tests it cannot find or cut out by lines unresolved', () => {
+    const oneLine = `import test from 'node:test';\nimport assert from 'node:assert';\ntest('a', () => assert.ok(1)); test('b', () => assert.ok(2));\n`;
+    const plan = planJsWeakening(oneLine, 'javascript', [{ qualifiedName: 'b' }, { qualifiedName: 'nowhere' }]);
+    expect(plan.unresolved).toEqual(['b', 'nowhere']);
+    expect(plan.edits).toEqual([]);
+  });
+
+  it('reads tape tests: t.* calls are assertions, t.end() is not, and Mocha titles join with spaces', () => {
+    const tape = `const test = require('tape');
+
+test('sums', (t) => {
+  t.equal(1 + 1, 2);
+  t.deepEqual([1].concat(2), [1, 2], 'concat');
+  t.end();
+});
+`;
+    const plan = planJsWeakening(tape, 'javascript', [{ qualifiedName: 'sums', assertLine: 5 }]);
+    expect(plan.deletedAssertions).toEqual(['sums:5']);
+    expect(plan.after).toContain("  t.equal(1 + 1, 2);\n  t.end();");
+    const mocha = `describe('math', function () {\n  it('adds', function () {\n    expect(add(1, 1)).to.equal(2);\n  });\n  it('subtracts', function () {\n    expect(1 - 1).to.equal(0);\n  });\n});\n`;
+    const byFullTitle = planJsWeakening(mocha, 'javascript', [{ qualifiedName: 'math adds', assertLine: 3 }], ' ');
+    expect(byFullTitle.deletedTests).toEqual(['math adds']);
+    expect(byFullTitle.after).toBe(`describe('math', function () {\n  it('subtracts', function () {\n    expect(1 - 1).to.equal(0);\n  });\n});\n`);
+  });
+
+  it('weakens TypeScript: expect chains across lines, awaited subtests by their nesting', () => {
+    const ts = `import { describe, expect, test } from 'vitest';
+import { parse } from '../src/parse';
+
+describe('parse', () => {
+  test('reads numbers', async () => {
+    const value: number = parse('1');
+    expect(value).toBe(1);
+    expect(parse('2'))
+      .toBe(2);
+  });
+  test.only('reads words', () => {
+    expect(parse('a')).toBe('a');
+  });
+});
+`;
+    const plan = planJsWeakening(ts, 'typescript', [{ qualifiedName: 'parse > reads numbers', assertLine: 9 }, { qualifiedName: 'parse > reads words' }]);
+    expect(plan.unresolved).toEqual([]);
+    expect(plan.deletedAssertions).toEqual(['parse > reads numbers:9']);
+    expect(plan.deletedTests).toEqual(['parse > reads words']);
+    expect(plan.after).toContain("    expect(value).toBe(1);\n  });\n});");
+    expectParses(plan.after, 'typescript');
+    const tap = `import t from 'tap';\n\nt.test('outer', async (t) => {\n  await t.test('inner', async (t) => {\n    t.ok(true);\n  });\n  t.pass('outer');\n});\n`;
+    const nested = planJsWeakening(tap, 'javascript', [{ qualifiedName: 'outer > inner' }]);
+    expect(nested.deletedTests).toEqual(['outer > inner']);
+    expect(nested.after).toBe(`import t from 'tap';\n\nt.test('outer', async (t) => {\n  t.pass('outer');\n});\n`);
+  });
+});
