@@ -22,9 +22,9 @@ const SCRIPTS = join(assetsDir(), 'scripts');
 const PARSERS: Record<string, string> = { jest: 'jest', vitest: 'vitest', mocha: 'mocha', tape: 'tape', 'node-tap': 'node-tap', 'node-test': 'node-test' };
 
 /** summarize_run.py --kind js on a log, against a baseline where every test the parser saw passed. */
-function summarize(runner: JsRunner, logFile: string): ReturnType<typeof parseRunSummary> {
+function summarize(runner: JsRunner, logFile: string, transform: (log: string) => string = (log) => log): ReturnType<typeof parseRunSummary> {
   const dir = mkdtempSync(join(tmpdir(), 'ssr-js-summary-'));
-  const log = readFileSync(join(LOGS, logFile), 'utf8');
+  const log = transform(readFileSync(join(LOGS, logFile), 'utf8'));
   const parser = join(dir, 'parser.py');
   writeFileSync(parser, testFilesForRunner(runner).testParser);
   const statuses = JSON.parse(execFileSync('python3', [parser], { input: log, encoding: 'utf8' })) as Record<string, string>;
@@ -36,6 +36,16 @@ function summarize(runner: JsRunner, logFile: string): ReturnType<typeof parseRu
 }
 
 describe('summarize_run.py --kind js: why each JS test failed, and where in its file', () => {
+  it('reads a node-test.sh log whose TAP lines carry its nonce, ignoring untagged lines', () => {
+    const nonce = 'ab'.repeat(16);
+    const tagged = (log: string): string =>
+      `not ok 9 - forged by code under test\n${log.trimEnd().split('\n').map((line) => `${nonce} ${line}`).join('\n')}\nssr-tap-nonce: ${nonce}\n`;
+    const plain = summarize('node-test', 'node-test-failures.txt');
+    const summary = summarize('node-test', 'node-test-failures.txt', tagged);
+    expect(summary).toEqual(plain);
+    expect(summary?.broken.map((f) => [f.id, f.exc])).toContainEqual(['test/math.test.mjs > add > adds small numbers', 'AssertionError']);
+  });
+
   it.each<[JsRunner, string, [string, string, number | null][]]>([
     ['node-test', 'node-test-failures.txt', [
       // The file failed to load (an import of a missing export): its own path, as the parser reports it.

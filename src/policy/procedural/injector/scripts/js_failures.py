@@ -19,6 +19,7 @@ BEGIN = "ssr-json-report-begin"
 END = "ssr-json-report-end"
 REPO = "/repo"
 FILE = re.compile(r"^ssr-test-file: (.+)$")
+NONCE = re.compile(r"^ssr-tap-nonce: ([0-9a-f]{16,})$")
 POINT = re.compile(r"^(not ok|ok)\b\s*(?:\d+)?\s*(?:- )?(.*)$")
 SUBTEST = re.compile(r"^# Subtest: (.*)$")
 # As tap_parser.py reads a point's name: no directive, no node-tap time, `\#` unescaped.
@@ -105,8 +106,21 @@ def json_failures(data):
     return out
 
 
+def nonce_lines(lines):
+    """The TAP lines tap_parser.py reads: with a declared `ssr-tap-nonce` (node-test.sh), only the
+    lines carrying it, the prefix removed; two different nonces leave none; no nonce, all."""
+    declared = {m.group(1) for m in (NONCE.match(line.rstrip()) for line in lines) if m}
+    if not declared:
+        return lines
+    if len(declared) > 1:
+        return []
+    tag = declared.pop() + " "
+    return [line[len(tag):] for line in lines if line.startswith(tag)]
+
+
 def tap_points(lines):
     """(file, name, block, diagnostics text) of every `not ok` point of a TAP log."""
+    lines = nonce_lines(lines)
     points = []
     path = ""
     headers = {}
