@@ -1,6 +1,7 @@
 import { brokenTestsOf, fail, pass, reportOf, sample, type Verdict } from '../src/validator/check-helpers.js';
-import type { ConsistencyCheck } from '../src/validator/check-types.js';
-import { focusRunner, MAX_ALONE, orderRunScript, spread } from '../src/validator/order-run-script.js';
+import type { ConsistencyCheck, ValidationContext } from '../src/validator/check-types.js';
+import { focusRunner, MAX_ALONE, orderRunScript, spread, type FocusRunner } from '../src/validator/order-run-script.js';
+import type { CheckScript } from '../src/validator/script-runs.js';
 
 /**
  * Issue 14: a FAIL_TO_PASS test must fail because of the bug, not because of the tests run before
@@ -12,16 +13,15 @@ import { focusRunner, MAX_ALONE, orderRunScript, spread } from '../src/validator
  */
 export const orderIndependenceCheck: ConsistencyCheck = {
   name: 'order-independence',
+  async prefetch(ctx): Promise<void> {
+    const plan = await planOrderRun(ctx);
+    if ('script' in plan) await ctx.runScript('order-independence', plan.script);
+  },
   async run(ctx): Promise<Verdict> {
-    const read = await brokenTestsOf(ctx);
-    if ('verdict' in read) return read.verdict;
-    const { broken } = read;
-    const { testScript, testFiles } = ctx.artifact;
-    const runner = focusRunner(testScript, broken);
-    if (!runner) return pass('not judged: the test script runs no pytest or unittest that ssr can address test by test', { judged: 0, failing: broken.length });
-
-    const alone = spread(broken, MAX_ALONE);
-    const run = await ctx.runScript('order-independence', orderRunScript(runner, alone, broken, testFiles));
+    const plan = await planOrderRun(ctx);
+    if ('verdict' in plan) return plan.verdict;
+    const { broken, runner, alone } = plan;
+    const run = await ctx.runScript('order-independence', plan.script);
     if (run.status === 'error') return { status: 'error', reason: `could not run the tests alone on the buggy repo: ${run.error.message}`, evidence: { code: run.error.code } };
     if (run.status === 'apply-failed') return { status: 'error', reason: `bug_inject.diff no longer applies for the order run: ${run.detail}`, evidence: {} };
     const statuses = run.report.statuses;
@@ -54,3 +54,15 @@ export const orderIndependenceCheck: ConsistencyCheck = {
     return { ...pass(reason, evidence), ...(dropped.length > 0 ? { notFailToPass: dropped } : {}) };
   },
 };
+
+/** The order run, from O and B alone (so prefetch can start it before the checks between), or the verdict when there is none to make. */
+async function planOrderRun(ctx: ValidationContext): Promise<{ verdict: Verdict } | { broken: string[]; runner: FocusRunner; alone: string[]; script: CheckScript }> {
+  const read = await brokenTestsOf(ctx);
+  if ('verdict' in read) return read;
+  const { broken } = read;
+  const { testScript, testFiles } = ctx.artifact;
+  const runner = focusRunner(testScript, broken);
+  if (!runner) return { verdict: pass('not judged: the test script runs no pytest or unittest that ssr can address test by test', { judged: 0, failing: broken.length }) };
+  const alone = spread(broken, MAX_ALONE);
+  return { broken, runner, alone, script: orderRunScript(runner, alone, broken, testFiles) };
+}

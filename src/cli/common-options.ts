@@ -3,7 +3,7 @@ import { resolve } from 'node:path';
 import { Option, type Command } from 'commander';
 import { loadReposFile, type LoadedRepos } from '../config/load-repos.js';
 import { resolveRepo, type ResolvedRepo } from '../config/resolve-repo.js';
-import { configureK8s } from '../sandbox/k8s/k8s-cluster.js';
+import { configureK8s } from '../sandbox/k8s/k8s-settings.js';
 import { EngineError } from '../util/engine-error.js';
 
 export type SandboxChoice = 'docker' | 'bwrap' | 'k8s' | 'auto';

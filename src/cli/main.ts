@@ -1,19 +1,25 @@
 import { Command, CommanderError } from 'commander';
-import { commands } from './commands/index.js';
+import { COMMAND_LOADERS } from './commands/index.js';
 import { COMMAND_SUMMARIES } from './command-summaries.js';
 import { isEngineError, errorMessage } from '../util/engine-error.js';
 
 /** Exit codes shared by every command: 0 ok/valid, 1 negative verdict, 2 usage or infrastructure error. */
 export const EXIT_USAGE_OR_INFRA = 2;
 
-export function buildProgram(): Command {
+/**
+ * The `ssr` program with every command, or with only `only` when that names one: what `main`
+ * runs, so one command's start-up loads that command's modules and no other's.
+ */
+export async function buildProgram(only?: string): Promise<Command> {
   const program = new Command('ssr')
     .description('Self-play SWE-RL: inject bugs into real repos, validate them, solve them, train one policy.')
     .showHelpAfterError()
     // Names only in the list (flags are in `ssr <command> --help`), so every summary fits one line.
     .configureHelp({ subcommandTerm: (command) => command.name() })
     .exitOverride();
-  for (const register of commands) register(program);
+  const wanted = COMMAND_LOADERS.filter(([name]) => name === only);
+  const loaders = wanted.length > 0 ? wanted : COMMAND_LOADERS;
+  for (const register of await Promise.all(loaders.map(([, load]) => load()))) register(program);
   for (const command of program.commands) {
     const summary = COMMAND_SUMMARIES[command.name()];
     if (summary) command.summary(summary);
@@ -22,8 +28,9 @@ export function buildProgram(): Command {
 }
 
 export async function main(argv: string[]): Promise<number> {
-  const program = buildProgram();
   try {
+    // The first word names the command (the program has no options of its own): load only it.
+    const program = await buildProgram(argv[0]);
     await program.parseAsync(argv, { from: 'user' });
     return typeof process.exitCode === 'number' ? process.exitCode : 0;
   } catch (error) {

@@ -9,8 +9,7 @@ import { pruneRepoImages } from './docker/prune-repo-images.js';
 import { PooledProvider } from './pool/pooled-provider.js';
 import { currentRepoImageTag, ensureRepoImage } from './docker/repo-image.js';
 import type { EngineFleet } from './engines/engine-fleet.js';
-import { K8sProvider } from './k8s/k8s-provider.js';
-import { prepareK8sTemplate } from './k8s/k8s-template.js';
+import { LazyK8sProvider } from './k8s/lazy-k8s-provider.js';
 import type { PruneResult } from './prune-result.js';
 import { limitsOf } from './repo-limits.js';
 import type { SandboxBackend, SandboxProvider, SandboxTemplate } from './sandbox.js';
@@ -21,7 +20,7 @@ import type { SandboxBackend, SandboxProvider, SandboxTemplate } from './sandbox
  */
 export async function prepareTemplate(repo: ResolvedRepo, backend: SandboxBackend, progress: ProgressSink): Promise<SandboxTemplate> {
   if (backend === 'bwrap') return prepareBwrapTemplate(repo, progress);
-  if (backend === 'k8s') return prepareK8sTemplate(repo, progress);
+  if (backend === 'k8s') return (await import('./k8s/k8s-template.js')).prepareK8sTemplate(repo, progress);
   const ref = await ensureRepoImage(dockerClient(), repo, progress);
   return { backend: 'docker', repoId: repo.id, ref, limits: limitsOf(repo) };
 }
@@ -51,6 +50,6 @@ export function pruneStaleTemplates(template: SandboxTemplate): Promise<PruneRes
  * many started ahead of demand per template, and the caller must `dispose()` it when done.
  */
 export function createProvider(backend: SandboxBackend, warm = 0): SandboxProvider {
-  const provider = backend === 'bwrap' ? new BwrapProvider() : backend === 'k8s' ? new K8sProvider() : new DockerProvider();
+  const provider = backend === 'bwrap' ? new BwrapProvider() : backend === 'k8s' ? new LazyK8sProvider() : new DockerProvider();
   return warm > 0 ? new PooledProvider(provider, warm) : provider;
 }

@@ -1,8 +1,6 @@
 import { EngineError, errorMessage } from '../util/engine-error.js';
 import { probeBwrap } from './bwrap/bwrap-probe.js';
 import { dockerClient } from './docker/docker-client.js';
-import { k8sCluster } from './k8s/k8s-cluster.js';
-import { preflightK8s } from './k8s/k8s-preflight.js';
 import type { SandboxBackend } from './sandbox.js';
 
 /** Outcome of looking for a usable backend. */
@@ -50,6 +48,8 @@ export async function probeBwrapBackend(): Promise<BackendProbe> {
  */
 export async function selectBackend(choice: SandboxBackend | 'auto'): Promise<SandboxBackend> {
   if (choice === 'k8s') {
+    // Loaded only here: the Kubernetes client costs a second of start-up a Docker run never needs.
+    const [{ k8sCluster }, { preflightK8s }] = await Promise.all([import('./k8s/k8s-cluster.js'), import('./k8s/k8s-preflight.js')]);
     await preflightK8s(k8sCluster());
     return 'k8s';
   }

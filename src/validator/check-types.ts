@@ -86,4 +86,11 @@ export interface ValidationContext {
 export interface ConsistencyCheck {
   name: CheckName;
   run(ctx: ValidationContext): Promise<Omit<CheckResult, 'durationMs' | 'name'>>;
+  /**
+   * Optional: start early, while the checks before this one still wait on their runs, the run of
+   * its own that `run` will ask for, through the same context calls (so `run` reads that very run,
+   * memoised). Only a schedule, never a verdict: the validator calls it on the parallel path and
+   * tears down what it started when an earlier check ends the validation.
+   */
+  prefetch?(ctx: ValidationContext): Promise<void>;
 }

@@ -33,8 +33,11 @@ export function spread(ids: readonly string[], max: number): string[] {
 
 /**
  * The order-independence run on B: each test of `alone` in its own process (exit status only),
- * then every test of `all` in one process in reverse order, verbose. unittest ids may be relative
- * to a start dir below /repo: every test file's directory goes on PYTHONPATH so they import.
+ * then every test of `all` in one process in reverse order, verbose. pytest's runs are forked from
+ * one process that imported pytest once (pytest_order_run.py: each is still its own process and
+ * pytest session, as `python3 -m pytest` would run it, at a fraction of the start-up). unittest ids
+ * may be relative to a start dir below /repo: every test file's directory goes on PYTHONPATH so
+ * they import.
  * JS runners: each test of `alone` run alone (jsAloneCommand), its output between
  * `@@ssr-alone-begin` / `@@ssr-alone-end <exit>` lines so the parser can check that the test it
  * named really ran; no reversed run (they cannot reorder the tests of a file, and node:test,
@@ -44,21 +47,22 @@ export function orderRunScript(runner: FocusRunner, alone: readonly string[], al
   if (runner !== 'pytest' && runner !== 'unittest') return jsOrderRunScript(runner, alone);
   const reversed = [...all].sort().reverse();
   const lines = ['#!/usr/bin/env bash', 'cd /repo', 'export PYTHONDONTWRITEBYTECODE=1 COLUMNS=250'];
-  let one: string;
-  let many: string;
   if (runner === 'pytest') {
-    const base = 'python3 -m pytest -p no:cacheprovider -p no:randomly';
-    one = `${base} -q`;
-    many = `${base} -rA ${shellQuoteAll(reversed)}`;
+    // The helper lives outside the repo, so no test can import or collect it.
+    lines.push(
+      'helper=$(mktemp -d)/ssr_pytest_order_run.py',
+      `echo ${Buffer.from(bundled('pytest_order_run.py')).toString('base64')} | base64 -d > "$helper"`,
+      `python3 "$helper" ${alone.length} ${shellQuoteAll([...alone, ...reversed])}`,
+      'rm -rf -- "$(dirname "$helper")"',
+    );
   } else {
     const dirs = [...new Set(testFiles.map((file) => posix.dirname(file)))].sort();
     lines.push(`export PYTHONPATH=${shellQuote(dirs.join(':'))}\${PYTHONPATH:+:$PYTHONPATH}`);
-    one = 'python3 -m unittest';
-    many = `python3 -m unittest -v ${shellQuoteAll(reversed)}`;
+    for (const id of alone) lines.push(`python3 -m unittest ${shellQuote(id)} >/dev/null 2>&1; echo "@@ssr-alone $? "${shellQuote(id)}`);
+    lines.push('echo @@ssr-reversed-start', `python3 -m unittest -v ${shellQuoteAll(reversed)} 2>&1`, 'echo "@@ssr-reversed-end $?"');
   }
-  for (const id of alone) lines.push(`${one} ${shellQuote(id)} >/dev/null 2>&1; echo "@@ssr-alone $? "${shellQuote(id)}`);
-  lines.push('echo @@ssr-reversed-start', `${many} 2>&1`, 'echo "@@ssr-reversed-end $?"', 'exit 0');
-  return { testScript: `${lines.join('\n')}\n`, testParser: orderParser() };
+  lines.push('exit 0');
+  return { testScript: `${lines.join('\n')}\n`, testParser: bundled('order_parser.py') };
 }
 
 function jsOrderRunScript(runner: JsFocusRunner, alone: readonly string[]): CheckScript {
@@ -67,11 +71,13 @@ function jsOrderRunScript(runner: JsFocusRunner, alone: readonly string[]): Chec
     lines.push(`echo "@@ssr-alone-begin "${shellQuote(id)}`, `${jsAloneCommand(runner, id)} < /dev/null 2>&1`, `echo "@@ssr-alone-end $? "${shellQuote(id)}`);
   }
   lines.push('echo @@ssr-reversed-start', 'echo "@@ssr-reversed-end 0"', 'exit 0');
-  return { testScript: `${lines.join('\n')}\n`, testParser: orderParser() };
+  return { testScript: `${lines.join('\n')}\n`, testParser: bundled('order_parser.py') };
 }
 
-let parser: string | undefined;
-function orderParser(): string {
-  parser ??= readFileSync(packagePath('src', 'validator', 'scripts', 'order_parser.py'), 'utf8');
-  return parser;
+const scripts = new Map<string, string>();
+/** A Python file of src/validator/scripts, read once. */
+function bundled(name: string): string {
+  let text = scripts.get(name);
+  if (text === undefined) scripts.set(name, (text = readFileSync(packagePath('src', 'validator', 'scripts', name), 'utf8')));
+  return text;
 }

@@ -44,6 +44,13 @@ export interface StateRunnerOptions {
   env?: Record<string, string>;
 }
 
+/**
+ * Queue priority of O's first run and B's: most checks and the checks' own runs (ScriptRunner)
+ * need both, so they go first, and the runs that need only one state (O's repeat, W, the
+ * inverses) fill the slots after them.
+ */
+export const EARLY_PRIORITY = 1;
+
 /** Runs that ended because their runner was cancelled: never a result another artifact may reuse. */
 const cancelledRuns = new WeakSet<StateRun>();
 
@@ -128,7 +135,8 @@ export class StateRunner {
   }
 
   private enqueue(key: StateKey): Promise<StateRun> {
-    return this.options.queue.add(() => this.executeWithRetry(key)) as Promise<StateRun>;
+    const priority = key === 'original' || key === 'buggy' ? EARLY_PRIORITY : 0;
+    return this.options.queue.add(() => this.executeWithRetry(key), { priority }) as Promise<StateRun>;
   }
 
   private filesKey(): string {

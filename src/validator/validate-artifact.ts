@@ -129,17 +129,19 @@ export async function validateArtifact(artifact: BugArtifact, options: ValidateO
     runScript: (name, script) => scripts.run(name, script),
   };
 
+  // The checks' own runs start as soon as what they need is known, not when their turn comes.
+  if (!options.sequential) for (const check of consistencyChecks) void check.prefetch?.(ctx).catch(() => undefined);
   const { checks, failedCheck, infrastructureError } = await runChecks(ctx);
   if (selected && !infrastructureError && (failedCheck === null || !SELECTION_FREE.has(failedCheck))) {
     const missed = await auditSelection(ctx, full, selected);
     if (missed.length > 0) {
-      await Promise.all([full.cancel(), selected.cancel()]);
+      await Promise.all([full.cancel(), selected.cancel(), scripts.cancel()]);
       const again = await validateArtifact(artifact, { ...options, selectTests: 'never' });
       const reason = `the audit's full run of the buggy repo disagrees with the selection on ${missed.length} test(s)`;
       return { ...again, selection: { status: 'fallback', reason, missed: sample(missed) }, durationMs: Date.now() - started };
     }
   }
-  await Promise.all([full.cancel(), selected?.cancel()]);
+  await Promise.all([full.cancel(), selected?.cancel(), scripts.cancel()]);
 
   const judged = failedCheck === null && !infrastructureError;
   const sets = judged ? await oracleSets(ctx) : { failToPass: [], passToPass: [] };

@@ -1,6 +1,6 @@
 import { AuthorizationV1Api, CoreV1Api, Exec, KubeConfig, NetworkingV1Api } from '@kubernetes/client-node';
 import { EngineError, errorMessage } from '../../util/engine-error.js';
-import { k8sSettingsFromEnv, k8sSettingsSchema, type K8sSettings } from './k8s-settings.js';
+import { configuredK8sSettings, k8sSettingsSchema, type K8sSettings } from './k8s-settings.js';
 
 /** One cluster + namespace the k8s backend talks to, with its API clients. */
 export interface K8sCluster {
@@ -67,20 +67,13 @@ export function loadK8sCluster(input: K8sSettings): K8sCluster {
   };
 }
 
-let configured: K8sSettings | undefined;
-let shared: K8sCluster | undefined;
+let shared: { settings: K8sSettings; cluster: K8sCluster } | undefined;
 
-/**
- * Set the process's cluster from the CLI's `--k8s-*` flags (over the SSR_K8S_* environment), as
- * DOCKER_HOST sets the Docker backend's engine. Call before the first {@link k8sCluster}.
- */
-export function configureK8s(settings: K8sSettings): void {
-  configured = { ...k8sSettingsFromEnv(), ...Object.fromEntries(Object.entries(settings).filter(([, value]) => value !== undefined)) };
-  shared = undefined;
-}
+export { configureK8s } from './k8s-settings.js';
 
-/** One cluster per process (see {@link configureK8s}); loaded on first use. */
+/** One cluster per process (see configureK8s); loaded on first use, and again after the settings change. */
 export function k8sCluster(): K8sCluster {
-  shared ??= loadK8sCluster(configured ?? k8sSettingsFromEnv());
-  return shared;
+  const settings = configuredK8sSettings();
+  if (shared?.settings !== settings) shared = { settings, cluster: loadK8sCluster(settings) };
+  return shared.cluster;
 }

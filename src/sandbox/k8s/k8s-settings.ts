@@ -30,3 +30,19 @@ export function k8sSettingsFromEnv(env: NodeJS.ProcessEnv = process.env): K8sSet
   // Checked where they are used (loadK8sCluster), with the flag's name in the message.
   return { context: pick('SSR_K8S_CONTEXT'), namespace: pick('SSR_K8S_NAMESPACE'), registry: pick('SSR_K8S_REGISTRY') };
 }
+
+let configured: K8sSettings | undefined;
+
+/**
+ * Set the process's cluster from the CLI's `--k8s-*` flags (over the SSR_K8S_* environment), as
+ * DOCKER_HOST sets the Docker backend's engine. Call before the first `k8sCluster()`. Kept apart
+ * from the cluster's module so the CLI can take the flags without loading the Kubernetes client.
+ */
+export function configureK8s(settings: K8sSettings): void {
+  configured = { ...k8sSettingsFromEnv(), ...Object.fromEntries(Object.entries(settings).filter(([, value]) => value !== undefined)) };
+}
+
+/** The settings of the last {@link configureK8s}, else the environment's (a new object each time configureK8s runs). */
+export function configuredK8sSettings(): K8sSettings {
+  return (configured ??= k8sSettingsFromEnv());
+}

@@ -71,7 +71,11 @@ interface Measured {
   runs: number;
   bare: number;
   validate: number;
+  /** validate / bare of each repetition (bare and validate measured back to back). */
+  ratios: number[];
 }
+
+const ratiosOf = (validate: number[], bare: number[]): number[] => validate.map((ms, i) => ms / bare[i]!);
 
 /** `ssr validate` wall time vs the same test runs done bare, one after another, in the same run; returns the printed table. */
 export async function benchValidate(options: ValidateBenchOptions): Promise<string> {
@@ -108,10 +112,10 @@ export async function benchValidate(options: ValidateBenchOptions): Promise<stri
     samples.listBare.push(await bare(list.map((entry) => entry.artifact)));
     samples.listValidate.push(await validate(['--artifact-list', listFile], list.length));
   }
-  const measured: Measured[] = [{ label: `one artifact (${single})`, runs: statesOf(singleArtifact).length, bare: median(samples.singleBare), validate: median(samples.singleValidate) }];
+  const measured: Measured[] = [{ label: `one artifact (${single})`, runs: statesOf(singleArtifact).length, bare: median(samples.singleBare), validate: median(samples.singleValidate), ratios: ratiosOf(samples.singleValidate, samples.singleBare) }];
   if (list.length > 0) {
     const runs = list.reduce((sum, entry) => sum + statesOf(entry.artifact).length, 0);
-    measured.push({ label: `--artifact-list of ${list.length} (${list.map((entry) => basename(entry.dir)).join(', ')})`, runs, bare: median(samples.listBare), validate: median(samples.listValidate) });
+    measured.push({ label: `--artifact-list of ${list.length} (${list.map((entry) => basename(entry.dir)).join(', ')})`, runs, bare: median(samples.listBare), validate: median(samples.listValidate), ratios: ratiosOf(samples.listValidate, samples.listBare) });
   }
   const lines = [`bench-validate on ${template.ref}, ${cpus().length} cores, median of ${options.runs}`];
   for (const m of measured) {
@@ -120,6 +124,7 @@ export async function benchValidate(options: ValidateBenchOptions): Promise<stri
       `  bare docker runs, one after another : ${(m.bare / 1000).toFixed(2)} s`,
       `  ssr validate (CLI, end to end)      : ${(m.validate / 1000).toFixed(2)} s`,
       `  ratio validate / bare               : ${(m.validate / m.bare).toFixed(2)}  (goal <= 0.60)`,
+      `  ratio of each repetition            : median ${median(m.ratios).toFixed(2)}, range ${Math.min(...m.ratios).toFixed(2)}-${Math.max(...m.ratios).toFixed(2)}`,
     );
   }
   return `${lines.join('\n')}\n`;

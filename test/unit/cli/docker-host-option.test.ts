@@ -9,8 +9,8 @@ describe('--docker-host <url>', () => {
     vi.unstubAllEnvs();
   });
 
-  it('is offered by every command that creates sandboxes (and doctor, to check the engines)', () => {
-    const offering = buildProgram().commands.filter((command) => command.options.some((option) => option.long === '--docker-host'));
+  it('is offered by every command that creates sandboxes (and doctor, to check the engines)', async () => {
+    const offering = (await buildProgram()).commands.filter((command) => command.options.some((option) => option.long === '--docker-host'));
     expect(offering.map((command) => command.name()).sort()).toEqual(SANDBOX_COMMANDS);
   });
 

@@ -1,8 +1,11 @@
 import { describe, expect, it } from 'vitest';
+import { COMMAND_LOADERS } from '../../../src/cli/commands/index.js';
 import { buildProgram } from '../../../src/cli/main.js';
 
+const everyCommand = await buildProgram();
+
 describe('ssr --help', () => {
-  const program = buildProgram();
+  const program = everyCommand;
 
   it('lists every command on one line of at most 80 columns', () => {
     const help = program.helpInformation({ error: false });
@@ -14,9 +17,19 @@ describe('ssr --help', () => {
     for (const line of listed) expect(line.length, line).toBeLessThanOrEqual(80);
   });
 
-  it.each(buildProgram().commands.map((command) => [command.name(), command] as const))('%s documents every flag', (_name, command) => {
+  it.each(everyCommand.commands.map((command) => [command.name(), command] as const))('%s documents every flag', (_name, command) => {
     expect(command.summary(), 'summary').not.toBe('');
     expect(command.description().length).toBeGreaterThan(10);
     for (const option of command.options) expect(option.description, option.flags).not.toBe('');
+  });
+
+  it.each(COMMAND_LOADERS.map(([name]) => name))('ssr %s loads only its own command (the start-up of one command pays for no other)', async (name) => {
+    const program = await buildProgram(name);
+    expect(program.commands.map((command) => command.name())).toEqual([name]);
+    expect(program.commands[0]!.summary(), 'summary').not.toBe('');
+  });
+
+  it('loads every command when the first word names none (ssr --help, ssr help, a typo)', async () => {
+    for (const first of [undefined, '--help', 'help', 'valdate']) expect((await buildProgram(first)).commands.map((command) => command.name())).toEqual(COMMAND_LOADERS.map(([name]) => name));
   });
 });

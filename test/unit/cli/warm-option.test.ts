@@ -5,8 +5,8 @@ import { runCli } from '../../helpers/cli.js';
 const EPISODE_COMMANDS = ['selfplay', 'corpus', 'inject', 'solve'];
 
 describe('--warm <n>', () => {
-  it('is offered by exactly the commands that run episodes', () => {
-    const offering = buildProgram().commands.filter((command) => command.options.some((option) => option.long === '--warm'));
+  it('is offered by exactly the commands that run episodes', async () => {
+    const offering = (await buildProgram()).commands.filter((command) => command.options.some((option) => option.long === '--warm'));
     expect(offering.map((command) => command.name()).sort()).toEqual([...EPISODE_COMMANDS].sort());
   });
 

@@ -1,0 +1,28 @@
+import { execFile } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
+import { describe, expect, it } from 'vitest';
+
+const ROOT = fileURLToPath(new URL('../../../', import.meta.url));
+
+/** Packages (by their folder under node_modules) a fresh process has loaded after building the program for `command`. */
+async function loadedPackages(command: string): Promise<string[]> {
+  const probe = `
+    const { createRequire } = await import('node:module');
+    const { buildProgram } = await import(${JSON.stringify(`${ROOT}src/cli/main.ts`)});
+    await buildProgram(${JSON.stringify(command)});
+    const cache = createRequire(import.meta.url).cache;
+    const names = Object.keys(cache).map((file) => file.match(/node_modules\\/(@[^/]+\\/[^/]+|[^/]+)/)?.[1]).filter(Boolean);
+    process.stdout.write(JSON.stringify([...new Set(names)].sort()));`;
+  const { stdout } = await promisify(execFile)(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', probe], { cwd: ROOT });
+  return JSON.parse(stdout) as string[];
+}
+
+describe('start-up of one command', () => {
+  // The Kubernetes client alone is over a second of CPU: a Docker run must not load it.
+  it('ssr validate loads dockerode but not the Kubernetes client', async () => {
+    const loaded = await loadedPackages('validate');
+    expect(loaded).toContain('dockerode');
+    expect(loaded).not.toContain('@kubernetes/client-node');
+  });
+});
