@@ -3,7 +3,8 @@ import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { assetsDir } from '../../../../src/policy/procedural/injector/injector-assets.js';
+import { assetsDir, injectorAssets } from '../../../../src/policy/procedural/injector/injector-assets.js';
+import { jsSetupCommand, setupCommand, WORK_DIR } from '../../../../src/policy/procedural/injector/injector-commands.js';
 import { applyEdit } from '../../../../src/tools/line-match.js';
 
 const SCRIPT = join(assetsDir(), 'scripts', 'apply_edits.py');
@@ -55,5 +56,15 @@ describe('apply_edits.py (several edits in one command, as the edit tool makes t
     const { output, after } = run({ 'f.py': text }, [{ path: 'f.py', search, replace: 'X' }]);
     expect(output).toMatch(message);
     expect(after['f.py']).toBe(text);
+  });
+});
+
+describe('the helper scripts every Injector command relies on', () => {
+  it('are written by the setup command of a Python and of a JS repo alike', () => {
+    const assets = injectorAssets();
+    for (const setup of [setupCommand(assets), jsSetupCommand(assets, 'node-test')]) {
+      // Candidate edits and weakening rounds run apply_edits.py, run summaries summarize_run.py.
+      for (const helper of ['apply_edits.py', 'summarize_run.py']) expect(setup).toContain(`${WORK_DIR}/${helper} <<`);
+    }
   });
 });
