@@ -40,6 +40,11 @@ export const catalogueEntrySchema = z
      * test command, `python3 -m pytest -rA -p no:cacheprovider` in /repo, runs this suite.
      */
     pytest: z.record(z.string().regex(/^[a-z_]+$/), z.string()).default({}),
+    /**
+     * Files ssr adds to the repo in its own commit (path relative to the repo root → text), e.g. a
+     * `.mocharc.json` that points Mocha at the suite's folder. Existing files are not replaced.
+     */
+    files: z.record(z.string().regex(/^(?!\/)(?!.*(?:^|\/)\.\.(?:\/|$))[A-Za-z0-9_./-]+$/, 'expected a path inside the repo'), z.string()).default({}),
     style: z.enum(['pytest', 'unittest', 'doctest', 'tape', 'mocha', 'jest', 'vitest', 'node-test', 'node-tap']).describe('how the upstream tests are written'),
     /** The runner whose script and parser ssr uses (repos.yaml `test.runner`); pytest by default. */
     test: z.object({ runner: testRunnerSchema.default('pytest') }).strict().prefault({}),

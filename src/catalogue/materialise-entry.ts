@@ -1,6 +1,6 @@
 import { existsSync } from 'node:fs';
 import { cp, mkdir, readdir, rename, rm, writeFile } from 'node:fs/promises';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { EngineError } from '../util/engine-error.js';
 import { hostGit } from '../util/host-git.js';
 import type { CatalogueEntry } from './catalogue-entry-schema.js';
@@ -83,8 +83,9 @@ async function snapshotGit(entry: CatalogueEntry & { source: { type: 'git' } }, 
 /** The message of the commit of what ssr adds on top of the source. */
 function commitMessage(entry: CatalogueEntry): string {
   if (entry.source.type === 'debian') return `${entry.source.package} ${entry.source.version} as Debian ships it`;
-  if (entry.source.type === 'npm') return "ssr catalogue: package.json and package-lock.json pin the tests' dependencies";
-  return 'ssr catalogue: pytest.ini';
+  const added = Object.keys(entry.files).length > 0 ? `; adds ${Object.keys(entry.files).join(', ')}` : '';
+  if (entry.source.type === 'npm') return `ssr catalogue: package.json and package-lock.json pin the tests' dependencies${added}`;
+  return `ssr catalogue: pytest.ini${added}`;
 }
 
 async function snapshot(entry: CatalogueEntry, tree: string, options: MaterialiseOptions): Promise<string> {
@@ -124,6 +125,11 @@ export async function materialiseEntry(entry: CatalogueEntry, options: Materiali
     await mkdir(tree);
     const note = await snapshot(entry, tree, options);
     if (Object.keys(entry.pytest).length > 0) await writeFile(join(tree, 'pytest.ini'), pytestIni(entry.pytest));
+    for (const [path, text] of Object.entries(entry.files)) {
+      if (existsSync(join(tree, path))) throw new EngineError('config-invalid', `catalogue entry ${entry.id}: files.${path} is already in the source; ssr adds files, it does not replace them`);
+      await mkdir(dirname(join(tree, path)), { recursive: true });
+      await writeFile(join(tree, path), text);
+    }
     await git(['add', '-A'], tree, 'git add');
     const message = commitMessage(entry);
     if ((await git(['status', '--porcelain'], tree, 'git status')) !== '') await git(['commit', '-q', '-m', message], tree, 'git commit');

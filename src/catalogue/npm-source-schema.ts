@@ -2,6 +2,13 @@ import { z } from 'zod';
 
 /** npm's rules for a package name (lower case, URL-safe, optionally `@scope/`), as `npm pack` takes it. */
 const NPM_NAME = /^(?:@[a-z0-9][a-z0-9._~-]*\/)?[a-z0-9][a-z0-9._~-]*$/;
+const NPM_DEPENDENCY = /^(?:@[a-z0-9][a-z0-9._~-]*\/)?[a-z0-9][a-z0-9._~-]*(?:@[0-9A-Za-z.^~<>=| *-]+)?$/;
+
+/** `name` and the range of a `name@range` (undefined without one); a scope's leading `@` is part of the name. */
+export function splitDependency(spec: string): { name: string; range: string | undefined } {
+  const at = spec.indexOf('@', 1);
+  return at === -1 ? { name: spec, range: undefined } : { name: spec.slice(0, at), range: spec.slice(at + 1) };
+}
 
 /**
  * A package as the npm registry publishes it, for packages whose tarball ships their test suite:
@@ -18,9 +25,10 @@ export const npmSourceSchema = z
     integrity: z.string().regex(/^sha512-[A-Za-z0-9+/]{86}==$/, 'expected the tarball\'s sha512 integrity (`npm view <package>@<version> dist.integrity`)'),
     /**
      * The devDependencies the tests need (the rest are linters, bundlers and release tools):
-     * package.json keeps only these, at the ranges it gives them. Default: all of them.
+     * package.json keeps only these, at the ranges it gives them, or at `name@range` when the entry
+     * gives one (e.g. a newer mocha whose reporter ssr's script needs). Default: all of them.
      */
-    dev_dependencies: z.array(z.string().regex(NPM_NAME, 'expected an npm package name')).optional(),
+    dev_dependencies: z.array(z.string().regex(NPM_DEPENDENCY, 'expected an npm package name, optionally with @<version range>')).optional(),
   })
   .strict();
 export type NpmSource = z.infer<typeof npmSourceSchema>;

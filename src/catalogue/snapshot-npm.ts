@@ -7,6 +7,7 @@ import { runProcess } from '../sandbox/images/run-process.js';
 import { EngineError } from '../util/engine-error.js';
 import type { CatalogueEntry } from './catalogue-entry-schema.js';
 import { fetchNpmPackage, unpackNpmTarball } from './fetch-npm-package.js';
+import { splitDependency } from './npm-source-schema.js';
 
 export type NpmEntry = CatalogueEntry & { source: { type: 'npm' } };
 
@@ -37,11 +38,16 @@ function keepDevDependencies(entry: NpmEntry, manifest: Record<string, unknown>)
   const keep = entry.source.dev_dependencies;
   if (keep === undefined) return manifest;
   const declared = (manifest.devDependencies ?? {}) as Record<string, string>;
-  const missing = keep.filter((name) => !(name in declared));
+  const wanted = keep.map(splitDependency);
+  const missing = wanted.filter(({ name, range }) => range === undefined && !(name in declared)).map(({ name }) => name);
   if (missing.length > 0) {
-    throw new EngineError('config-invalid', `catalogue entry ${entry.id}: source.dev_dependencies names ${missing.join(', ')}, which ${entry.source.package}@${entry.source.version} does not declare (its devDependencies: ${Object.keys(declared).join(', ') || 'none'})`);
+    throw new EngineError(
+      'config-invalid',
+      `catalogue entry ${entry.id}: source.dev_dependencies names ${missing.join(', ')}, which ${entry.source.package}@${entry.source.version} does not declare ` +
+        `(its devDependencies: ${Object.keys(declared).join(', ') || 'none'}); give a version (name@range) to add one`,
+    );
   }
-  return { ...manifest, devDependencies: Object.fromEntries(keep.map((name) => [name, declared[name]!])) };
+  return { ...manifest, devDependencies: Object.fromEntries(wanted.map(({ name, range }) => [name, range ?? declared[name]!])) };
 }
 
 /**

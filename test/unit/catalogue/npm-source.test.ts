@@ -60,6 +60,7 @@ describe('npm catalogue entries: the schema', () => {
     ['a version range', { version: '^1.0.0' }, /source\.version.*expected an exact version/],
     ['a sha1 integrity', { integrity: 'sha1-abc' }, /source\.integrity.*sha512 integrity/],
     ['an unknown field', { tag: 'latest' }, /source/],
+    ['a devDependency that is a path', { dev_dependencies: ['../x'] }, /dev_dependencies.*expected an npm package name, optionally with @<version range>/],
   ])('refuses %s, naming the field', (_name, source, message) => {
     const text = JSON.stringify({ ...npmEntry(integrity), source: { type: 'npm', package: 'ssr-demo', version: '1.0.0', integrity, ...source } });
     expect(() => parseCatalogueEntry(text, '/catalogue/demo.yaml')).toThrow(message);
@@ -97,6 +98,17 @@ describe('npm catalogue entries: materialising (real tar, real git)', () => {
     expect(repoEntry.image.setup).toEqual([{ npm: 'ci --ignore-scripts' }]);
   });
 
+  it('sets a devDependency to the entry\'s own range and adds the entry\'s files in ssr\'s commit', async () => {
+    const dirs = folders();
+    const entry = npmEntry(packTarball(dirs.npmCache, WITH_TESTS), { dev_dependencies: ['tape@5.9.0', 'mocha@10.8.2'] }, { files: { '.mocharc.json': '{ "spec": ["tests/**/*.js"] }\n' } });
+    const built = await materialiseEntry(entry, dirs);
+    expect(JSON.parse(readFileSync(join(built.path, 'package.json'), 'utf8')).devDependencies).toEqual({ tape: '5.9.0', mocha: '10.8.2' });
+    expect(git(built.path, 'show', 'HEAD:.mocharc.json')).toBe('{ "spec": ["tests/**/*.js"] }');
+    expect(git(built.path, 'log', '-1', '--format=%s')).toMatch(/; adds \.mocharc\.json$/);
+    const clash = npmEntry(entry.source.type === 'npm' ? entry.source.integrity : '', {}, { files: { 'index.js': 'x' } });
+    await expect(materialiseEntry(clash, { ...dirs, dest: join(dirs.dest, '..', 'clash') })).rejects.toThrow(/files\.index\.js is already in the source/);
+  });
+
   it('refuses a tarball that ships no tests, saying how to see what it ships', async () => {
     const dirs = folders();
     const entry = npmEntry(packTarball(dirs.npmCache, { 'index.js': 'module.exports = 1;\n', 'README.md': '# demo\n' }));
@@ -115,7 +127,7 @@ describe('npm catalogue entries: materialising (real tar, real git)', () => {
   it('names the devDependencies the package declares when the entry keeps one it does not', async () => {
     const dirs = folders();
     const entry = npmEntry(packTarball(dirs.npmCache, WITH_TESTS), { dev_dependencies: ['tape', 'mocha'] });
-    await expect(materialiseEntry(entry, dirs)).rejects.toThrow(/source\.dev_dependencies names mocha, which ssr-demo@1\.0\.0 does not declare \(its devDependencies: tape, eslint\)/);
+    await expect(materialiseEntry(entry, dirs)).rejects.toThrow(/source\.dev_dependencies names mocha, which ssr-demo@1\.0\.0 does not declare \(its devDependencies: tape, eslint\); give a version/);
   });
 
   it('says a package the registry does not serve cannot be fetched, with the fix (real npm, a registry that refuses)', async () => {
