@@ -40,7 +40,7 @@ describe('the tskit example repo', () => {
         'test/query-string.test.ts > withQuery > merges parameters into the URL and keeps the fragment',
       ]),
     );
-  });
+  }, 660_000); // Vitest's start (Vite, esbuild) takes minutes on a loaded 1-CPU sandbox; the run has its own limit
 
   it('runs Debian Node 18 with Vitest 2 baked in, git-ignored, and no network', async () => {
     const probe = [
