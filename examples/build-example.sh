@@ -6,12 +6,13 @@
 # and committer date), files/ (full copies of the files the commit adds or changes) and
 # optionally deleted.txt (paths the commit removes, one per line). Author, committer,
 # dates, file modes and git config are all pinned, so the same overlays always give the
-# same commit shas; the final sha is printed and must match repos.yaml. The bundle
+# same commit shas; the final sha is printed and must match repos.yaml. The pack is written
+# with one thread, so the bundle file itself is byte-identical from one build to the next. The bundle
 # carries HEAD as well as main so that a plain `git clone` checks main out.
 #
 # Usage: examples/build-example.sh NAME [--verify] [--out PATH]
-#   NAME       an example with a NAME-src/ folder here (pyledger, pytext)
-#   --verify   run `python3 -m pytest -q` after every commit (needs pytest; set PYTHON
+#   NAME       an example with a NAME-src/ folder here (pyledger, pytext, jskit, tskit)
+#   --verify   run `python3 -m pytest -q` after every commit (Python examples; needs pytest; set PYTHON
 #              to pick an interpreter) and fail if any commit's tests fail
 #   --out      bundle path (default: examples/NAME.bundle)
 set -euo pipefail
@@ -92,7 +93,7 @@ for dir in "$src"/*/; do
   fi
 done
 
-git -C "$repo" bundle create -q "$work/$name.bundle" HEAD main
+git -C "$repo" -c pack.threads=1 bundle create -q "$work/$name.bundle" HEAD main
 git -C "$repo" bundle verify -q "$work/$name.bundle" >/dev/null 2>&1
 mv "$work/$name.bundle" "$out"
 git -C "$repo" log --format='%h %ad %s' --date=short main

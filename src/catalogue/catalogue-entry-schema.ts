@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { imageRecipeSchema, limitsSchema, thresholdFieldsSchema } from '../config/repos-schema.js';
+import { imageRecipeSchema, limitsSchema, testRunnerSchema, thresholdFieldsSchema } from '../config/repos-schema.js';
+import { npmSourceSchema } from './npm-source-schema.js';
 
 /**
  * A Debian binary package that ships the upstream test suite beside the code: `apt-get download`
@@ -28,18 +29,25 @@ export const gitSourceSchema = z
   })
   .strict();
 
-/** One real Python project of the catalogue (`catalogue/<id>.yaml`). */
+/** One real Python or JavaScript / TypeScript project of the catalogue (`catalogue/<id>.yaml`). */
 export const catalogueEntrySchema = z
   .object({
     id: z.string().regex(/^[a-z0-9][a-z0-9._-]*$/, 'expected a lower-case id (letters, digits, . _ -)'),
     description: z.string().min(1),
-    source: z.discriminatedUnion('type', [debianSourceSchema, gitSourceSchema]),
+    source: z.discriminatedUnion('type', [debianSourceSchema, gitSourceSchema, npmSourceSchema]),
     /**
      * Options written to `/repo/pytest.ini` (one `key = value` line each) so that ssr's default
      * test command, `python3 -m pytest -rA -p no:cacheprovider` in /repo, runs this suite.
      */
     pytest: z.record(z.string().regex(/^[a-z_]+$/), z.string()).default({}),
-    style: z.enum(['pytest', 'unittest', 'doctest']).describe('how the upstream tests are written'),
+    /**
+     * Files ssr adds to the repo in its own commit (path relative to the repo root → text), e.g. a
+     * `.mocharc.json` that points Mocha at the suite's folder. Existing files are not replaced.
+     */
+    files: z.record(z.string().regex(/^(?!\/)(?!.*(?:^|\/)\.\.(?:\/|$))[A-Za-z0-9_./-]+$/, 'expected a path inside the repo'), z.string()).default({}),
+    style: z.enum(['pytest', 'unittest', 'doctest', 'tape', 'mocha', 'jest', 'vitest', 'node-test', 'node-tap']).describe('how the upstream tests are written'),
+    /** The runner whose script and parser ssr uses (repos.yaml `test.runner`); pytest by default. */
+    test: z.object({ runner: testRunnerSchema.default('pytest') }).strict().prefault({}),
     history: z.enum(['single-commit', 'upstream']).describe('one snapshot commit, or the real upstream history'),
     /** Measured here with the default test command in the default image (1 CPU). */
     measured: z
@@ -54,5 +62,13 @@ export const catalogueEntrySchema = z
     thresholds: thresholdFieldsSchema.partial().default({}),
     limits: limitsSchema.partial().default({}),
   })
-  .strict();
+  .strict()
+  .superRefine((entry, ctx) => {
+    if (entry.source.type === 'npm' && entry.test.runner === 'pytest') {
+      ctx.addIssue({ code: 'custom', path: ['test', 'runner'], message: 'an npm source needs a JavaScript test runner (tape, mocha, jest, vitest, node-test or node-tap)' });
+    }
+    if (entry.source.type === 'npm' && !entry.image.setup.some((step) => typeof step !== 'string' && 'npm' in step)) {
+      ctx.addIssue({ code: 'custom', path: ['image', 'setup'], message: 'an npm source needs an `npm: ci` setup step (its dependencies come from the pinned lockfile)' });
+    }
+  });
 export type CatalogueEntry = z.infer<typeof catalogueEntrySchema>;

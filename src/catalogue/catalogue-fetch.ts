@@ -35,7 +35,7 @@ async function main(argv: string[]): Promise<void> {
   let failed = 0;
   for (const entry of catalogue.filter((e) => ids.length === 0 || ids.includes(e.id))) {
     try {
-      const built = await materialiseEntry(entry, { dest: join(dest, 'repos'), debCache: join(dest, 'debs'), ...(opts.mirror ? { mirror: resolve(opts.mirror) } : {}) });
+      const built = await materialiseEntry(entry, { dest: join(dest, 'repos'), debCache: join(dest, 'debs'), npmCache: join(dest, 'npm'), npmLocks: join(resolve(opts.catalogue), 'npm-locks'), ...(opts.mirror ? { mirror: resolve(opts.mirror) } : {}) });
       written.push(catalogueRepoEntry(entry, built));
       process.stdout.write(`${entry.id}: ${built.path} at ${built.commit.slice(0, 12)} — ${built.note}\n`);
     } catch (error) {

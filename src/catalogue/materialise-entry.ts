@@ -1,10 +1,11 @@
 import { existsSync } from 'node:fs';
 import { cp, mkdir, readdir, rename, rm, writeFile } from 'node:fs/promises';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { EngineError } from '../util/engine-error.js';
 import { hostGit } from '../util/host-git.js';
 import type { CatalogueEntry } from './catalogue-entry-schema.js';
 import { extractDeb, fetchDebianPackage } from './fetch-debian-package.js';
+import { snapshotNpm, type NpmEntry } from './snapshot-npm.js';
 
 export interface MaterialiseOptions {
   /** Folder holding one git repository per materialised entry (`<dest>/<id>`). */
@@ -13,6 +14,10 @@ export interface MaterialiseOptions {
   debCache: string;
   /** Folder of local git mirrors (`<owner>+<name>`, `<owner>+<name>/repo` or `<owner>+<name>.git`) for `git` entries. */
   mirror?: string;
+  /** Where fetched npm tarballs are kept (`npm` entries; default: `npm` beside debCache). */
+  npmCache?: string;
+  /** Folder of the pinned lockfiles of `npm` entries (the catalogue's `npm-locks/`). */
+  npmLocks?: string;
 }
 
 /** One materialised entry: a local git repository at a deterministic commit. */
@@ -75,10 +80,38 @@ async function snapshotGit(entry: CatalogueEntry & { source: { type: 'git' } }, 
   return `${entry.source.repo} at ${entry.source.commit.slice(0, 12)} with its history (from ${from})`;
 }
 
+/** The message of the commit of what ssr adds on top of the source. */
+function commitMessage(entry: CatalogueEntry): string {
+  if (entry.source.type === 'debian') return `${entry.source.package} ${entry.source.version} as Debian ships it`;
+  const added = Object.keys(entry.files).length > 0 ? `; adds ${Object.keys(entry.files).join(', ')}` : '';
+  if (entry.source.type === 'npm') return `ssr catalogue: package.json and package-lock.json pin the tests' dependencies${added}`;
+  return `ssr catalogue: pytest.ini${added}`;
+}
+
+async function snapshot(entry: CatalogueEntry, tree: string, options: MaterialiseOptions): Promise<string> {
+  switch (entry.source.type) {
+    case 'debian':
+      return snapshotDebian(entry as CatalogueEntry & { source: { type: 'debian' } }, tree, options);
+    case 'git':
+      return snapshotGit(entry as CatalogueEntry & { source: { type: 'git' } }, tree, options);
+    case 'npm': {
+      if (options.npmLocks === undefined) throw new EngineError('usage', `catalogue entry ${entry.id} is an npm package: materialising it needs the folder of pinned lockfiles (npmLocks)`);
+      const npm = { npmCache: options.npmCache ?? join(options.debCache, '..', 'npm'), npmLocks: options.npmLocks };
+      // The tarball unpacks into the empty tree, so the repository is made at the first commit.
+      return snapshotNpm(entry as NpmEntry, tree, npm, async (message) => {
+        await git(['init', '-q', '-b', 'main'], tree, 'git init');
+        await git(['add', '-A'], tree, 'git add');
+        await git(['commit', '-q', '-m', message], tree, 'git commit');
+      });
+    }
+  }
+}
+
 /**
  * Build a catalogue entry into `<dest>/<id>`: the source's files (a Debian package's
- * dist-packages paths as one snapshot commit, or an upstream clone with its history), plus a
- * pytest.ini commit when the entry sets pytest options. Idempotent: the commit is deterministic,
+ * dist-packages paths as one snapshot commit, an upstream clone with its history, or an npm
+ * tarball as published plus a commit of its pinned lockfile), plus a pytest.ini commit when the
+ * entry sets pytest options. Idempotent: the commit is deterministic,
  * and an existing repository at the same commit is kept as is.
  * @throws EngineError `config-invalid` naming the entry, what is missing and the fix.
  */
@@ -90,12 +123,15 @@ export async function materialiseEntry(entry: CatalogueEntry, options: Materiali
   await rm(`${tree}.deb`, { recursive: true, force: true });
   try {
     await mkdir(tree);
-    const note = entry.source.type === 'debian'
-      ? await snapshotDebian(entry as CatalogueEntry & { source: { type: 'debian' } }, tree, options)
-      : await snapshotGit(entry as CatalogueEntry & { source: { type: 'git' } }, tree, options);
+    const note = await snapshot(entry, tree, options);
     if (Object.keys(entry.pytest).length > 0) await writeFile(join(tree, 'pytest.ini'), pytestIni(entry.pytest));
+    for (const [path, text] of Object.entries(entry.files)) {
+      if (existsSync(join(tree, path))) throw new EngineError('config-invalid', `catalogue entry ${entry.id}: files.${path} is already in the source; ssr adds files, it does not replace them`);
+      await mkdir(dirname(join(tree, path)), { recursive: true });
+      await writeFile(join(tree, path), text);
+    }
     await git(['add', '-A'], tree, 'git add');
-    const message = entry.source.type === 'debian' ? `${entry.source.package} ${entry.source.version} as Debian ships it` : 'ssr catalogue: pytest.ini';
+    const message = commitMessage(entry);
     if ((await git(['status', '--porcelain'], tree, 'git status')) !== '') await git(['commit', '-q', '-m', message], tree, 'git commit');
     const commit = await git(['rev-parse', 'HEAD'], tree, 'git rev-parse');
     if (existsSync(path) && (await git(['rev-parse', 'HEAD'], path, 'git rev-parse').catch(() => '')) === commit) {

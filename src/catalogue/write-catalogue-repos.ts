@@ -15,6 +15,7 @@ export function catalogueRepoEntry(entry: CatalogueEntry, built: Materialised): 
     image: entry.image,
     thresholds: entry.thresholds,
     limits: entry.limits,
+    ...(entry.test.runner === 'pytest' ? {} : { test: entry.test }),
   };
 }
 

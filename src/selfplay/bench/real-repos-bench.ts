@@ -88,7 +88,7 @@ async function main(argv: string[]): Promise<void> {
   for (const entry of entries) {
     const out = join(outRoot, entry.id);
     try {
-      const built = await materialiseEntry(entry, { dest: join(dest, 'repos'), debCache: join(dest, 'debs'), ...(options.mirror ? { mirror: resolve(options.mirror) } : {}) });
+      const built = await materialiseEntry(entry, { dest: join(dest, 'repos'), debCache: join(dest, 'debs'), npmCache: join(dest, 'npm'), npmLocks: join(resolve(options.catalogue), 'npm-locks'), ...(options.mirror ? { mirror: resolve(options.mirror) } : {}) });
       await writeCatalogueRepos(reposFile, [catalogueRepoEntry(entry, built)]);
       await runBenchSelfplay({ repo: entry.id, reposFile, strategy: options.strategy, episodes: options.episodes, attempts: options.attempts, seed: options.seed, out });
       rows.push(await rowOf(entry.id, out));

@@ -1,4 +1,4 @@
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -9,11 +9,20 @@ describe('the catalogue (catalogue/*.yaml)', () => {
 
   it('holds at least 12 real projects that vary in test style, suite time and history', () => {
     expect(entries.length).toBeGreaterThanOrEqual(12);
-    expect(new Set(entries.map((e) => e.style))).toEqual(new Set(['pytest', 'unittest', 'doctest']));
+    expect(new Set(entries.filter((e) => e.test.runner === 'pytest').map((e) => e.style))).toEqual(new Set(['pytest', 'unittest', 'doctest']));
     expect(new Set(entries.map((e) => e.history))).toEqual(new Set(['single-commit', 'upstream']));
     const times = entries.map((e) => e.measured.clean_suite_s);
     expect(Math.min(...times)).toBeLessThan(1);
     expect(Math.max(...times)).toBeGreaterThan(60);
+  });
+
+  it('holds at least 3 JavaScript projects from npm, each with its lockfile pinned beside the catalogue', () => {
+    const npm = entries.filter((e) => e.source.type === 'npm');
+    expect(npm.length).toBeGreaterThanOrEqual(3);
+    for (const e of npm) {
+      expect(e.test.runner, e.id).not.toBe('pytest');
+      expect(existsSync(join(__dirname, '../../../catalogue/npm-locks', `${e.id}.package-lock.json`)), e.id).toBe(true);
+    }
   });
 
   it('gives a suite slower than the default test limit a limit of its own', () => {
