@@ -85,7 +85,9 @@ describe('ssr selfplay on the jskit example with the procedural policy (real Doc
       const added = bugFile(record, 'test_weaken.diff').split('\n').filter((l) => l.startsWith('+') && !l.startsWith('+++'));
       expect(added.filter((l) => /^\+\s*\/\//.test(l))).toEqual([]);
       const script = bugFile(record, 'test_script.sh');
-      expect(script).toContain('node --test --test-reporter=tap "$file"');
+      // The runner's own command line (nonce reporter, frozen assertions) from ssr's node:test script.
+      const runLine = node.testScript.split('\n').find((line) => /^\s*node .*--test\b/.test(line))!.trim();
+      expect(script).toContain(runLine);
       for (const file of oracle) expect(script).toContain(file);
       expect(script).not.toMatch(/pytest|find \./);
       expect(bugFile(record, 'test_parser.py')).toBe(node.testParser);
