@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { jsRunnerSchema } from '../harness/js-test-files.js';
 
 /** The threshold fields alone (no cross-field rule), for schemas that take some of them (`.partial()`). */
 export const thresholdFieldsSchema = z
@@ -53,9 +54,8 @@ export type TestSelectionSettings = z.infer<typeof testSelectionSchema>;
  * TestCases and doctests), or one of the JavaScript / TypeScript runners in
  * src/harness/defaults/js/.
  */
-export const testRunnerSchema = z.enum(['pytest', 'jest', 'vitest', 'mocha', 'node-test', 'tape', 'node-tap'], {
-  error: 'expected one of pytest, jest, vitest, mocha, node-test, tape, node-tap',
-});
+const TEST_RUNNERS = ['pytest', ...jsRunnerSchema.options] as const;
+export const testRunnerSchema = z.enum(TEST_RUNNERS, { error: `expected one of ${TEST_RUNNERS.join(', ')}` });
 export type TestRunner = z.infer<typeof testRunnerSchema>;
 
 export const testSettingsSchema = z
