@@ -89,8 +89,8 @@ function secondRoundTargets(selection: TestSelection, failing: ReadonlySet<strin
 }
 
 // Python tests by qualified name (a doctest host's by its examples); JS tests by their titles
-// (Mocha's full title joins them with spaces).
+// (Mocha's full title joins them with spaces; `.each` titles formatted as Jest or Vitest does).
 function planFor(suite: TestSuite, file: string, source: string, targets: readonly WeakenTarget[]): WeakenPlan {
-  if (suite.kind === 'js') return planJsWeakening(source, languageOfPath(file) ?? 'javascript', targets, suite.runner === 'mocha' ? ' ' : ' > ');
+  if (suite.kind === 'js') return planJsWeakening(source, languageOfPath(file) ?? 'javascript', targets, suite.runner === 'mocha' ? ' ' : ' > ', suite.runner === 'jest' ? 'jest' : 'vitest');
   return isDoctestHost(file) ? planDoctestWeakening(source, file, targets) : planWeakening(source, targets);
 }

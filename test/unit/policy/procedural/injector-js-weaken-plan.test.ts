@@ -138,4 +138,96 @@ describe('parse', () => {
     expect(nested.deletedTests).toEqual(['outer > inner']);
     expect(nested.after).toBe(`import t from 'tap';\n\nt.test('outer', async (t) => {\n  t.pass('outer');\n});\n`);
   });
+
+  describe('it.each / test.each tables', () => {
+    const EACH = `import { describe, expect, it, test } from 'vitest';
+import { clamp, slug } from '../src/lib';
+
+describe('clamp', () => {
+  it.each([
+    [5, 0, 10, 5],
+    [-1, 0, 10, 0],
+    [11, 0, 10, 10],
+  ])('clamp(%i, %i, %i) is %i', (value, low, high, expected) => {
+    expect(clamp(value, low, high)).toBe(expected);
+  });
+
+  it('keeps NaN', () => {
+    expect(clamp(NaN, 0, 1)).toBeNaN();
+  });
+});
+
+test.each([{ text: 'A b', want: 'a-b' }, { text: 'x', want: 'x' }])('slug of $text', ({ text, want }) => {
+  expect(slug(text)).toBe(want);
+  expect(slug(text).length).toBe(want.length);
+});
+`;
+
+    it('deletes the failing row of a literal table when it has lines of its own, keeping the others', () => {
+      const plan = planJsWeakening(EACH, 'typescript', [{ qualifiedName: 'clamp > clamp(-1, 0, 10) is 0' }]);
+      expect(plan.unresolved).toEqual([]);
+      expect(plan.deletedTests).toEqual(['clamp > clamp(-1, 0, 10) is 0']);
+      const after = applyPlan(EACH, plan.edits);
+      expect(after).toContain('    [5, 0, 10, 5],\n    [11, 0, 10, 10],\n  ])');
+      expect(after).not.toContain('[-1, 0, 10, 0]');
+      expectParses(after, 'typescript');
+    });
+
+    it('deletes the whole each call when every row fails, and a describe it empties with it once', () => {
+      const rows = ['clamp(5, 0, 10) is 5', 'clamp(-1, 0, 10) is 0', 'clamp(11, 0, 10) is 10'].map((title) => ({ qualifiedName: `clamp > ${title}` }));
+      const plan = planJsWeakening(EACH, 'typescript', [...rows, { qualifiedName: 'clamp > keeps NaN' }]);
+      expect(plan.unresolved).toEqual([]);
+      expect(plan.deletedTests).toEqual(['clamp > keeps NaN', ...rows.map((row) => row.qualifiedName), 'clamp']);
+      expect(plan.after).not.toMatch(/clamp\(|describe\('clamp'/);
+      expectParses(plan.after, 'typescript');
+    });
+
+    it("deletes the whole each call when the failing row shares a line with another (Vitest's quoted $variables)", () => {
+      const plan = planJsWeakening(EACH, 'typescript', [{ qualifiedName: "slug of 'A b'" }]);
+      expect(plan.deletedTests).toEqual(["slug of 'A b'"]);
+      expect(plan.after).not.toContain('test.each');
+      expectParses(plan.after, 'typescript');
+      // Jest shows the same $variable unquoted: by Jest's rules the Vitest title matches nothing.
+      expect(planJsWeakening(EACH, 'typescript', [{ qualifiedName: 'slug of A b' }], ' > ', 'jest').deletedTests).toEqual(['slug of A b']);
+      expect(planJsWeakening(EACH, 'typescript', [{ qualifiedName: "slug of 'A b'" }], ' > ', 'jest').unresolved).toEqual(["slug of 'A b'"]);
+    });
+
+    it('deletes one assertion of an each test when its failing line points at it', () => {
+      const plan = planJsWeakening(EACH, 'typescript', [{ qualifiedName: "slug of 'x'", assertLine: 20 }]);
+      expect(plan.deletedAssertions).toEqual(["slug of 'x':20"]);
+      expect(plan.after).toContain("  expect(slug(text)).toBe(want);\n});");
+      expectParses(plan.after, 'typescript');
+    });
+
+    it('matches a table that is not a literal by its title pattern, and deletes the whole call', () => {
+      const source = `import { expect, it } from 'vitest';
+import { CASES } from './cases';
+
+it.each(CASES)('parses %s as %d', (text, want) => {
+  expect(Number(text)).toBe(want);
+});
+
+it('parses hex', () => {
+  expect(Number('0x10')).toBe(16);
+});
+`;
+      const plan = planJsWeakening(source, 'typescript', [{ qualifiedName: 'parses 0x1 as 1' }]);
+      expect(plan.unresolved).toEqual([]);
+      expect(plan.deletedTests).toEqual(['parses 0x1 as 1']);
+      expect(plan.after).not.toContain('it.each');
+      expect(plan.after).toContain("it('parses hex'");
+      expectParses(plan.after, 'typescript');
+      // An exact title wins over a pattern that also fits it.
+      const hex = planJsWeakening(source.replace("'parses hex'", "'parses 0x1 as 1'"), 'typescript', [{ qualifiedName: 'parses 0x1 as 1' }]);
+      expect(hex.after).toContain('it.each(CASES)');
+      expect(hex.after).not.toContain('0x10');
+    });
+
+    it('leaves a name that fits the patterns of two each calls unresolved', () => {
+      const source = `it.each(A)('case %s', (a) => {\n  expect(a).toBeTruthy();\n});\n\nit.each(B)('case %s', (b) => {\n  expect(b).toBeTruthy();\n});\n`;
+      const plan = planJsWeakening(source, 'javascript', [{ qualifiedName: 'case 1' }]);
+      expect(plan.unresolved).toEqual(['case 1']);
+      expect(plan.edits).toEqual([]);
+    });
+  });
 });
