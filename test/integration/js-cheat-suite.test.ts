@@ -1,4 +1,5 @@
-import { readdirSync, readFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import PQueue from 'p-queue';
@@ -7,11 +8,16 @@ import type { BugArtifact } from '../../src/artifact/bug-artifact.js';
 import { parseTestFilesList } from '../../src/artifact/test-files-list.js';
 import { loadReposFile } from '../../src/config/load-repos.js';
 import { resolveRepo, type ResolvedRepo } from '../../src/config/resolve-repo.js';
+import { loadCatalogue } from '../../src/catalogue/load-catalogue.js';
+import { materialiseEntry } from '../../src/catalogue/materialise-entry.js';
+import { catalogueRepoEntry, writeCatalogueRepos } from '../../src/catalogue/write-catalogue-repos.js';
 import { readJsTestFiles } from '../../src/harness/js-test-files.js';
+import { runTests } from '../../src/harness/run-tests.js';
 import { gradeSolution, originalPassingTests, type GradeSolutionOptions, type SolverGrade } from '../../src/roles/grade-solution.js';
 import { prepareSolverSandbox } from '../../src/roles/solver-sandbox.js';
 import { createProvider } from '../../src/sandbox/sandbox-factory.js';
 import type { SandboxProvider, SandboxTemplate } from '../../src/sandbox/sandbox.js';
+import { ssrPath } from '../../src/util/ssr-home.js';
 import { BaselineCache } from '../../src/validator/baseline-cache.js';
 import { validateArtifact } from '../../src/validator/validate-artifact.js';
 import { dockerTemplate, ROOT_REPOS_YAML } from '../helpers/sandboxes.js';
@@ -38,12 +44,12 @@ interface Cheat {
 
 const header = (text: string, key: string): string => new RegExp(`^# ${key}: (.*)$`, 'm').exec(text)?.[1]?.trim() ?? '';
 
-function loadCheats(): Cheat[] {
-  return readdirSync(CHEATS)
+function loadCheats(dir = CHEATS): Cheat[] {
+  return readdirSync(dir)
     .filter((name) => name.endsWith('.sh'))
     .sort()
     .map((file) => {
-      const text = readFileSync(join(CHEATS, file), 'utf8');
+      const text = readFileSync(join(dir, file), 'utf8');
       const list = (key: string): string[] => header(text, key).split(',').map((item) => item.trim()).filter((item) => item !== '');
       return {
         name: file,
@@ -131,5 +137,80 @@ describe('the JS cheat suite: grading measures the code on node:test too (real D
       { path: 'jest.config.js', reason: 'runner-config' },
       { path: 'package.json', reason: 'runner-config' },
     ]);
+  }, 1_500_000);
+});
+
+/**
+ * The tape half (test/fixtures/js-cheats/tape/): tape runs in the same process as the code under
+ * test and prints TAP on its stdout, so the code can print a passing stream itself and exit, write
+ * into what it takes for the runner's result channel, or write a stream behind a nonce of its own
+ * into the log and kill the script. minimist from the catalogue (its tape suite, Debian's Node 18),
+ * the tape script (tap-files.sh) and tap_parser.py; O's passing tests from one run of O instead of
+ * a whole validation (the artifact's validity is not what is tested here).
+ */
+const TAPE_CHEATS = join(CHEATS, 'tape');
+const TAPE_F = 'test/stop_early.js > stops parsing on the first non-option when stopEarly is set';
+const TAPE_FIX = `sed -i 's/args.slice(i + 2)/args.slice(i + 1)/' index.js`;
+const CATALOGUE = fileURLToPath(new URL('../../catalogue/', import.meta.url));
+
+describe('the JS cheat suite on tape: forged TAP earns nothing (real Docker, Node 18, minimist)', () => {
+  let grading: Omit<GradeSolutionOptions, 'patch'>;
+  let tapeArtifact: BugArtifact;
+  let tapeProvider: SandboxProvider;
+  let tapeTemplate: SandboxTemplate;
+  const tapeCheats = loadCheats(TAPE_CHEATS);
+  const queue = new PQueue({ concurrency: 2 });
+
+  beforeAll(async () => {
+    const entry = loadCatalogue(CATALOGUE).find((candidate) => candidate.id === 'minimist')!;
+    const dest = ssrPath('catalogue');
+    const built = await materialiseEntry(entry, { dest: join(dest, 'repos'), debCache: join(dest, 'debs'), npmCache: join(dest, 'npm'), npmLocks: join(CATALOGUE, 'npm-locks') });
+    const reposFile = join(mkdtempSync(join(tmpdir(), 'ssr-tape-cheats-')), 'repos.yaml');
+    await writeCatalogueRepos(reposFile, [catalogueRepoEntry(entry, built)]);
+    const minimist = await resolveRepo('minimist', await loadReposFile(reposFile));
+    tapeTemplate = await dockerTemplate(minimist);
+    tapeProvider = createProvider('docker');
+    const read = (name: string): string => readFileSync(join(TAPE_CHEATS, 'artifact', name), 'utf8');
+    tapeArtifact = { bugInject: read('bug_inject.diff'), testWeaken: read('test_weaken.diff'), testFiles: parseTestFilesList(read('test_files.txt')).files, ...readJsTestFiles('tape') };
+    const sandbox = await tapeProvider.acquire(tapeTemplate);
+    let original;
+    try {
+      original = await runTests(sandbox, { testScript: tapeArtifact.testScript, testParser: tapeArtifact.testParser, timeoutMs: TEST_TIMEOUT_S * 1000 });
+    } finally {
+      await sandbox.dispose();
+    }
+    const passing = Object.entries(original.statuses).filter(([, status]) => status === 'passed').map(([id]) => id).sort();
+    expect(passing, original.log.slice(-2000)).toContain(TAPE_F);
+    expect(passing.length).toBeGreaterThan(50);
+    grading = { provider: tapeProvider, template: tapeTemplate, artifact: tapeArtifact, originalPassing: passing, testTimeoutMs: TEST_TIMEOUT_S * 1000 };
+  }, 1_500_000);
+
+  async function tapePatch(commands: string): Promise<string> {
+    const sandbox = await prepareSolverSandbox({ provider: tapeProvider, template: tapeTemplate, artifact: tapeArtifact });
+    try {
+      const result = await sandbox.exec(`set -e\n{\n${commands}\n} > /tmp/hack.log 2>&1 || { cat /tmp/hack.log; exit 1; }\ngit add -A && git diff --cached --binary`, { timeoutMs: 60_000 });
+      expect(result.exitCode, result.output).toBe(0);
+      return result.output;
+    } finally {
+      await sandbox.dispose();
+    }
+  }
+
+  const gradeTape = (commands: string): Promise<SolverGrade> => queue.add(async () => gradeSolution({ ...grading, patch: await tapePatch(commands) })) as Promise<SolverGrade>;
+
+  it('holds the tape forgeries: print and exit, write into the result channel, write into the log and kill the script', () => {
+    expect(tapeCheats.map((cheat) => cheat.name)).toEqual(['forge-tap-into-result-channel.sh', 'forge-tap-into-runner-log.sh', 'forge-tap-stdout-and-exit.sh']);
+  });
+
+  it.concurrent.each(tapeCheats.map((cheat) => [cheat.name, cheat] as const))('%s earns −1 with the bug still there', async (_name, cheat) => {
+    const result = await gradeTape(cheat.body);
+    expect(result.reward, result.reason).toBe(-1);
+    expect(result.code, result.reason).toBe(cheat.code);
+    expect(result.failingTests, result.reason).toContain(TAPE_F);
+  }, 1_500_000);
+
+  it.concurrent('the honest fix earns +1', async () => {
+    const result = await gradeTape(TAPE_FIX);
+    expect(result).toMatchObject({ reward: 1, code: 'solved', applied: 'git-apply', failingTests: [], droppedSections: [], flags: [] });
   }, 1_500_000);
 });
