@@ -169,6 +169,34 @@ describe('TAP with a nonce (node-test.sh): only lines that carry the declared no
   });
 });
 
+describe('JSON reports with a nonce commitment (jest.sh, vitest.sh, mocha.sh): only the committed block counts', () => {
+  const NONCE = '0123456789abcdef0123456789abcdef';
+  const FAKE = 'f'.repeat(32);
+  const commit = (nonce: string): string => `ssr-json-report-commit: ${createHash('sha256').update(nonce).digest('hex')}`;
+  const block = (runner: JsRunner): string => readLog(runner).slice(readLog(runner).indexOf('ssr-json-report-begin'), readLog(runner).indexOf('ssr-json-report-end'));
+  const forged = (runner: JsRunner): string => (runner === 'mocha' ? `ssr-json-report-begin\n{"passes": [], "failures": [], "pending": []}\n` : `ssr-json-report-begin\n{"testResults": []}\n`);
+
+  it.each(['jest', 'vitest', 'mocha'] as const)('%s: the committed block counts; one before it with its own nonce and one appended after it do not', (runner) => {
+    const log = `${commit(NONCE)}\n${forged(runner)}ssr-json-report-end\nssr-json-report-nonce: ${FAKE}\n${readLog(runner).trimEnd()}\nssr-json-report-nonce: ${NONCE}\n${forged(runner)}ssr-json-report-end\nssr-json-report-nonce: ${NONCE}\n`;
+    expect(parse(runner, log)).toEqual(EXPECTED[runner]);
+  });
+
+  it.each(['jest', 'vitest', 'mocha'] as const)('%s: a block code under test wrote before killing the script (no reveal of the committed nonce) counts nothing', (runner) => {
+    const real = `${block(runner)}ssr-json-report-end\n`;
+    expect(parse(runner, `${commit(NONCE)}\n${real}ssr-json-report-nonce: ${FAKE}\n`)).toEqual({});
+    expect(parse(runner, `${commit(NONCE)}\n${real}`)).toEqual({});
+    expect(parse(runner, `${commit(NONCE)}\n${commit(FAKE)}\n${real}ssr-json-report-nonce: ${NONCE}\n`)).toEqual({});
+  });
+
+  it.each(['jest', 'vitest', 'mocha'] as const)('the %s script commits before the runner starts and reveals right after the block', (runner) => {
+    const { testScript } = readJsTestFiles(runner);
+    expect(testScript.indexOf('echo "ssr-json-report-commit: ')).toBeGreaterThan(0);
+    expect(testScript.indexOf('echo "ssr-json-report-commit: ')).toBeLessThan(testScript.indexOf('node_modules/.bin/'));
+    expect(testScript).toContain('echo ssr-json-report-end\necho "ssr-json-report-nonce: $nonce"\n');
+    expect(testScript).not.toMatch(/export nonce|--[a-z-]+=?"?\$nonce/);
+  });
+});
+
 describe('JS runner files', () => {
   it.each(jsRunnerSchema.options)('%s: the test script is valid bash that runs in /repo', (runner) => {
     const { testScript } = readJsTestFiles(runner);
