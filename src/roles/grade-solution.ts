@@ -16,6 +16,7 @@ import { shellQuote } from '../util/shell-quote.js';
 import { dropExampleHunks } from './grading/drop-example-hunks.js';
 import { droppedSectionSchema, type DroppedSection } from './grading/drop-reason.js';
 import { guardVerdict } from './grading/guard-verdict.js';
+import { originalRunnerNamedFiles } from './grading/original-runner-named.js';
 import { sanitizePatch } from './grading/sanitize-patch.js';
 
 /** Why a grade is what it is, as a stable kebab code (the `reason` says it for a person). */
@@ -126,6 +127,13 @@ export async function gradeSolution(options: GradeSolutionOptions): Promise<Solv
 
   const sandbox = await options.provider.acquire(options.template);
   try {
+    // Files the ORIGINAL tree's runner configs name as setup files or reporters count as runner
+    // config whatever their names (read before anything is applied, so a patch cannot move them).
+    const runnerNamed = await originalRunnerNamedFiles(sandbox);
+    if (runnerNamed.size > 0 && options.patch !== null) {
+      sanitized = sanitizePatch(options.patch, artifact.testFiles, runnerNamed);
+      dropped.splice(0, dropped.length, ...sanitized.dropped);
+    }
     await applyBuggyState(sandbox, artifact, { weaken: false, priorPatch: options.priorPatch });
     let method: SolverGrade['applied'] = null;
     const narrowed = sanitized.status === 'ok' ? await withoutExampleHunks(sandbox, sanitized.patch) : null;

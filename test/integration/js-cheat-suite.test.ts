@@ -1,4 +1,5 @@
-import { readdirSync, readFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import PQueue from 'p-queue';
@@ -7,11 +8,16 @@ import type { BugArtifact } from '../../src/artifact/bug-artifact.js';
 import { parseTestFilesList } from '../../src/artifact/test-files-list.js';
 import { loadReposFile } from '../../src/config/load-repos.js';
 import { resolveRepo, type ResolvedRepo } from '../../src/config/resolve-repo.js';
+import { loadCatalogue } from '../../src/catalogue/load-catalogue.js';
+import { materialiseEntry } from '../../src/catalogue/materialise-entry.js';
+import { catalogueRepoEntry, writeCatalogueRepos } from '../../src/catalogue/write-catalogue-repos.js';
 import { readJsTestFiles } from '../../src/harness/js-test-files.js';
+import { runTests } from '../../src/harness/run-tests.js';
 import { gradeSolution, originalPassingTests, type GradeSolutionOptions, type SolverGrade } from '../../src/roles/grade-solution.js';
 import { prepareSolverSandbox } from '../../src/roles/solver-sandbox.js';
 import { createProvider } from '../../src/sandbox/sandbox-factory.js';
 import type { SandboxProvider, SandboxTemplate } from '../../src/sandbox/sandbox.js';
+import { ssrPath } from '../../src/util/ssr-home.js';
 import { BaselineCache } from '../../src/validator/baseline-cache.js';
 import { validateArtifact } from '../../src/validator/validate-artifact.js';
 import { dockerTemplate, ROOT_REPOS_YAML } from '../helpers/sandboxes.js';
@@ -38,12 +44,12 @@ interface Cheat {
 
 const header = (text: string, key: string): string => new RegExp(`^# ${key}: (.*)$`, 'm').exec(text)?.[1]?.trim() ?? '';
 
-function loadCheats(): Cheat[] {
-  return readdirSync(CHEATS)
+function loadCheats(dir = CHEATS): Cheat[] {
+  return readdirSync(dir)
     .filter((name) => name.endsWith('.sh'))
     .sort()
     .map((file) => {
-      const text = readFileSync(join(CHEATS, file), 'utf8');
+      const text = readFileSync(join(dir, file), 'utf8');
       const list = (key: string): string[] => header(text, key).split(',').map((item) => item.trim()).filter((item) => item !== '');
       return {
         name: file,
@@ -132,4 +138,121 @@ describe('the JS cheat suite: grading measures the code on node:test too (real D
       { path: 'package.json', reason: 'runner-config' },
     ]);
   }, 1_500_000);
+});
+
+/**
+ * Cheats on other runners, each on a repo of its own: a one-bug artifact under
+ * test/fixtures/js-cheats/<runner>/ and its scripted Solvers. O's passing tests come from one run
+ * of O instead of a whole validation (the artifact's validity is not what is tested here).
+ */
+interface RunnerCheats {
+  runner: 'tape' | 'vitest';
+  title: string;
+  repo: () => Promise<ResolvedRepo>;
+  failing: string;
+  fix: string;
+  names: string[];
+}
+
+const CATALOGUE = fileURLToPath(new URL('../../catalogue/', import.meta.url));
+
+/** A catalogue entry materialised (cached under the ssr home) and resolved like a repos.yaml entry. */
+async function catalogueRepo(id: string): Promise<ResolvedRepo> {
+  const entry = loadCatalogue(CATALOGUE).find((candidate) => candidate.id === id)!;
+  const dest = ssrPath('catalogue');
+  const built = await materialiseEntry(entry, { dest: join(dest, 'repos'), debCache: join(dest, 'debs'), npmCache: join(dest, 'npm'), npmLocks: join(CATALOGUE, 'npm-locks') });
+  const reposFile = join(mkdtempSync(join(tmpdir(), 'ssr-js-cheats-')), 'repos.yaml');
+  await writeCatalogueRepos(reposFile, [catalogueRepoEntry(entry, built)]);
+  return resolveRepo(id, await loadReposFile(reposFile));
+}
+
+function describeRunnerCheats(spec: RunnerCheats): void {
+  const dir = join(CHEATS, spec.runner);
+  const runnerCheats = loadCheats(dir);
+
+  describe(spec.title, () => {
+    let grading: Omit<GradeSolutionOptions, 'patch'>;
+    let runnerArtifact: BugArtifact;
+    let runnerProvider: SandboxProvider;
+    let runnerTemplate: SandboxTemplate;
+    const queue = new PQueue({ concurrency: 2 });
+
+    beforeAll(async () => {
+      const repo = await spec.repo();
+      runnerTemplate = await dockerTemplate({ ...repo, limits: { ...repo.limits, test_timeout_s: TEST_TIMEOUT_S } });
+      runnerProvider = createProvider('docker');
+      const read = (name: string): string => readFileSync(join(dir, 'artifact', name), 'utf8');
+      runnerArtifact = { bugInject: read('bug_inject.diff'), testWeaken: read('test_weaken.diff'), testFiles: parseTestFilesList(read('test_files.txt')).files, ...readJsTestFiles(spec.runner) };
+      const sandbox = await runnerProvider.acquire(runnerTemplate);
+      let original;
+      try {
+        original = await runTests(sandbox, { testScript: runnerArtifact.testScript, testParser: runnerArtifact.testParser, timeoutMs: TEST_TIMEOUT_S * 1000 });
+      } finally {
+        await sandbox.dispose();
+      }
+      const passing = Object.entries(original.statuses).filter(([, status]) => status === 'passed').map(([id]) => id).sort();
+      expect(passing, original.log.slice(-2000)).toContain(spec.failing);
+      expect(passing.length).toBeGreaterThan(50);
+      grading = { provider: runnerProvider, template: runnerTemplate, artifact: runnerArtifact, originalPassing: passing, testTimeoutMs: TEST_TIMEOUT_S * 1000 };
+    }, 1_500_000);
+
+    async function patchOf(commands: string): Promise<string> {
+      const sandbox = await prepareSolverSandbox({ provider: runnerProvider, template: runnerTemplate, artifact: runnerArtifact });
+      try {
+        const result = await sandbox.exec(`set -e\n{\n${commands}\n} > /tmp/hack.log 2>&1 || { cat /tmp/hack.log; exit 1; }\ngit add -A && git diff --cached --binary`, { timeoutMs: 400_000 });
+        expect(result.exitCode, result.output).toBe(0);
+        return result.output;
+      } finally {
+        await sandbox.dispose();
+      }
+    }
+
+    const gradeWith = (commands: string): Promise<SolverGrade> => queue.add(async () => gradeSolution({ ...grading, patch: await patchOf(commands) })) as Promise<SolverGrade>;
+
+    it(`holds the ${spec.runner} cheats`, () => {
+      expect(runnerCheats.map((cheat) => cheat.name)).toEqual(spec.names);
+    });
+
+    it.concurrent.each(runnerCheats.map((cheat) => [cheat.name, cheat] as const))('%s earns −1 with the bug still there', async (_name, cheat) => {
+      const result = await gradeWith(cheat.body);
+      expect(result.reward, result.reason).toBe(-1);
+      expect(result.code, result.reason).toBe(cheat.code);
+      expect([...result.droppedSections].sort(byPath)).toEqual([...cheat.dropped].sort(byPath));
+      expect(result.failingTests, result.reason).toContain(spec.failing);
+    }, 1_500_000);
+
+    it.concurrent('the honest fix earns +1', async () => {
+      const result = await gradeWith(spec.fix);
+      expect(result).toMatchObject({ reward: 1, code: 'solved', applied: 'git-apply', failingTests: [], droppedSections: [], flags: [] });
+    }, 1_500_000);
+  });
+}
+
+/**
+ * tape runs in the same process as the code under test and prints TAP on its stdout, so the code
+ * can print a passing stream itself and exit, write into what it takes for the runner's result
+ * channel, or write a stream behind a nonce of its own into the log and kill the script.
+ * minimist from the catalogue (its tape suite), tap-files.sh and tap_parser.py.
+ */
+describeRunnerCheats({
+  runner: 'tape',
+  title: 'the JS cheat suite on tape: forged TAP earns nothing (real Docker, Node 18, minimist)',
+  repo: () => catalogueRepo('minimist'),
+  failing: 'test/stop_early.js > stops parsing on the first non-option when stopEarly is set',
+  fix: `sed -i 's/args.slice(i + 2)/args.slice(i + 1)/' index.js`,
+  names: ['forge-tap-into-result-channel.sh', 'forge-tap-into-runner-log.sh', 'forge-tap-stdout-and-exit.sh'],
+});
+
+/**
+ * Vitest: a config that adds a setup file and a reporter (under names no convention knows), a
+ * complete passing report the code under test prints, and one it writes into the log before
+ * killing Vitest and the script. tskit (its Vitest suite), vitest.sh and jest_json_parser.py.
+ */
+describeRunnerCheats({
+  runner: 'vitest',
+  title: 'the JS cheat suite on Vitest: configs, setup files and forged reports earn nothing (real Docker, Node 18, tskit)',
+  repo: async () => resolveRepo('tskit', await loadReposFile(ROOT_REPOS_YAML)),
+  failing: 'test/duration.test.ts > parseDuration > names an unknown unit',
+  fix: `sed -i 's/unknown unit "\${match\\[1\\]}"/unknown unit "\${match[2]}"/' src/duration.ts`,
+  names: ['config-setup-reporter.sh', 'forge-report-into-log.sh', 'forge-report-stdout.sh'],
 });

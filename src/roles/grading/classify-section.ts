@@ -33,14 +33,14 @@ function topModule(path: string): string | undefined {
 }
 
 /** Why one path of a section cannot count, or null when it is a code file the fix may change. */
-function pathReason(path: string, added: boolean, listed: ReadonlySet<string>): DropReason | null {
+function pathReason(path: string, added: boolean, listed: ReadonlySet<string>, runnerNamed: ReadonlySet<string>): DropReason | null {
   if (escapesRepo(path)) return 'outside-repo';
   // A listed code file hosts doctests: its code counts, its example hunks are dropped (dropExampleHunks).
   if (listed.has(path) && !isDoctestHost(path)) return 'oracle-test-file';
   const parts = segments(path);
   const name = parts.at(-1) ?? '';
   if (STARTUP_HOOKS.has(name) || name.endsWith('.pth')) return 'startup-hook';
-  if (RUNNER_CONFIG.has(name) || (name === '__init__.py' && isTestPath(path)) || isJsRunnerConfig(name)) return 'runner-config';
+  if (RUNNER_CONFIG.has(name) || (name === '__init__.py' && isTestPath(path)) || isJsRunnerConfig(name) || runnerNamed.has(parts.join('/'))) return 'runner-config';
   if (isTestPath(path) || isJsRunnerDir(parts)) return 'test-file';
   // Installed packages are never the repo's own: editing one replaces the runner or a library.
   if (isInstalledPackagePath(parts)) return 'shadows-module';
@@ -54,8 +54,10 @@ function pathReason(path: string, added: boolean, listed: ReadonlySet<string>): 
 /**
  * Why a file section of a Solver's patch must be dropped before grading, or null to keep it.
  * Both sides count: renaming a test file into code, or code onto a runner config, is dropped.
+ * `runnerNamed`: the files the original tree's runner configs name as setup files, reporters and
+ * the like (runner-named-files.ts), whatever their names; they count as runner config.
  */
-export function classifySection(file: FileDiff, listed: ReadonlySet<string>): DropReason | null {
+export function classifySection(file: FileDiff, listed: ReadonlySet<string>, runnerNamed: ReadonlySet<string> = new Set()): DropReason | null {
   if (file.oldMode === SYMLINK_MODE || file.newMode === SYMLINK_MODE) {
     const paths = [file.oldPath, file.newPath].filter((path): path is string => path !== null);
     return paths.some(escapesRepo) ? 'outside-repo' : 'symlink';
@@ -63,7 +65,7 @@ export function classifySection(file: FileDiff, listed: ReadonlySet<string>): Dr
   const added = file.kind === 'added' || file.kind === 'renamed';
   for (const path of [file.oldPath, file.newPath]) {
     if (path === null) continue;
-    const reason = pathReason(path, added && path === file.newPath, listed);
+    const reason = pathReason(path, added && path === file.newPath, listed, runnerNamed);
     if (reason !== null) return reason;
   }
   return null;

@@ -10,7 +10,8 @@ import { z } from 'zod';
  * - `startup-hook`: code the interpreter runs at start-up (sitecustomize, usercustomize, `.pth`);
  * - `runner-config`: runner configuration (pytest.ini, tox.ini, setup.cfg, pyproject.toml,
  *   conftest.py anywhere, `__init__.py` of a test package, .coveragerc, …; for JS runners
- *   package.json, jest/vitest/vite/babel configs, .mocharc, .taprc, setup files and reporters);
+ *   package.json, jest/vitest/vite/babel configs, .mocharc, .taprc, setup files and reporters,
+ *   and any file the ORIGINAL tree's runner configs name as setup file, reporter or environment);
  * - `test-file`: any other test material (`tests/…`, `test_*.py`, `__mocks__/`, …);
  * - `shadows-module`: a new module named like the runner, a plugin or the standard library, or
  *   anything under `node_modules/` (the installed runner and packages);

@@ -27,9 +27,11 @@ const CRLF_HEADER = /^(?:diff --git |--- |\+\+\+ |@@ ).*\r$/m;
  * Split a Solver's patch into what grading applies (changes to code files) and what it drops,
  * each dropped section with a machine-readable reason ({@link classifySection}); refuse a patch
  * that is too large, empty, CRLF-converted, cut short, malformed or binary with a precise reason.
+ * `runnerNamed`: files the ORIGINAL tree's runner configs name as machinery (setup files,
+ * reporters; see runnerNamedFiles), dropped as runner config whatever their names.
  * Pure: nothing is applied or touched here.
  */
-export function sanitizePatch(patch: string, testFiles: readonly string[]): SanitizedPatch {
+export function sanitizePatch(patch: string, testFiles: readonly string[], runnerNamed: ReadonlySet<string> = new Set()): SanitizedPatch {
   const bytes = Buffer.byteLength(patch);
   if (bytes > MAX_PATCH_BYTES) return reject('patch-too-large', `the patch is ${bytes} bytes, over the ${MAX_PATCH_BYTES}-byte cap`);
   if (patch.trim() === '') return reject('patch-empty', 'the patch is empty: it changes nothing');
@@ -49,7 +51,7 @@ export function sanitizePatch(patch: string, testFiles: readonly string[]): Sani
   const listed = new Set(testFiles.map(normalizeTestFilePath));
   const dropped: DroppedSection[] = [];
   const kept = files.filter((file) => {
-    const reason = classifySection(file, listed);
+    const reason = classifySection(file, listed, runnerNamed);
     if (reason !== null) dropped.push({ path: file.newPath ?? file.oldPath ?? '', reason });
     return reason === null;
   });

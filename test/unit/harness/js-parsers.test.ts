@@ -1,4 +1,5 @@
 import { execFileSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -124,11 +125,75 @@ describe('TAP with a nonce (node-test.sh): only lines that carry the declared no
     expect(parse('node-test', log)).toEqual({});
   });
 
+  const commit = (nonce: string): string => `ssr-tap-commit: ${createHash('sha256').update(nonce).digest('hex')}`;
+
+  it('counts the tagged lines when the one commitment matches the declared nonce', () => {
+    const log = `${commit(NONCE)}\n${FORGED}\n${tagged(readLog('node-test'))}\nssr-tap-nonce: ${NONCE}\n`;
+    expect(parse('node-test', log)).toEqual(EXPECTED['node-test']);
+  });
+
+  it('counts nothing when the declared nonce is not the committed one (the script was killed and code under test declared its own)', () => {
+    const fake = 'f'.repeat(32);
+    const log = `${commit(NONCE)}\n${tagged('ssr-test-file: test/math.test.mjs')}\n${tagged(FORGED, fake)}\nssr-tap-nonce: ${fake}\n`;
+    expect(parse('node-test', log)).toEqual({});
+  });
+
+  it('counts nothing with a second commitment, or a commitment and no declaration', () => {
+    const fake = 'f'.repeat(32);
+    const two = `${commit(NONCE)}\n${tagged(readLog('node-test'))}\n${tagged(FORGED, fake)}\n${commit(fake)}\nssr-tap-nonce: ${NONCE}\n`;
+    expect(parse('node-test', two)).toEqual({});
+    expect(parse('node-test', `${commit(NONCE)}\n${tagged(readLog('node-test'))}\n`)).toEqual({});
+  });
+
+  it.each(['node-test', 'tape', 'node-tap'] as const)('the %s script commits to its nonce before any test runs and declares it last', (runner) => {
+    const { testScript } = readJsTestFiles(runner);
+    const commitAt = testScript.indexOf(`echo "ssr-tap-commit: $(printf '%s' "$nonce" | sha256sum | cut -d' ' -f1)"`);
+    expect(commitAt).toBeGreaterThan(0);
+    expect(commitAt).toBeLessThan(testScript.search(/^\s*node /m));
+    expect(testScript).toMatch(/echo "ssr-tap-nonce: \$nonce"\nexit "\$status"\n$/);
+  });
+
+  it('the tape / node-tap script never puts its nonce in a command line or the environment, and counts only the runner\'s channel', () => {
+    const { testScript } = readJsTestFiles('tape');
+    expect(testScript).not.toMatch(/export nonce|nonce=[^$]*\bexport\b/);
+    expect(testScript).toContain('<<< "$nonce"');
+    expect(testScript).not.toMatch(/^\s*node [^\n<]*\$nonce/m);
+    expect(testScript).toContain("tape.createStream()");
+  });
+
   it('the node-test script declares its nonce last and tags every line its reporter writes', () => {
     const { testScript } = readJsTestFiles('node-test');
     expect(testScript).toMatch(/echo "ssr-tap-nonce: \$nonce"\nexit "\$status"\n$/);
     expect(testScript).toContain('echo "$nonce ssr-test-file: ${file#./}"');
     expect(testScript).not.toMatch(/export nonce|nonce=[^$]*\bexport\b/);
+  });
+});
+
+describe('JSON reports with a nonce commitment (jest.sh, vitest.sh, mocha.sh): only the committed block counts', () => {
+  const NONCE = '0123456789abcdef0123456789abcdef';
+  const FAKE = 'f'.repeat(32);
+  const commit = (nonce: string): string => `ssr-json-report-commit: ${createHash('sha256').update(nonce).digest('hex')}`;
+  const block = (runner: JsRunner): string => readLog(runner).slice(readLog(runner).indexOf('ssr-json-report-begin'), readLog(runner).indexOf('ssr-json-report-end'));
+  const forged = (runner: JsRunner): string => (runner === 'mocha' ? `ssr-json-report-begin\n{"passes": [], "failures": [], "pending": []}\n` : `ssr-json-report-begin\n{"testResults": []}\n`);
+
+  it.each(['jest', 'vitest', 'mocha'] as const)('%s: the committed block counts; one before it with its own nonce and one appended after it do not', (runner) => {
+    const log = `${commit(NONCE)}\n${forged(runner)}ssr-json-report-end\nssr-json-report-nonce: ${FAKE}\n${readLog(runner).trimEnd()}\nssr-json-report-nonce: ${NONCE}\n${forged(runner)}ssr-json-report-end\nssr-json-report-nonce: ${NONCE}\n`;
+    expect(parse(runner, log)).toEqual(EXPECTED[runner]);
+  });
+
+  it.each(['jest', 'vitest', 'mocha'] as const)('%s: a block code under test wrote before killing the script (no reveal of the committed nonce) counts nothing', (runner) => {
+    const real = `${block(runner)}ssr-json-report-end\n`;
+    expect(parse(runner, `${commit(NONCE)}\n${real}ssr-json-report-nonce: ${FAKE}\n`)).toEqual({});
+    expect(parse(runner, `${commit(NONCE)}\n${real}`)).toEqual({});
+    expect(parse(runner, `${commit(NONCE)}\n${commit(FAKE)}\n${real}ssr-json-report-nonce: ${NONCE}\n`)).toEqual({});
+  });
+
+  it.each(['jest', 'vitest', 'mocha'] as const)('the %s script commits before the runner starts and reveals right after the block', (runner) => {
+    const { testScript } = readJsTestFiles(runner);
+    expect(testScript.indexOf('echo "ssr-json-report-commit: ')).toBeGreaterThan(0);
+    expect(testScript.indexOf('echo "ssr-json-report-commit: ')).toBeLessThan(testScript.indexOf('node_modules/.bin/'));
+    expect(testScript).toContain('echo ssr-json-report-end\necho "ssr-json-report-nonce: $nonce"\n');
+    expect(testScript).not.toMatch(/export nonce|--[a-z-]+=?"?\$nonce/);
   });
 });
 

@@ -6,6 +6,9 @@ The runner writes its report to a file (`--outputFile`) and the test script prin
 after the run, between the lines `ssr-json-report-begin` and `ssr-json-report-end`. Only the
 LAST such block counts: text a test prints (Jest and Vitest show console output in the log)
 comes before it, so it cannot plant results; a run cut off before the report yields nothing.
+When the script commits to a nonce first (`ssr-json-report-commit:`), only the first block
+followed by that nonce counts instead (see report_text): a block code under test writes into
+the log itself counts nothing.
 
 Id: the file relative to /repo, then the describe titles and the test title, joined by " > "
 (`test/calc.test.js > calc > nested > adds`). Mapping (SPEC section 2): passed -> passed;
@@ -13,19 +16,47 @@ failed -> failed; pending, skipped, todo and disabled are omitted. A file that f
 (syntax error, missing import: no test results) is reported as its path, failed. When one id
 is reported twice (it.each titles that collide), failed wins. Stdlib only.
 """
+import hashlib
 import json
 import os
+import re
 import sys
 
 BEGIN = "ssr-json-report-begin"
 END = "ssr-json-report-end"
+COMMIT = re.compile(r"^ssr-json-report-commit: ([0-9a-f]{64})$")
+REVEAL = re.compile(r"^ssr-json-report-nonce: ([0-9a-f]{16,})$")
 STATUS = {"passed": "passed", "failed": "failed"}
 REPO = "/repo"
 
 
 def report_text(log):
-    """The text of the last complete report block, or None."""
+    """The text of the report block that counts, or None.
+
+    With a commitment (`ssr-json-report-commit: <sha256>`, printed by the script before the runner
+    starts): there must be exactly one, and the block that counts is the first complete one whose
+    end line is followed by `ssr-json-report-nonce: <nonce>` with that SHA-256. Code under test
+    does not know the nonce before the script reveals it after the report, so a block it writes
+    into the log (and then kills the script, so the real one never prints) counts nothing, and one
+    it appends after the reveal comes after the real block. Without a commitment (older scripts):
+    the last complete block."""
     lines = log.splitlines()
+    commits = {m.group(1) for m in (COMMIT.match(line.strip()) for line in lines) if m}
+    if commits:
+        if len(commits) > 1:
+            return None
+        commit = commits.pop()
+        start = None
+        for index, line in enumerate(lines):
+            text = line.strip()
+            if text == BEGIN:
+                start = index
+            elif text == END and start is not None:
+                reveal = REVEAL.match(lines[index + 1].strip()) if index + 1 < len(lines) else None
+                if reveal and hashlib.sha256(reveal.group(1).encode()).hexdigest() == commit:
+                    return "\n".join(lines[start + 1:index])
+                start = None
+        return None
     starts = [index for index, line in enumerate(lines) if line.strip() == BEGIN]
     if not starts:
         return None

@@ -5,6 +5,9 @@ stdin -> {"test id": "passed" | "failed"} on stdout.
 The test script prints the report file after the run between the lines
 `ssr-json-report-begin` and `ssr-json-report-end`; only the LAST such block counts, so
 what a test prints (it comes earlier in the log) cannot plant results.
+When the script commits to a nonce first (`ssr-json-report-commit:`), only the first block
+followed by that nonce counts instead (see report_text): a block code under test writes into
+the log itself counts nothing.
 
 Id: the file relative to /repo, then Mocha's full title (describe titles and the test title
 joined by spaces, as Mocha itself names a test): `test/calc.spec.js > calc nested adds`.
@@ -12,18 +15,46 @@ Mapping (SPEC section 2): `passes` -> passed; `failures` -> failed, a failing ho
 (Mocha reports it as `"before all" hook for "<test>"`, and the tests it skipped are not run);
 `pending` (it.skip, tests without a body) is omitted. Failed wins over passed. Stdlib only.
 """
+import hashlib
 import json
 import os
+import re
 import sys
 
 BEGIN = "ssr-json-report-begin"
 END = "ssr-json-report-end"
+COMMIT = re.compile(r"^ssr-json-report-commit: ([0-9a-f]{64})$")
+REVEAL = re.compile(r"^ssr-json-report-nonce: ([0-9a-f]{16,})$")
 REPO = "/repo"
 
 
 def report_text(log):
-    """The text of the last complete report block, or None."""
+    """The text of the report block that counts, or None.
+
+    With a commitment (`ssr-json-report-commit: <sha256>`, printed by the script before the runner
+    starts): there must be exactly one, and the block that counts is the first complete one whose
+    end line is followed by `ssr-json-report-nonce: <nonce>` with that SHA-256. Code under test
+    does not know the nonce before the script reveals it after the report, so a block it writes
+    into the log (and then kills the script, so the real one never prints) counts nothing, and one
+    it appends after the reveal comes after the real block. Without a commitment (older scripts):
+    the last complete block."""
     lines = log.splitlines()
+    commits = {m.group(1) for m in (COMMIT.match(line.strip()) for line in lines) if m}
+    if commits:
+        if len(commits) > 1:
+            return None
+        commit = commits.pop()
+        start = None
+        for index, line in enumerate(lines):
+            text = line.strip()
+            if text == BEGIN:
+                start = index
+            elif text == END and start is not None:
+                reveal = REVEAL.match(lines[index + 1].strip()) if index + 1 < len(lines) else None
+                if reveal and hashlib.sha256(reveal.group(1).encode()).hexdigest() == commit:
+                    return "\n".join(lines[start + 1:index])
+                start = None
+        return None
     starts = [index for index, line in enumerate(lines) if line.strip() == BEGIN]
     if not starts:
         return None

@@ -10,7 +10,9 @@
 # (never exported, never in a command line). The reporter is Node's own TAP reporter wrapped to
 # prefix each line with the nonce; it is written to a fresh file per test file and deletes itself
 # as Node loads it, before any test code runs. The script's last line declares the nonce, and
-# tap_parser.py then reads only the lines that carry it.
+# tap_parser.py then reads only the lines that carry it. The first line commits to the nonce
+# (`ssr-tap-commit: <its sha256>`, printed before any test code runs), so a nonce that code under
+# test declares after killing this script does not match and nothing counts.
 #
 # Rebound assertions: code under test runs in the same process as its tests and could replace
 # `assert.deepEqual` with a no-op. A module preloaded with --require (Node passes it on to every
@@ -18,6 +20,7 @@
 # such an assignment throws instead (the file then fails to load).
 cd /repo || exit 2
 nonce=$(head -c 16 /dev/urandom | od -An -tx1 | tr -d ' \n')
+echo "ssr-tap-commit: $(printf '%s' "$nonce" | sha256sum | cut -d' ' -f1)"
 freeze=$(mktemp --suffix=.cjs)
 cat > "$freeze" <<'FREEZE'
 for (const id of ['node:assert', 'node:assert/strict', 'node:test']) Object.freeze(require(id));

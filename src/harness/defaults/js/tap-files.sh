@@ -1,10 +1,114 @@
 #!/usr/bin/env bash
 # tape / node-tap test script: each test file under test/ run alone with node (both print TAP
 # when run directly), after a line naming it for tap_parser.py (TAP does not name files).
+#
+# Forged results: tape and node-tap run in the same process as the code under test, and print
+# their TAP on that process's stdout, so code under test can print TAP lines of its own there
+# (or write them into the log through /proc) and exit before its real failures print. So what a
+# test file prints does not count; the TAP that counts comes from the runner itself:
+# - A module preloaded with --require (before any test code) takes the runner's own TAP stream
+#   (tape's `createStream()`, node-tap's root TAP stream) and writes it to fd 3, a pipe to this
+#   script's wrapper, each line prefixed with a random secret the module drew itself and sent as
+#   the pipe's first line. A line on fd 3 without that secret (code under test writing there)
+#   voids the whole file: its tests are all missing, so failed.
+# - The wrapper (a separate node process, the test files' parent) passes the verified lines on
+#   prefixed with a nonce this script holds in a shell variable (never exported, never in a
+#   command line: the wrapper reads it on stdin), and only once every test file has ended, so
+#   while test code runs the log holds no line that shows the nonce. The script's first line
+#   commits to the nonce (`ssr-tap-commit: <sha256 of it>`, printed before any test code runs) and
+#   its last line declares it; tap_parser.py reads only the lines that carry a declared nonce
+#   matching the one commitment, so a declaration of a nonce of the test code's own (after it
+#   killed this script, say) makes nothing count. What the test files print goes to the log too,
+#   untagged, so a person can read it; it never counts.
+# - A test file that exits early (process.exit, a kill) leaves its later tests without results:
+#   missing, so failed. tape itself reports the test that was running as not ok.
+# Both helper files delete themselves as they load, before any test code runs.
 cd /repo || exit 2
+nonce=$(head -c 16 /dev/urandom | od -An -tx1 | tr -d ' \n')
+helpers=$(mktemp -d)
+cat > "$helpers/preload.cjs" <<'PRELOAD'
+'use strict';
+const fs = require('node:fs');
+const path = require('node:path');
+const { randomBytes } = require('node:crypto');
+try { fs.unlinkSync(__filename); } catch {}
+const writeSync = fs.writeSync;
+const secret = randomBytes(16).toString('hex');
+writeSync(3, secret + '\n');
+let rest = '';
+const send = (chunk) => {
+  const lines = (rest + String(chunk)).split('\n');
+  rest = lines.pop();
+  for (const line of lines) { try { writeSync(3, secret + ' ' + line + '\n'); } catch {} }
+};
+const flush = () => { if (rest !== '') send('\n'); };
+const load = (name) => { try { return require(require.resolve(name, { paths: [process.cwd()] })); } catch { return null; } };
+const tape = load('tape');
+const tap = tape ? null : load('tap');
+if (tape && typeof tape.createStream === 'function') {
+  tape.createStream().on('data', send).on('end', flush);
+} else if (tap && typeof tap.on === 'function') {
+  tap.on('data', send);
+  tap.on('end', flush);
+}
+process.on('exit', flush);
+PRELOAD
+cat > "$helpers/wrapper.cjs" <<'WRAPPER'
+'use strict';
+const fs = require('node:fs');
+const { spawn } = require('node:child_process');
+try { fs.unlinkSync(__filename); } catch {}
+const [preload, ...files] = process.argv.slice(2);
+const nonce = fs.readFileSync(0, 'utf8').trim();
+fs.closeSync(0);
+const out = (text) => fs.writeSync(1, text);
+// The counted lines, printed once every test file has ended: while test code runs, the log holds no nonce.
+const results = [];
+const runFile = (file) => new Promise((resolve) => {
+  const source = fs.readFileSync(preload);
+  const copy = preload + '.' + Math.random().toString(36).slice(2) + '.cjs';
+  fs.writeFileSync(copy, source);
+  const child = spawn(process.execPath, ['--require', copy, file], { stdio: ['ignore', 'pipe', 'pipe', 'pipe'] });
+  child.stdout.on('data', (chunk) => out(chunk));
+  child.stderr.on('data', (chunk) => out(chunk));
+  let secret = null;
+  let rest = '';
+  let tampered = false;
+  const counted = [];
+  child.stdio[3].on('data', (chunk) => {
+    const lines = (rest + chunk.toString('utf8')).split('\n');
+    rest = lines.pop();
+    for (const line of lines) {
+      if (secret === null) secret = /^[0-9a-f]{32}$/.test(line) ? line : '';
+      else if (secret !== '' && line.startsWith(secret + ' ')) counted.push(line.slice(secret.length + 1));
+      else tampered = true;
+    }
+  });
+  child.on('close', (code, signal) => {
+    try { fs.unlinkSync(copy); } catch {}
+    if (rest !== '' || secret === '' || secret === null) tampered = true;
+    results.push(nonce + ' ssr-test-file: ' + file.replace(/^\.\//, '') + '\n');
+    if (tampered) out('# ssr: results of ' + file + ' not counted: its result channel carried lines the runner did not write\n');
+    else for (const line of counted) results.push(nonce + ' ' + line + '\n');
+    resolve(code === 0 && signal === null && !tampered);
+  });
+});
+(async () => {
+  let ok = true;
+  for (const file of files) {
+    out('# ssr: running ' + file + '\n');
+    if (!(await runFile(file))) ok = false;
+  }
+  out('\n' + results.join(''));
+  process.exit(ok ? 0 : 1);
+})();
+WRAPPER
+mapfile -d '' files < <(find ./test -type f \( -name '*.js' -o -name '*.mjs' -o -name '*.cjs' \) -not -path '*/fixtures/*' -print0 | sort -z)
+echo "ssr-tap-commit: $(printf '%s' "$nonce" | sha256sum | cut -d' ' -f1)"
 status=0
-while IFS= read -r -d '' file; do
-  echo "ssr-test-file: ${file#./}"
-  node "$file" || status=1
-done < <(find ./test -type f \( -name '*.js' -o -name '*.mjs' -o -name '*.cjs' \) -not -path '*/fixtures/*' -print0 | sort -z)
+if [ "${#files[@]}" -gt 0 ]; then
+  node "$helpers/wrapper.cjs" "$helpers/preload.cjs" "${files[@]}" <<< "$nonce" || status=1
+fi
+rm -rf "$helpers"
+echo "ssr-tap-nonce: $nonce"
 exit "$status"

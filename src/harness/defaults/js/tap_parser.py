@@ -23,14 +23,20 @@ Nonce: when the log declares `ssr-tap-nonce: <hex>` (node-test.sh prints it as i
 only lines that start with that nonce and a space count (the prefix is removed): TAP lines that
 code under test writes into the log without knowing the nonce are ignored. Two different
 declarations mean something else wrote one: nothing counts (every test missing). A log without
-a declaration is read whole, as above. Stdlib only.
+a declaration is read whole, as above. Commitment: when the log holds `ssr-tap-commit: <sha256>`
+lines (the scripts print one first, before any test code runs), there must be exactly one, and
+exactly one declared nonce whose SHA-256 it is; otherwise nothing counts, so a script killed
+before its declaration, with a nonce of the test code's own declared instead, earns nothing.
+Stdlib only.
 """
+import hashlib
 import json
 import re
 import sys
 
 FILE = re.compile(r"^ssr-test-file: (.+)$")
 NONCE = re.compile(r"^ssr-tap-nonce: ([0-9a-f]{16,})$")
+COMMIT = re.compile(r"^ssr-tap-commit: ([0-9a-f]{64})$")
 POINT = re.compile(r"^(not ok|ok)\b\s*(?:\d+)?\s*(?:- )?(.*)$")
 SUBTEST = re.compile(r"^# Subtest: (.*)$")
 DIRECTIVE = re.compile(r"(?<!\\)#\s*(SKIP|TODO)\b.*$", re.IGNORECASE)
@@ -89,11 +95,15 @@ def nonce_lines(log):
     """The lines that count: those carrying the log's declared nonce (prefix removed), else all."""
     lines = log.splitlines()
     declared = {match.group(1) for match in map(NONCE.match, (line.rstrip() for line in lines)) if match}
-    if not declared:
+    commits = {match.group(1) for match in map(COMMIT.match, (line.rstrip() for line in lines)) if match}
+    if not declared and not commits:
         return lines
-    if len(declared) > 1:
+    if len(declared) != 1 or len(commits) > 1:
         return []
-    tag = declared.pop() + " "
+    nonce = declared.pop()
+    if commits and hashlib.sha256(nonce.encode()).hexdigest() != commits.pop():
+        return []
+    tag = nonce + " "
     return [line[len(tag):] for line in lines if line.startswith(tag)]
 
 

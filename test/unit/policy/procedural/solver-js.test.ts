@@ -1,4 +1,5 @@
 import { execFileSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -128,6 +129,22 @@ describe('js_report.py on a real node:test run (host Node, real V8 coverage)', (
     expect(spectrum.lines.map((line) => line.line)).not.toContain(11);
     expect(spectrum.importLines).toContainEqual({ file: 'src/lib.mjs', line: 1 });
     expect(spectrum.lines.every((line) => line.file === 'src/lib.mjs')).toBe(true);
+  }, 60_000);
+
+  it('finds the frames of a nonce-tagged log too (the harness scripts tag every counted TAP line)', () => {
+    let log: string;
+    try {
+      log = execFileSync('node', ['--test', '--test-reporter=tap', 'test/lib.test.mjs'], { cwd: repo, encoding: 'utf8' });
+    } catch (error) {
+      log = (error as { stdout: string }).stdout;
+    }
+    const nonce = '0123456789abcdef0123456789abcdef';
+    const tagged = `ssr-test-file: test/lib.test.mjs\n${log}`.split('\n').map((line) => `${nonce} ${line}`).join('\n');
+    writeFileSync(join(repo, 'tagged.log'), `ssr-tap-commit: ${createHash('sha256').update(nonce).digest('hex')}\n${tagged}\nssr-tap-nonce: ${nonce}\n`);
+    const output = execFileSync('python3', ['report.py', '--log', 'tagged.log', '--parser', 'parser.py', '--runner', 'node-test', '--exit', '1'], { cwd: repo, encoding: 'utf8' });
+    const report = readRunReport(output)!;
+    expect(report.failing).toEqual(['test/lib.test.mjs > lib > boom', 'test/lib.test.mjs > lib > last']);
+    expect(report.frames).toContainEqual({ file: 'src/lib.mjs', line: 15, tests: 1, deepest: 1 });
   }, 60_000);
 });
 

@@ -27,7 +27,8 @@ CODE_EXT = (".js", ".mjs", ".cjs", ".jsx", ".ts", ".mts", ".cts", ".tsx")
 TEST_DIRS = {"test", "tests", "__tests__", "spec", "__mocks__", "node_modules"}
 TEST_NAME = re.compile(r"(\.(test|spec)\.[cm]?[jt]sx?$)|(^test[-_.])|([-_]test\.[cm]?[jt]sx?$)")
 FRAME = re.compile(r"(?:file://)?((?:/|\.{0,2}[\w@.-]+/)[^\s()'\"`:]*\.(?:[cm]?[jt]sx?)):(\d+)(?::\d+)?")
-BLOCK = re.compile(r"^\s*not ok\b|\"failureMessages\"\s*:\s*\[\s*\"|\"stack\"\s*:\s*\"", re.M)
+# A TAP failure may carry the test script's nonce in front (node-test.sh, tap-files.sh).
+BLOCK = re.compile(r"^(?:[0-9a-f]{16,} )?\s*not ok\b|\"failureMessages\"\s*:\s*\[\s*\"|\"stack\"\s*:\s*\"", re.M)
 SPLIT = " > "
 PER_TEST_RUNNERS = {"node-test"}
 PER_FILE_RUNNERS = {"tape", "node-tap", "mocha"}
