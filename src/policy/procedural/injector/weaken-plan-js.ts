@@ -6,6 +6,9 @@ import { jsTestBlocks, stringValue, type JsTestBlock } from './js-test-blocks.js
 import { editsDeleting, mergeSpans, type Span } from './span-edits.js';
 import type { WeakenPlan, WeakenTarget } from './weaken-plan.js';
 
+/** The id a runner's parser gives a test, from its titles outermost first (the part after `file > `). */
+export type TestName = (titles: readonly string[]) => string;
+
 // Modules whose exports are assertions: node:assert, chai, and the expect of Jest and Vitest.
 const ASSERT_MODULE = /^(?:node:)?assert(?:\/strict)?$|^chai$|^vitest$|^@jest\/globals$|^expect$/;
 const ASSERT_GLOBALS = ['assert', 'expect', 'should'];
@@ -18,12 +21,14 @@ const CONTEXT_NON_ASSERT = new Set([
 /**
  * {@link planWeakening} for a JS/TS test file: delete single assertion statements (`assert.equal(…)`,
  * `expect(…).toBe(…)`, `t.equal(…)`) or whole `it(…)` / `test(…)` calls, found with tree-sitter.
- * A target's `qualifiedName` is the test's titles joined by `join` (` > `; Mocha's full titles
- * join them with a space). An assertion goes alone only when its test has another one and its
+ * A target's `qualifiedName` is what `name` makes of the test's titles: joined by ` > ` by
+ * default (Mocha's full titles join them with a space; tape's flat TAP names only the innermost
+ * one). Every test of that name goes, since the runner reports them all under the one id. An
+ * assertion goes alone only when its test has another one and its
  * block keeps a statement; else the test goes whole, as does a `describe` left with no statement.
  * A test whose call shares a line with other code cannot be cut out by lines and is unresolved.
  */
-export function planJsWeakening(source: string, language: SourceLanguage, targets: readonly WeakenTarget[], join = ' > '): WeakenPlan {
+export function planJsWeakening(source: string, language: SourceLanguage, targets: readonly WeakenTarget[], name: TestName = (titles) => titles.join(' > ')): WeakenPlan {
   const lines = splitText(source).lines;
   const root = parseSource(source, language).rootNode;
   const blocks = jsTestBlocks(root);
@@ -33,24 +38,25 @@ export function planJsWeakening(source: string, language: SourceLanguage, target
   const deletedAssertions: string[] = [];
   const unresolved: string[] = [];
   for (const target of targets) {
-    const block = blocks.find((b) => !b.group && b.titles.join(join) === target.qualifiedName);
-    if (!block) {
+    const named = blocks.filter((b) => !b.group && name(b.titles) === target.qualifiedName);
+    if (named.length === 0) {
       unresolved.push(target.qualifiedName);
       continue;
     }
-    const assertion = target.assertLine === undefined ? undefined : assertAt(block, blocks, target.assertLine, assertNames);
+    const line = target.assertLine;
+    const assertion = line === undefined ? undefined : named.map((block) => assertAt(block, blocks, line, assertNames)).find((a) => a !== undefined);
     if (assertion) {
       spans.push({ start: assertion.startPosition.row + 1, end: assertion.endPosition.row + 1 });
       deletedAssertions.push(`${target.qualifiedName}:${target.assertLine}`);
       continue;
     }
     if (deletedTests.includes(target.qualifiedName)) continue;
-    const span = statementSpan(source, lines, block.statement);
-    if (!span) {
+    const blockSpans = named.map((block) => statementSpan(source, lines, block.statement));
+    if (blockSpans.some((span) => span === null)) {
       unresolved.push(target.qualifiedName);
       continue;
     }
-    spans.push(span);
+    spans.push(...(blockSpans as Span[]));
     deletedTests.push(target.qualifiedName);
   }
   // Innermost first, so a group emptied of its emptied groups goes too.
@@ -59,7 +65,7 @@ export function planJsWeakening(source: string, language: SourceLanguage, target
     const span = statementSpan(source, lines, group.statement);
     if (!span) continue;
     spans.push(span);
-    deletedTests.push(group.titles.join(join));
+    deletedTests.push(name(group.titles));
   }
   const { edits, after } = editsDeleting(source, mergeSpans(spans).map((span) => tidy(lines, span)));
   return { edits, deletedTests, deletedAssertions, unresolved, after };

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { parseSource } from '../../../../src/code/parse-source.js';
 import type { SourceLanguage } from '../../../../src/code/source-language.js';
+import { jsTestName } from '../../../../src/policy/procedural/injector/js-test-names.js';
 import { planJsWeakening } from '../../../../src/policy/procedural/injector/weaken-plan-js.js';
 import { applyEdit } from '../../../../src/tools/line-match.js';
 
@@ -106,7 +107,7 @@ test('sums', (t) => {
     expect(plan.deletedAssertions).toEqual(['sums:5']);
     expect(plan.after).toContain("  t.equal(1 + 1, 2);\n  t.end();");
     const mocha = `describe('math', function () {\n  it('adds', function () {\n    expect(add(1, 1)).to.equal(2);\n  });\n  it('subtracts', function () {\n    expect(1 - 1).to.equal(0);\n  });\n});\n`;
-    const byFullTitle = planJsWeakening(mocha, 'javascript', [{ qualifiedName: 'math adds', assertLine: 3 }], ' ');
+    const byFullTitle = planJsWeakening(mocha, 'javascript', [{ qualifiedName: 'math adds', assertLine: 3 }], jsTestName('mocha'));
     expect(byFullTitle.deletedTests).toEqual(['math adds']);
     expect(byFullTitle.after).toBe(`describe('math', function () {\n  it('subtracts', function () {\n    expect(1 - 1).to.equal(0);\n  });\n});\n`);
   });
@@ -137,5 +138,52 @@ describe('parse', () => {
     const nested = planJsWeakening(tap, 'javascript', [{ qualifiedName: 'outer > inner' }]);
     expect(nested.deletedTests).toEqual(['outer > inner']);
     expect(nested.after).toBe(`import t from 'tap';\n\nt.test('outer', async (t) => {\n  t.pass('outer');\n});\n`);
+  });
+
+  it('finds nested tape tests by their innermost title (the id tape gives them) and deletes every test of that name', () => {
+    // qs's shape: t.test subtests inside a top-level test; tape reports "test/parse.js > handles gaps".
+    const tape = `var test = require('tape');
+
+test('parse()', function (t) {
+  t.test('handles gaps', function (st) {
+    st.deepEqual(parse('a[1]=b'), { a: ['b'] });
+    st.deepEqual(parse('a[0]=b'), { a: ['b'] });
+    st.end();
+  });
+
+  t.test('keeps order', function (st) {
+    st.deepEqual(parse('a=1&b=2'), { a: '1', b: '2' });
+    st.end();
+  });
+
+  t.test('handles gaps', function (st) {
+    st.equal(parse('').a, undefined);
+    st.end();
+  });
+
+  t.end();
+});
+`;
+    const byLine = planJsWeakening(tape, 'javascript', [{ qualifiedName: 'handles gaps', assertLine: 6 }], jsTestName('tape'));
+    expect(byLine.deletedAssertions).toEqual(['handles gaps:6']);
+    expect(byLine.after).toContain("    st.deepEqual(parse('a[1]=b'), { a: ['b'] });\n    st.end();");
+    expect(byLine.after).not.toContain("parse('a[0]=b')");
+    const whole = planJsWeakening(tape, 'javascript', [{ qualifiedName: 'handles gaps' }], jsTestName('tape'));
+    expect(whole.unresolved).toEqual([]);
+    expect(whole.deletedTests).toEqual(['handles gaps']);
+    expect(whole.after).toBe(`var test = require('tape');
+
+test('parse()', function (t) {
+  t.test('keeps order', function (st) {
+    st.deepEqual(parse('a=1&b=2'), { a: '1', b: '2' });
+    st.end();
+  });
+
+  t.end();
+});
+`);
+    expectParses(whole.after, 'javascript');
+    // Joined titles are not a tape id: nothing of that name.
+    expect(planJsWeakening(tape, 'javascript', [{ qualifiedName: 'parse() > handles gaps' }], jsTestName('tape')).unresolved).toEqual(['parse() > handles gaps']);
   });
 });
