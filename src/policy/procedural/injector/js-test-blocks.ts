@@ -18,22 +18,26 @@ export interface JsTestBlock {
 
 const TESTS = new Set(['it', 'test', 'specify']);
 const GROUPS = new Set(['describe', 'suite', 'context']);
+// Modules whose export (default, or the whole module) is the test function.
+const RUNNER_MODULES = new Set(['tape', 'node:test']);
 // `it.only(...)`, `describe.concurrent(...)`: still a block that runs (skip and todo do not).
 const MODIFIERS = new Set(['only', 'concurrent', 'sequential', 'serial']);
 
 /**
  * Every test block of a parsed JS/TS test file, outermost first: calls of `describe` / `it` /
- * `test` (and `suite`, `context`, `specify`, their `.only` forms), and `t.test(...)` subtests of
+ * `test` (and `suite`, `context`, `specify`, their `.only` forms, and whatever name the file gives
+ * tape's or node:test's test function), and `t.test(...)` subtests of
  * tape, node-tap and node:test, whose first argument is a plain string title. Calls with a
  * computed title (`it.each`, a template with substitutions) have no name to match a test id by
  * and are left out.
  */
 export function jsTestBlocks(root: PyNode): JsTestBlock[] {
   const out: JsTestBlock[] = [];
+  const tests = new Set([...TESTS, ...runnerBindings(root)]);
   const visit = (node: PyNode, titles: string[]): void => {
     let inner = titles;
     if (node.type === 'call_expression') {
-      const block = testBlock(node, titles);
+      const block = testBlock(node, titles, tests);
       if (block) {
         out.push(block);
         inner = block.titles;
@@ -45,8 +49,8 @@ export function jsTestBlocks(root: PyNode): JsTestBlock[] {
   return out;
 }
 
-function testBlock(call: PyNode, outer: string[]): JsTestBlock | null {
-  const kind = calleeKind(call.childForFieldName('function'));
+function testBlock(call: PyNode, outer: string[], tests: ReadonlySet<string>): JsTestBlock | null {
+  const kind = calleeKind(call.childForFieldName('function'), tests);
   if (!kind) return null;
   const args = call.childForFieldName('arguments')?.namedChildren.filter((n) => n.type !== 'comment') ?? [];
   const title = args[0] ? stringValue(args[0]) : null;
@@ -64,16 +68,39 @@ function testBlock(call: PyNode, outer: string[]): JsTestBlock | null {
   };
 }
 
-function calleeKind(callee: PyNode | null): 'test' | 'group' | null {
+function calleeKind(callee: PyNode | null, tests: ReadonlySet<string>): 'test' | 'group' | null {
   if (!callee) return null;
-  if (callee.type === 'identifier') return TESTS.has(callee.text) ? 'test' : GROUPS.has(callee.text) ? 'group' : null;
+  if (callee.type === 'identifier') return tests.has(callee.text) ? 'test' : GROUPS.has(callee.text) ? 'group' : null;
   if (callee.type !== 'member_expression') return null;
   const object = callee.childForFieldName('object');
   const property = callee.childForFieldName('property')?.text ?? '';
-  if (object?.type === 'identifier' && MODIFIERS.has(property)) return calleeKind(object);
+  if (object?.type === 'identifier' && MODIFIERS.has(property)) return calleeKind(object, tests);
   // `t.test('name', t => ...)`, `tap.test(...)`: a subtest.
   if (object?.type === 'identifier' && (property === 'test' || property === 'describe' || property === 'it')) return property === 'describe' ? 'group' : 'test';
   return null;
+}
+
+/**
+ * Local names of a runner's test function under another name: `var tape = require('tape')`,
+ * `import check from 'node:test'` (path-browserify calls its tests `tape(...)`).
+ */
+function runnerBindings(root: PyNode): string[] {
+  const names: string[] = [];
+  for (const declarator of root.descendantsOfType('variable_declarator')) {
+    const value = declarator.childForFieldName('value');
+    const name = declarator.childForFieldName('name');
+    if (value?.type !== 'call_expression' || value.childForFieldName('function')?.text !== 'require' || name?.type !== 'identifier') continue;
+    const argument = value.childForFieldName('arguments')?.namedChildren[0];
+    if (argument && RUNNER_MODULES.has(stringValue(argument) ?? '')) names.push(name.text);
+  }
+  for (const statement of root.descendantsOfType('import_statement')) {
+    const from = statement.childForFieldName('source');
+    if (!from || !RUNNER_MODULES.has(stringValue(from) ?? '')) continue;
+    const clause = statement.namedChildren.find((n) => n.type === 'import_clause');
+    const defaultName = clause?.namedChildren.find((n) => n.type === 'identifier');
+    if (defaultName) names.push(defaultName.text);
+  }
+  return names;
 }
 
 /** The expression statement a test call is (maybe awaited); null when it is part of a larger expression. */

@@ -186,4 +186,36 @@ test('parse()', function (t) {
     // Joined titles are not a tape id: nothing of that name.
     expect(planJsWeakening(tape, 'javascript', [{ qualifiedName: 'parse() > handles gaps' }], jsTestName('tape')).unresolved).toEqual(['parse() > handles gaps']);
   });
+
+  it('finds tests called through the name a file gives tape or node:test (path-browserify calls them tape(...))', () => {
+    const tape = `'use strict';
+var tape = require('tape');
+var path = require('../');
+
+tape('path.posix.join', function (t) {
+  t.strictEqual(path.join('a', 'b'), 'a/b');
+  t.end();
+});
+
+tape('path.win32.join', { skip: true }, function (t) {
+  t.end();
+});
+`;
+    const plan = planJsWeakening(tape, 'javascript', [{ qualifiedName: 'path.posix.join', assertLine: 6 }], jsTestName('tape'));
+    expect(plan.unresolved).toEqual([]);
+    expect(plan.deletedTests).toEqual(['path.posix.join']);
+    expect(plan.after).toBe(`'use strict';
+var tape = require('tape');
+var path = require('../');
+
+tape('path.win32.join', { skip: true }, function (t) {
+  t.end();
+});
+`);
+    const esm = `import check from 'node:test';\nimport assert from 'node:assert';\n\ncheck('adds', () => {\n  assert.equal(1 + 1, 2);\n});\n`;
+    expect(planJsWeakening(esm, 'javascript', [{ qualifiedName: 'adds' }]).deletedTests).toEqual(['adds']);
+    // A call of some other function by that shape is no test.
+    const other = `var run = require('./helpers');\n\nrun('adds', function (t) {\n  t.end();\n});\n`;
+    expect(planJsWeakening(other, 'javascript', [{ qualifiedName: 'adds' }], jsTestName('tape')).unresolved).toEqual(['adds']);
+  });
 });
