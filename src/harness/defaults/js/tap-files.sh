@@ -23,7 +23,7 @@ runs_alone() { # <required path> <requiring file>
   return 1
 }
 aggregator() {
-  local line required=0
+  local line target required=0
   local statement="^(require\\(['\"](\\.\\.?/[^'\"]+)['\"]\\)|import[[:space:]]+['\"](\\.\\.?/[^'\"]+)['\"])[[:space:]]*;?$"
   while IFS= read -r line || [ -n "$line" ]; do
     line=${line%$'\r'}
@@ -34,7 +34,9 @@ aggregator() {
       /\**\*/) [[ ${line:2:${#line}-4} != *'*/'* ]] && continue ;;
     esac
     [[ $line =~ $statement ]] || return 1
-    runs_alone "$(dirname "$1")/${BASH_REMATCH[2]:-${BASH_REMATCH[3]}}" "$1" || return 1
+    target=${BASH_REMATCH[2]}
+    [ -n "$target" ] || target=${BASH_REMATCH[3]}
+    runs_alone "$(dirname "$1")/$target" "$1" || return 1
     required=1
   done < "$1"
   [ "$required" = 1 ]
