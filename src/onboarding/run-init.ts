@@ -112,6 +112,7 @@ export async function runInit(options: InitOptions): Promise<InitResult> {
     result.undecided.push({ field: 'tests', why: `${result.runner.runner}: ${result.runner.note ?? 'not run by ssr\'s default test script'}` });
     return result;
   }
+  if (result.runner.warning !== undefined) result.notes.push(result.runner.warning);
   const testRunner = result.runner.testRunner ?? 'pytest';
   const dependencies = await dependenciesFor(files, testRunner);
   if ('why' in dependencies) {

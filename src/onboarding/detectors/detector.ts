@@ -12,6 +12,7 @@ export const runnerDetectionSchema = z.object({
   /** False when none of ssr's runner scripts (pytest -rA, src/harness/defaults/js/) would run these tests. */
   supported: z.boolean(),
   note: z.string().optional().describe('what the user must do when unsupported'),
+  warning: z.string().optional().describe('what init goes on despite, e.g. TypeScript test files the runner\'s script leaves out'),
 });
 export type RunnerDetection = z.infer<typeof runnerDetectionSchema>;
 

@@ -3,6 +3,7 @@ import type { RepoFiles } from '../repo-files.js';
 import type { Detector } from './detector.js';
 import { JS_LANGUAGES } from './js-languages.js';
 import { readJsPackage, rootFiles, scriptRunner } from './js-package.js';
+import { typescriptTestsVerdict } from './js-typescript-tests.js';
 
 /** What tells one JS runner apart: its config files, package.json key, package name, and any other sign. */
 export interface JsRunnerSigns {
@@ -23,6 +24,7 @@ export interface JsRunnerSigns {
  * A detector for one JS runner. scripts.test decides when it names a runner (this one or another,
  * which then wins); only without a test script do config files, the package.json key and the
  * dependency speak. A script that runs something else is left to the unknown-runner detector.
+ * TypeScript test files a runner cannot run in the sandbox refuse it, or warn (js-typescript-tests.ts).
  */
 export function jsDetector(signs: JsRunnerSigns): Detector {
   return {
@@ -39,14 +41,15 @@ export function jsDetector(signs: JsRunnerSigns): Detector {
       if (signs.dependency && pkg.dependencies.has(signs.dependency)) evidence.push(`${signs.dependency} in package.json dependencies`);
       if (signs.moreEvidence) evidence.push(...(await signs.moreEvidence(files)));
       if (evidence.length === 0) return undefined;
-      return {
+      const found = {
         language: 'javascript',
         runner: signs.runner,
-        testRunner: signs.runner,
         testCommand: script.kind === 'known' ? `npm test (${script.command})` : signs.defaultCommand,
         evidence,
-        supported: true,
       };
+      const typescript = await typescriptTestsVerdict(files, signs.runner);
+      if (typescript.status === 'refuse') return { ...found, supported: false, note: typescript.note };
+      return { ...found, testRunner: signs.runner, supported: true, ...(typescript.status === 'warn' ? { warning: typescript.warning } : {}) };
     },
   };
 }

@@ -59,8 +59,9 @@ function wrapperScript(memoryMb: number, pids: number): string {
 }
 
 /**
- * The argv after `bwrap` for one command. Isolation: every namespace unshared (no network but an
- * unconfigured `lo`), all capabilities dropped, no nested user namespaces, a new session (no
+ * The argv after `bwrap` for one command. Isolation: every namespace unshared (no network but
+ * `lo`, which bwrap brings up; `localhost` resolves through the rootfs's /etc/hosts, see
+ * rootfs-hosts.ts), all capabilities dropped, no nested user namespaces, a new session (no
  * terminal to inject input into), the sandbox dies with its parent, and killing bwrap's pid 1
  * tears down every process in the sandbox's pid namespace.
  */

@@ -9,7 +9,12 @@ import { OWNER_LABEL, ownerLabelValue, removeOrphanSandboxes } from './orphan-sw
 /** Label on every sandbox container, so leftovers of a crashed run can be found and removed. */
 export const SANDBOX_LABEL = 'ssr.sandbox';
 
-/** Container options of a sandbox: no network, no mounts, the template's limits. */
+/**
+ * Container options of a sandbox: no network but loopback, no mounts, the template's limits.
+ * `NetworkMode: 'none'` alone isolates it; `NetworkDisabled` must stay unset: with it Docker
+ * leaves /etc/hosts empty, so `localhost` does not resolve (dev servers such as Vite's die with
+ * EAI_AGAIN) although loopback works.
+ */
 export function sandboxContainerOptions(template: SandboxTemplate): Docker.ContainerCreateOptions {
   const memory = template.limits.memoryMb * 1024 * 1024;
   return {
@@ -17,7 +22,6 @@ export function sandboxContainerOptions(template: SandboxTemplate): Docker.Conta
     Cmd: SANDBOX_INIT,
     WorkingDir: REPO_DIR,
     Labels: { [SANDBOX_LABEL]: template.repoId, [OWNER_LABEL]: ownerLabelValue() },
-    NetworkDisabled: true,
     HostConfig: {
       NetworkMode: 'none',
       Memory: memory,

@@ -7,6 +7,7 @@ import type { ProgressSink } from '../../util/progress.js';
 import { EngineError, errorMessage } from '../../util/engine-error.js';
 import { ssrPath } from '../../util/ssr-home.js';
 import { withFileLock } from './file-lock.js';
+import { ensureRootfsHosts } from './rootfs-hosts.js';
 import { runProcess } from './run-process.js';
 import { hasNpmStep, hasPipStep } from './setup-step.js';
 
@@ -125,7 +126,10 @@ async function finish(root: string): Promise<void> {
 export async function ensureBaseRootfs(recipe: ImageRecipe, progress: ProgressSink): Promise<{ dir: string; hash: string }> {
   const hash = baseRootfsHash(recipe);
   const dir = baseRootfsDir(recipe);
-  if (existsSync(dir)) return { dir, hash };
+  if (existsSync(dir)) {
+    await ensureRootfsHosts(dir, progress);
+    return { dir, hash };
+  }
   if (process.getuid?.() !== 0) {
     throw new EngineError('image-build-failed', `building the base rootfs ${dir} needs root (debootstrap); run ssr build-image as root once`);
   }
@@ -140,6 +144,7 @@ export async function ensureBaseRootfs(recipe: ImageRecipe, progress: ProgressSi
         await debootstrap(recipe, tmp, progress);
         await aptInstall(recipe, tmp, progress);
         await finish(tmp);
+        await ensureRootfsHosts(tmp, progress);
         await rename(tmp, dir);
         progress({ stage: 'debootstrap', message: `base rootfs ${hash} ready`, fraction: 1 });
       } finally {

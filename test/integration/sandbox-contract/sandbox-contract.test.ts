@@ -139,6 +139,29 @@ describe.each(CONTRACT_PROVIDERS.map((row) => [row.name, row] as const))('Sandbo
       // A NetworkPolicy drops packets: the connection times out instead of being refused.
       expect(connect.output).toMatch(row.loopbackOnly ? /unreachable|OSError/i : /unreachable|timed out|OSError/i);
     });
+
+    it('resolves localhost and serves TCP on it, with no outside network', async () => {
+      // Test suites start servers on `localhost` (Vite, HTTP fixtures): a sandbox must resolve it.
+      const hosts = await box.exec('getent hosts localhost');
+      expect(hosts.exitCode, hosts.output).toBe(0);
+      expect(hosts.output).toMatch(/^(127\.0\.0\.1|::1)\s+localhost\b/m);
+      // A server listening on `localhost` and a client connecting to it by name, one round trip.
+      const echo = [
+        'import socket, threading',
+        "server = socket.create_server(('localhost', 0))",
+        'port = server.getsockname()[1]',
+        'def serve():',
+        '    peer, _ = server.accept()',
+        '    peer.sendall(peer.recv(64).upper())',
+        '    peer.close()',
+        'threading.Thread(target=serve, daemon=True).start()',
+        "client = socket.create_connection(('localhost', port), timeout=10)",
+        "client.sendall(b'ping')",
+        'print(client.recv(64).decode())',
+      ].join('\n');
+      const result = await box.exec(`python3 -c '${echo.replace(/'/g, `'"'"'`)}'`, { timeoutMs: 30_000 });
+      expect(result, result.output).toMatchObject({ exitCode: 0, output: 'PING\n' });
+    });
   });
 
   describe.concurrent('state and teardown', () => {

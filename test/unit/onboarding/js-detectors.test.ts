@@ -72,6 +72,42 @@ describe('JS test runner detectors', () => {
     expect(found!.note).toMatch(/test_script\.sh and test_parser\.py/);
   });
 
+  describe('TypeScript test files a runner that starts them with plain node cannot run (sandbox Node 18)', () => {
+    const ts = { 'tsconfig.json': '{}', 'src/a.ts': 'export const a = 1;\n' };
+    it.each<[string, Record<string, string>, string]>([
+      ['node-test, scripts.test with a loader', { ...ts, 'package.json': pkg({ scripts: { test: 'node --import tsx --test test/*.test.ts' }, ...dev('tsx') }), 'test/a.test.ts': "import test from 'node:test';\n" }, 'node-test'],
+      ['node-test found by the node:test import in a .ts file', { ...ts, 'package.json': pkg({}), 'src/a.test.mts': "import { test } from 'node:test';\n" }, 'node-test'],
+      ['node-test with .ts files under test/ of any name', { ...ts, 'package.json': pkg({ scripts: { test: 'tsc && node --test dist/' } }), 'test/parse.ts': '' }, 'node-test'],
+      ['tape through ts-node', { ...ts, 'package.json': pkg({ scripts: { test: 'tape -r ts-node/register test/**/*.ts' }, ...dev('tape', 'ts-node') }), 'test/a.ts': '' }, 'tape'],
+      ['node-tap', { ...ts, 'package.json': pkg({ scripts: { test: 'tap' }, ...dev('tap') }), 'test/a.test.cts': '', 'test/types.d.ts': '' }, 'node-tap'],
+    ])('refuses %s, naming the files, the cause and a fix', async (_label, files, runner) => {
+      const found = await jsRunner(files);
+      expect(found).toMatchObject({ language: 'javascript', runner, supported: false });
+      expect(found!.testRunner).toBeUndefined();
+      expect(found!.note).toMatch(new RegExp(`^TypeScript test files \\(test/|^TypeScript test files \\(src/`));
+      expect(found!.note).toContain(`cannot run under ${runner}`);
+      expect(found!.note).toMatch(/Node 18, which has no type stripping and no TypeScript loader, so none of the suite would run/);
+      expect(found!.note).toMatch(/Vitest .* Jest and a TypeScript transform/);
+      expect(found!.note).not.toContain('.d.ts');
+    });
+
+    it('warns, and goes on, when only some of the tests are TypeScript', async () => {
+      const found = await jsRunner({ ...ts, 'package.json': pkg({ scripts: { test: 'node --test' } }), 'test/a.test.js': "require('node:test');\n", 'test/b.test.ts': '' });
+      expect(found).toMatchObject({ runner: 'node-test', testRunner: 'node-test', supported: true });
+      expect(found!.warning).toMatch(/^TypeScript test files \(test\/b\.test\.ts\) cannot run .*only its JavaScript test files \(test\/a\.test\.js\) run/);
+    });
+
+    it.each<[string, Record<string, string>]>([
+      ['Vitest, which runs TypeScript as is', { ...ts, 'package.json': pkg({ scripts: { test: 'vitest run' } }), 'test/a.test.ts': '' }],
+      ['Jest, whose config can bring a transform', { ...ts, 'package.json': pkg({ scripts: { test: 'jest' } }), 'test/a.test.ts': '' }],
+      ['node-test with JavaScript tests and TypeScript sources', { ...ts, 'package.json': pkg({ scripts: { test: 'node --test' } }), 'test/a.test.mjs': "import test from 'node:test';\n", 'test/types.d.ts': '' }],
+    ])('leaves %s alone', async (_label, files) => {
+      const found = await jsRunner(files);
+      expect(found).toMatchObject({ supported: true });
+      expect(found!.warning).toBeUndefined();
+    });
+  });
+
   it.each<[string, Record<string, string>]>([
     ['no package.json', { 'index.js': '', 'test/a.test.js': "require('node:test');\n" }],
     ['a package.json that is not JSON', { 'package.json': '{ nope', 'test/a.test.js': '' }],

@@ -1,9 +1,25 @@
 import type { PyNode } from '../../../code/python/parse-python.js';
+import { eachPattern, eachTitle, type EachStyle, type TitlePart } from './js-each-titles.js';
+import { literalValue, stringValue } from './js-literal.js';
+
+// Kept importable from here, where it was first.
+export { stringValue };
+
+/** A block's title: its text, or, for an `.each` title not known exactly, its parts (`null`: any text). */
+export type JsTitle = string | { parts: readonly TitlePart[] };
+
+/** One row of an `.each` / `.for` table written as a literal: the tests of that row. */
+export interface JsEachRow {
+  /** The row's element of the table array (its own lines can go alone). */
+  node: PyNode;
+  /** Every row of the same table. */
+  rows: readonly PyNode[];
+}
 
 /** A `describe` / `it` / `test` block of a JS/TS test file, found with tree-sitter. */
 export interface JsTestBlock {
   /** Titles from the outermost block down to this one. */
-  titles: string[];
+  titles: JsTitle[];
   /** The call (`it('adds', () => { ... })`). */
   call: PyNode;
   /** The statement holding the call (its line span is what deleting the block deletes). */
@@ -14,6 +30,8 @@ export interface JsTestBlock {
   contextName: string | null;
   /** Whether it is a group (`describe`, `suite`, `context`) rather than a test. */
   group: boolean;
+  /** A block of an `.each` / `.for` call: its row, when its table is a literal (else null). */
+  each?: JsEachRow | null;
 }
 
 const TESTS = new Set(['it', 'test', 'specify']);
@@ -27,45 +45,90 @@ const MODIFIERS = new Set(['only', 'concurrent', 'sequential', 'serial']);
  * Every test block of a parsed JS/TS test file, outermost first: calls of `describe` / `it` /
  * `test` (and `suite`, `context`, `specify`, their `.only` forms, and whatever name the file gives
  * tape's or node:test's test function), and `t.test(...)` subtests of
- * tape, node-tap and node:test, whose first argument is a plain string title. Calls with a
- * computed title (`it.each`, a template with substitutions) have no name to match a test id by
- * and are left out.
+ * tape, node-tap and node:test, whose first argument is a plain string title. A call with a
+ * computed title (a template with substitutions) has no name to match a test id by and is left
+ * out. `it.each(table)(title, fn)` (and `describe.each`, Vitest's `test.for`) is one block per
+ * row of a literal table, titled by `style`'s rules (js-each-titles.ts), or one block whose title
+ * is a pattern when the table is not a literal (a name, a tagged template).
  */
-export function jsTestBlocks(root: PyNode): JsTestBlock[] {
+export function jsTestBlocks(root: PyNode, style: EachStyle = 'vitest'): JsTestBlock[] {
   const out: JsTestBlock[] = [];
   const tests = new Set([...TESTS, ...runnerBindings(root)]);
-  const visit = (node: PyNode, titles: string[]): void => {
-    let inner = titles;
-    if (node.type === 'call_expression') {
-      const block = testBlock(node, titles, tests);
-      if (block) {
-        out.push(block);
-        inner = block.titles;
-      }
+  const visit = (node: PyNode, titles: JsTitle[]): void => {
+    const blocks = node.type === 'call_expression' ? testBlocks(node, titles, style, tests) : [];
+    out.push(...blocks);
+    for (const inner of blocks.length > 0 ? blocks.map((block) => block.titles) : [titles]) {
+      for (const child of node.namedChildren) visit(child, inner);
     }
-    for (const child of node.namedChildren) visit(child, inner);
   };
   visit(root, []);
   return out;
 }
 
-function testBlock(call: PyNode, outer: string[], tests: ReadonlySet<string>): JsTestBlock | null {
-  const kind = calleeKind(call.childForFieldName('function'), tests);
-  if (!kind) return null;
+/** The title text of a block's titles joined by `join`; unknown parts of a pattern show as `*`. */
+export function titleText(titles: readonly JsTitle[], join: string): string {
+  return titles.map((title) => (typeof title === 'string' ? title : title.parts.map((part) => part ?? '*').join(''))).join(join);
+}
+
+/** Whether every title is known exactly (no `.each` pattern among them). */
+export function exactTitles(titles: readonly JsTitle[]): titles is string[] {
+  return titles.every((title) => typeof title === 'string');
+}
+
+/** Whether a test id's name (titles joined by `join`) is one of the names a pattern title stands for. */
+export function titlesMatch(titles: readonly JsTitle[], name: string, join: string): boolean {
+  const escape = (text: string): string => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+  const source = titles
+    .map((title) => (typeof title === 'string' ? escape(title) : title.parts.map((part) => (part === null ? '[^]*' : escape(part))).join('')))
+    .join(escape(join));
+  return new RegExp(`^${source}$`).test(name);
+}
+
+function testBlocks(call: PyNode, outer: JsTitle[], style: EachStyle, tests: ReadonlySet<string>): JsTestBlock[] {
+  const callee = call.childForFieldName('function');
+  const each = callee?.type === 'call_expression' ? eachCall(callee, tests) : null;
+  const kind = each ? each.kind : calleeKind(callee, tests);
+  if (!kind) return [];
   const args = call.childForFieldName('arguments')?.namedChildren.filter((n) => n.type !== 'comment') ?? [];
   const title = args[0] ? stringValue(args[0]) : null;
-  if (title === null) return null;
+  if (title === null) return [];
   const callback = args.slice(1).find((arg) => arg.type === 'arrow_function' || arg.type === 'function_expression' || arg.type === 'function');
   const statement = statementOf(call);
-  if (!statement) return null;
-  return {
-    titles: [...outer, title],
+  if (!statement) return [];
+  const block = (titles: JsTitle[], row?: JsEachRow | null): JsTestBlock => ({
+    titles,
     call,
     statement,
     body: callback?.childForFieldName('body') ?? null,
     contextName: callback ? firstParameter(callback) : null,
     group: kind === 'group',
-  };
+    ...(row === undefined ? {} : { each: row }),
+  });
+  if (!each) return [block([...outer, title])];
+  const table = each.table ? literalValue(each.table) : undefined;
+  const rows = each.table?.namedChildren.filter((n) => n.type !== 'comment') ?? [];
+  if (!table || !Array.isArray(table.value) || table.value.length === 0 || table.value.length !== rows.length) {
+    return [block([...outer, { parts: eachPattern(title) }], null)];
+  }
+  const values = table.value;
+  return rows.map((node, index) => {
+    const parts = eachTitle(title, values, index, style);
+    const text: JsTitle = parts.every((part) => part !== null) ? parts.join('') : { parts };
+    return block([...outer, text], { node, rows });
+  });
+}
+
+/** `it.each(table)` / `describe.only.each(table)` / `test.for(table)` / `it.each\`…\``: the block kind and the table (null when a tagged template). */
+function eachCall(call: PyNode, tests: ReadonlySet<string>): { kind: 'test' | 'group'; table: PyNode | null } | null {
+  const callee = call.childForFieldName('function');
+  if (callee?.type !== 'member_expression') return null;
+  const property = callee.childForFieldName('property')?.text;
+  if (property !== 'each' && property !== 'for') return null;
+  const kind = calleeKind(callee.childForFieldName('object'), tests);
+  if (!kind) return null;
+  const args = call.childForFieldName('arguments');
+  if (args?.type !== 'arguments') return { kind, table: null };
+  return { kind, table: args.namedChildren.find((n) => n.type !== 'comment') ?? null };
 }
 
 function calleeKind(callee: PyNode | null, tests: ReadonlySet<string>): 'test' | 'group' | null {
@@ -119,25 +182,4 @@ function firstParameter(callback: PyNode): string | null {
   if (first.type === 'identifier') return first.text;
   const pattern = first.childForFieldName('pattern');
   return pattern?.type === 'identifier' ? pattern.text : null;
-}
-
-/** The value of a string literal or of a template without substitutions; null for anything else. */
-export function stringValue(node: PyNode): string | null {
-  if (node.type !== 'string' && node.type !== 'template_string') return null;
-  let value = '';
-  for (const part of node.namedChildren) {
-    if (part.type === 'string_fragment') value += part.text;
-    else if (part.type === 'escape_sequence') value += unescape(part.text);
-    else return null; // a substitution: computed
-  }
-  return value;
-}
-
-function unescape(sequence: string): string {
-  const simple: Record<string, string> = { n: '\n', t: '\t', r: '\r', b: '\b', f: '\f', v: '\v', 0: '\0' };
-  const char = sequence.slice(1);
-  if (char in simple) return simple[char]!;
-  if (/^(x[0-9a-fA-F]{2}|u[0-9a-fA-F]{4})$/.test(char)) return String.fromCharCode(parseInt(char.slice(1), 16));
-  if (/^u\{[0-9a-fA-F]+\}$/.test(char)) return String.fromCodePoint(parseInt(char.slice(2, -1), 16));
-  return char.startsWith('\n') || char.startsWith('\r') ? '' : char;
 }

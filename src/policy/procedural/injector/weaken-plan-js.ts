@@ -2,12 +2,11 @@ import type { PyNode } from '../../../code/python/parse-python.js';
 import { parseSource } from '../../../code/parse-source.js';
 import type { SourceLanguage } from '../../../code/source-language.js';
 import { splitText } from '../../../tools/line-match.js';
-import { jsTestBlocks, stringValue, type JsTestBlock } from './js-test-blocks.js';
+import type { EachStyle } from './js-each-titles.js';
+import { stringValue } from './js-literal.js';
+import { exactTitles, jsTestBlocks, titlesMatch, titleText, type JsTestBlock } from './js-test-blocks.js';
 import { editsDeleting, mergeSpans, type Span } from './span-edits.js';
 import type { WeakenPlan, WeakenTarget } from './weaken-plan.js';
-
-/** The id a runner's parser gives a test, from its titles outermost first (the part after `file > `). */
-export type TestName = (titles: readonly string[]) => string;
 
 // Modules whose exports are assertions: node:assert, chai, and the expect of Jest and Vitest.
 const ASSERT_MODULE = /^(?:node:)?assert(?:\/strict)?$|^chai$|^vitest$|^@jest\/globals$|^expect$/;
@@ -21,54 +20,102 @@ const CONTEXT_NON_ASSERT = new Set([
 /**
  * {@link planWeakening} for a JS/TS test file: delete single assertion statements (`assert.equal(…)`,
  * `expect(…).toBe(…)`, `t.equal(…)`) or whole `it(…)` / `test(…)` calls, found with tree-sitter.
- * A target's `qualifiedName` is what `name` makes of the test's titles: joined by ` > ` by
- * default (Mocha's full titles join them with a space; tape's flat TAP names only the innermost
- * one). Every test of that name goes, since the runner reports them all under the one id. An
- * assertion goes alone only when its test has another one and its
+ * A target's `qualifiedName` is the test's titles joined by `join` (` > `; Mocha's full titles
+ * join them with a space; with `innermost`, tape's flat TAP, a test is named by its innermost title
+ * alone, and every test of a name goes, as the runner reports them under one id). An assertion goes alone only when its test has another one and its
  * block keeps a statement; else the test goes whole, as does a `describe` left with no statement.
+ * A test of an `it.each` table goes as its row of the table when that row has lines of its own
+ * and other rows stay; else (every row, a row sharing a line, a table that is not a literal, its
+ * title matched as a pattern by `style`'s format rules) the whole `.each` call goes.
  * A test whose call shares a line with other code cannot be cut out by lines and is unresolved.
  */
-export function planJsWeakening(source: string, language: SourceLanguage, targets: readonly WeakenTarget[], name: TestName = (titles) => titles.join(' > ')): WeakenPlan {
+export function planJsWeakening(source: string, language: SourceLanguage, targets: readonly WeakenTarget[], join = ' > ', style: EachStyle = 'vitest', innermost = false): WeakenPlan {
   const lines = splitText(source).lines;
   const root = parseSource(source, language).rootNode;
-  const blocks = jsTestBlocks(root);
+  const found = jsTestBlocks(root, style);
+  const blocks = innermost ? found.map((block) => ({ ...block, titles: block.titles.slice(-1) })) : found;
   const assertNames = new Set([...ASSERT_GLOBALS, ...importedAssertNames(root)]);
   const spans: Span[] = [];
   const deletedTests: string[] = [];
   const deletedAssertions: string[] = [];
   const unresolved: string[] = [];
+  // Rows of literal `.each` tables to delete, by the table's statement.
+  const rowCuts = new Map<number, { block: JsTestBlock; rows: Set<number>; names: string[] }>();
+  const deleteWhole = (block: JsTestBlock, names: string[]): void => {
+    const span = statementSpan(source, lines, block.statement);
+    if (!span) {
+      unresolved.push(...names);
+      return;
+    }
+    spans.push(span);
+    deletedTests.push(...names);
+  };
   for (const target of targets) {
-    const named = blocks.filter((b) => !b.group && name(b.titles) === target.qualifiedName);
-    if (named.length === 0) {
+    const block = findTest(blocks, target.qualifiedName, join);
+    if (!block) {
       unresolved.push(target.qualifiedName);
       continue;
     }
-    const line = target.assertLine;
-    const assertion = line === undefined ? undefined : named.map((block) => assertAt(block, blocks, line, assertNames)).find((a) => a !== undefined);
+    const assertion = target.assertLine === undefined ? undefined : assertAt(block, blocks, target.assertLine, assertNames);
     if (assertion) {
       spans.push({ start: assertion.startPosition.row + 1, end: assertion.endPosition.row + 1 });
       deletedAssertions.push(`${target.qualifiedName}:${target.assertLine}`);
       continue;
     }
     if (deletedTests.includes(target.qualifiedName)) continue;
-    const blockSpans = named.map((block) => statementSpan(source, lines, block.statement));
-    if (blockSpans.some((span) => span === null)) {
-      unresolved.push(target.qualifiedName);
+    if (block.each) {
+      const cut = rowCuts.get(block.statement.startIndex) ?? { block, rows: new Set<number>(), names: [] };
+      rowCuts.set(block.statement.startIndex, cut);
+      cut.rows.add(block.each.node.startIndex);
+      if (!cut.names.includes(target.qualifiedName)) cut.names.push(target.qualifiedName);
       continue;
     }
-    spans.push(...(blockSpans as Span[]));
-    deletedTests.push(target.qualifiedName);
+    deleteWhole(block, [target.qualifiedName]);
+    // The runner reports every test of that name under the one id: they all go.
+    const twins = blocks.filter((b) => b !== block && !b.group && !b.each && exactTitles(b.titles) && b.titles.join(join) === target.qualifiedName);
+    for (const twin of twins) deleteWhole(twin, []);
   }
-  // Innermost first, so a group emptied of its emptied groups goes too.
+  for (const { block, rows, names } of rowCuts.values()) {
+    const table = block.each!.rows;
+    const rowSpans = table.filter((row) => rows.has(row.startIndex)).map((row) => ownLines(source, row, /^\s*,?\s*(\/\/.*)?$/));
+    if (rows.size === table.length || rowSpans.some((span) => span === null)) deleteWhole(block, names);
+    else {
+      spans.push(...(rowSpans as Span[]));
+      deletedTests.push(...names);
+    }
+  }
+  // Innermost first, so a group emptied of its emptied groups goes too (a `describe.each` once).
+  const goneGroups = new Set<number>();
   for (const group of [...blocks].reverse()) {
-    if (!group.group || !emptiedBy(group, spans)) continue;
+    if (!group.group || goneGroups.has(group.statement.startIndex) || !emptiedBy(group, spans)) continue;
     const span = statementSpan(source, lines, group.statement);
     if (!span) continue;
     spans.push(span);
-    deletedTests.push(name(group.titles));
+    goneGroups.add(group.statement.startIndex);
+    deletedTests.push(titleText(group.titles, join));
   }
   const { edits, after } = editsDeleting(source, mergeSpans(spans).map((span) => tidy(lines, span)));
   return { edits, deletedTests, deletedAssertions, unresolved, after };
+}
+
+/**
+ * The test a name is: the one whose titles are exactly it, else the one `.each` call whose
+ * title pattern it fits (several different calls fitting it: ambiguous, none).
+ */
+function findTest(blocks: readonly JsTestBlock[], name: string, join: string): JsTestBlock | undefined {
+  const exact = blocks.find((b) => !b.group && exactTitles(b.titles) && b.titles.join(join) === name);
+  if (exact) return exact;
+  const fitting = blocks.filter((b) => !b.group && !exactTitles(b.titles) && titlesMatch(b.titles, name, join));
+  return new Set(fitting.map((b) => b.call.startIndex)).size === 1 ? fitting[0] : undefined;
+}
+
+/** The lines of `node` when it is alone on them (only `after` may follow it on its last line). */
+function ownLines(source: string, node: PyNode, after: RegExp): Span | null {
+  const lineStart = source.lastIndexOf('\n', node.startIndex - 1) + 1;
+  const lineEnd = source.indexOf('\n', node.endIndex);
+  if (source.slice(lineStart, node.startIndex).trim() !== '') return null;
+  if (!after.test(source.slice(node.endIndex, lineEnd < 0 ? source.length : lineEnd))) return null;
+  return { start: node.startPosition.row + 1, end: node.endPosition.row + 1 };
 }
 
 /** The assertion statement of `block` (not of a nested test) spanning `line`, when deleting it alone leaves valid code. */

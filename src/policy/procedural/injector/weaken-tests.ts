@@ -9,7 +9,6 @@ import type { TestSelection } from './select-tests.js';
 import { planWeakening, type WeakenPlan, type WeakenTarget } from './weaken-plan.js';
 import { planDoctestWeakening } from './doctest-weaken-plan.js';
 import { planJsWeakening } from './weaken-plan-js.js';
-import { jsTestName } from './js-test-names.js';
 import { isDoctestHost } from '../../../code/doctest-diff-rules.js';
 import { languageOfPath } from '../../../code/source-language.js';
 import type { TestSuite } from './test-suite.js';
@@ -89,8 +88,10 @@ function secondRoundTargets(selection: TestSelection, failing: ReadonlySet<strin
   return out;
 }
 
-// Python tests by qualified name (a doctest host's by its examples); JS tests by their titles.
+// Python tests by qualified name (a doctest host's by its examples); JS tests by their titles
+// (Mocha's full title joins them with spaces; `.each` titles formatted as Jest or Vitest does;
+// tape prints a flat `# name` per test, nested or not, so its ids name the innermost title alone).
 function planFor(suite: TestSuite, file: string, source: string, targets: readonly WeakenTarget[]): WeakenPlan {
-  if (suite.kind === 'js') return planJsWeakening(source, languageOfPath(file) ?? 'javascript', targets, jsTestName(suite.runner));
+  if (suite.kind === 'js') return planJsWeakening(source, languageOfPath(file) ?? 'javascript', targets, suite.runner === 'mocha' ? ' ' : ' > ', suite.runner === 'jest' ? 'jest' : 'vitest', suite.runner === 'tape');
   return isDoctestHost(file) ? planDoctestWeakening(source, file, targets) : planWeakening(source, targets);
 }

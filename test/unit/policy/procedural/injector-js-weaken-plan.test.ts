@@ -1,7 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { parseSource } from '../../../../src/code/parse-source.js';
 import type { SourceLanguage } from '../../../../src/code/source-language.js';
-import { jsTestName } from '../../../../src/policy/procedural/injector/js-test-names.js';
 import { planJsWeakening } from '../../../../src/policy/procedural/injector/weaken-plan-js.js';
 import { applyEdit } from '../../../../src/tools/line-match.js';
 
@@ -107,7 +106,7 @@ test('sums', (t) => {
     expect(plan.deletedAssertions).toEqual(['sums:5']);
     expect(plan.after).toContain("  t.equal(1 + 1, 2);\n  t.end();");
     const mocha = `describe('math', function () {\n  it('adds', function () {\n    expect(add(1, 1)).to.equal(2);\n  });\n  it('subtracts', function () {\n    expect(1 - 1).to.equal(0);\n  });\n});\n`;
-    const byFullTitle = planJsWeakening(mocha, 'javascript', [{ qualifiedName: 'math adds', assertLine: 3 }], jsTestName('mocha'));
+    const byFullTitle = planJsWeakening(mocha, 'javascript', [{ qualifiedName: 'math adds', assertLine: 3 }], ' ');
     expect(byFullTitle.deletedTests).toEqual(['math adds']);
     expect(byFullTitle.after).toBe(`describe('math', function () {\n  it('subtracts', function () {\n    expect(1 - 1).to.equal(0);\n  });\n});\n`);
   });
@@ -140,6 +139,98 @@ describe('parse', () => {
     expect(nested.after).toBe(`import t from 'tap';\n\nt.test('outer', async (t) => {\n  t.pass('outer');\n});\n`);
   });
 
+  describe('it.each / test.each tables', () => {
+    const EACH = `import { describe, expect, it, test } from 'vitest';
+import { clamp, slug } from '../src/lib';
+
+describe('clamp', () => {
+  it.each([
+    [5, 0, 10, 5],
+    [-1, 0, 10, 0],
+    [11, 0, 10, 10],
+  ])('clamp(%i, %i, %i) is %i', (value, low, high, expected) => {
+    expect(clamp(value, low, high)).toBe(expected);
+  });
+
+  it('keeps NaN', () => {
+    expect(clamp(NaN, 0, 1)).toBeNaN();
+  });
+});
+
+test.each([{ text: 'A b', want: 'a-b' }, { text: 'x', want: 'x' }])('slug of $text', ({ text, want }) => {
+  expect(slug(text)).toBe(want);
+  expect(slug(text).length).toBe(want.length);
+});
+`;
+
+    it('deletes the failing row of a literal table when it has lines of its own, keeping the others', () => {
+      const plan = planJsWeakening(EACH, 'typescript', [{ qualifiedName: 'clamp > clamp(-1, 0, 10) is 0' }]);
+      expect(plan.unresolved).toEqual([]);
+      expect(plan.deletedTests).toEqual(['clamp > clamp(-1, 0, 10) is 0']);
+      const after = applyPlan(EACH, plan.edits);
+      expect(after).toContain('    [5, 0, 10, 5],\n    [11, 0, 10, 10],\n  ])');
+      expect(after).not.toContain('[-1, 0, 10, 0]');
+      expectParses(after, 'typescript');
+    });
+
+    it('deletes the whole each call when every row fails, and a describe it empties with it once', () => {
+      const rows = ['clamp(5, 0, 10) is 5', 'clamp(-1, 0, 10) is 0', 'clamp(11, 0, 10) is 10'].map((title) => ({ qualifiedName: `clamp > ${title}` }));
+      const plan = planJsWeakening(EACH, 'typescript', [...rows, { qualifiedName: 'clamp > keeps NaN' }]);
+      expect(plan.unresolved).toEqual([]);
+      expect(plan.deletedTests).toEqual(['clamp > keeps NaN', ...rows.map((row) => row.qualifiedName), 'clamp']);
+      expect(plan.after).not.toMatch(/clamp\(|describe\('clamp'/);
+      expectParses(plan.after, 'typescript');
+    });
+
+    it("deletes the whole each call when the failing row shares a line with another (Vitest's quoted $variables)", () => {
+      const plan = planJsWeakening(EACH, 'typescript', [{ qualifiedName: "slug of 'A b'" }]);
+      expect(plan.deletedTests).toEqual(["slug of 'A b'"]);
+      expect(plan.after).not.toContain('test.each');
+      expectParses(plan.after, 'typescript');
+      // Jest shows the same $variable unquoted: by Jest's rules the Vitest title matches nothing.
+      expect(planJsWeakening(EACH, 'typescript', [{ qualifiedName: 'slug of A b' }], ' > ', 'jest').deletedTests).toEqual(['slug of A b']);
+      expect(planJsWeakening(EACH, 'typescript', [{ qualifiedName: "slug of 'A b'" }], ' > ', 'jest').unresolved).toEqual(["slug of 'A b'"]);
+    });
+
+    it('deletes one assertion of an each test when its failing line points at it', () => {
+      const plan = planJsWeakening(EACH, 'typescript', [{ qualifiedName: "slug of 'x'", assertLine: 20 }]);
+      expect(plan.deletedAssertions).toEqual(["slug of 'x':20"]);
+      expect(plan.after).toContain("  expect(slug(text)).toBe(want);\n});");
+      expectParses(plan.after, 'typescript');
+    });
+
+    it('matches a table that is not a literal by its title pattern, and deletes the whole call', () => {
+      const source = `import { expect, it } from 'vitest';
+import { CASES } from './cases';
+
+it.each(CASES)('parses %s as %d', (text, want) => {
+  expect(Number(text)).toBe(want);
+});
+
+it('parses hex', () => {
+  expect(Number('0x10')).toBe(16);
+});
+`;
+      const plan = planJsWeakening(source, 'typescript', [{ qualifiedName: 'parses 0x1 as 1' }]);
+      expect(plan.unresolved).toEqual([]);
+      expect(plan.deletedTests).toEqual(['parses 0x1 as 1']);
+      expect(plan.after).not.toContain('it.each');
+      expect(plan.after).toContain("it('parses hex'");
+      expectParses(plan.after, 'typescript');
+      // An exact title wins over a pattern that also fits it.
+      const hex = planJsWeakening(source.replace("'parses hex'", "'parses 0x1 as 1'"), 'typescript', [{ qualifiedName: 'parses 0x1 as 1' }]);
+      expect(hex.after).toContain('it.each(CASES)');
+      expect(hex.after).not.toContain('0x10');
+    });
+
+    it('leaves a name that fits the patterns of two each calls unresolved', () => {
+      const source = `it.each(A)('case %s', (a) => {\n  expect(a).toBeTruthy();\n});\n\nit.each(B)('case %s', (b) => {\n  expect(b).toBeTruthy();\n});\n`;
+      const plan = planJsWeakening(source, 'javascript', [{ qualifiedName: 'case 1' }]);
+      expect(plan.unresolved).toEqual(['case 1']);
+      expect(plan.edits).toEqual([]);
+    });
+  });
+
   it('finds nested tape tests by their innermost title (the id tape gives them) and deletes every test of that name', () => {
     // qs's shape: t.test subtests inside a top-level test; tape reports "test/parse.js > handles gaps".
     const tape = `var test = require('tape');
@@ -164,11 +255,11 @@ test('parse()', function (t) {
   t.end();
 });
 `;
-    const byLine = planJsWeakening(tape, 'javascript', [{ qualifiedName: 'handles gaps', assertLine: 6 }], jsTestName('tape'));
+    const byLine = planJsWeakening(tape, 'javascript', [{ qualifiedName: 'handles gaps', assertLine: 6 }], ' > ', 'vitest', true);
     expect(byLine.deletedAssertions).toEqual(['handles gaps:6']);
     expect(byLine.after).toContain("    st.deepEqual(parse('a[1]=b'), { a: ['b'] });\n    st.end();");
     expect(byLine.after).not.toContain("parse('a[0]=b')");
-    const whole = planJsWeakening(tape, 'javascript', [{ qualifiedName: 'handles gaps' }], jsTestName('tape'));
+    const whole = planJsWeakening(tape, 'javascript', [{ qualifiedName: 'handles gaps' }], ' > ', 'vitest', true);
     expect(whole.unresolved).toEqual([]);
     expect(whole.deletedTests).toEqual(['handles gaps']);
     expect(whole.after).toBe(`var test = require('tape');
@@ -184,7 +275,7 @@ test('parse()', function (t) {
 `);
     expectParses(whole.after, 'javascript');
     // Joined titles are not a tape id: nothing of that name.
-    expect(planJsWeakening(tape, 'javascript', [{ qualifiedName: 'parse() > handles gaps' }], jsTestName('tape')).unresolved).toEqual(['parse() > handles gaps']);
+    expect(planJsWeakening(tape, 'javascript', [{ qualifiedName: 'parse() > handles gaps' }], ' > ', 'vitest', true).unresolved).toEqual(['parse() > handles gaps']);
   });
 
   it('finds tests called through the name a file gives tape or node:test (path-browserify calls them tape(...))', () => {
@@ -201,7 +292,7 @@ tape('path.win32.join', { skip: true }, function (t) {
   t.end();
 });
 `;
-    const plan = planJsWeakening(tape, 'javascript', [{ qualifiedName: 'path.posix.join', assertLine: 6 }], jsTestName('tape'));
+    const plan = planJsWeakening(tape, 'javascript', [{ qualifiedName: 'path.posix.join', assertLine: 6 }], ' > ', 'vitest', true);
     expect(plan.unresolved).toEqual([]);
     expect(plan.deletedTests).toEqual(['path.posix.join']);
     expect(plan.after).toBe(`'use strict';
@@ -216,6 +307,6 @@ tape('path.win32.join', { skip: true }, function (t) {
     expect(planJsWeakening(esm, 'javascript', [{ qualifiedName: 'adds' }]).deletedTests).toEqual(['adds']);
     // A call of some other function by that shape is no test.
     const other = `var run = require('./helpers');\n\nrun('adds', function (t) {\n  t.end();\n});\n`;
-    expect(planJsWeakening(other, 'javascript', [{ qualifiedName: 'adds' }], jsTestName('tape')).unresolved).toEqual(['adds']);
+    expect(planJsWeakening(other, 'javascript', [{ qualifiedName: 'adds' }], ' > ', 'vitest', true).unresolved).toEqual(['adds']);
   });
 });
