@@ -36,12 +36,15 @@ export interface JsTestBlock {
 
 const TESTS = new Set(['it', 'test', 'specify']);
 const GROUPS = new Set(['describe', 'suite', 'context']);
+// Modules whose export (default, or the whole module) is the test function.
+const RUNNER_MODULES = new Set(['tape', 'node:test']);
 // `it.only(...)`, `describe.concurrent(...)`: still a block that runs (skip and todo do not).
 const MODIFIERS = new Set(['only', 'concurrent', 'sequential', 'serial']);
 
 /**
  * Every test block of a parsed JS/TS test file, outermost first: calls of `describe` / `it` /
- * `test` (and `suite`, `context`, `specify`, their `.only` forms), and `t.test(...)` subtests of
+ * `test` (and `suite`, `context`, `specify`, their `.only` forms, and whatever name the file gives
+ * tape's or node:test's test function), and `t.test(...)` subtests of
  * tape, node-tap and node:test, whose first argument is a plain string title. A call with a
  * computed title (a template with substitutions) has no name to match a test id by and is left
  * out. `it.each(table)(title, fn)` (and `describe.each`, Vitest's `test.for`) is one block per
@@ -50,8 +53,9 @@ const MODIFIERS = new Set(['only', 'concurrent', 'sequential', 'serial']);
  */
 export function jsTestBlocks(root: PyNode, style: EachStyle = 'vitest'): JsTestBlock[] {
   const out: JsTestBlock[] = [];
+  const tests = new Set([...TESTS, ...runnerBindings(root)]);
   const visit = (node: PyNode, titles: JsTitle[]): void => {
-    const blocks = node.type === 'call_expression' ? testBlocks(node, titles, style) : [];
+    const blocks = node.type === 'call_expression' ? testBlocks(node, titles, style, tests) : [];
     out.push(...blocks);
     for (const inner of blocks.length > 0 ? blocks.map((block) => block.titles) : [titles]) {
       for (const child of node.namedChildren) visit(child, inner);
@@ -80,10 +84,10 @@ export function titlesMatch(titles: readonly JsTitle[], name: string, join: stri
   return new RegExp(`^${source}$`).test(name);
 }
 
-function testBlocks(call: PyNode, outer: JsTitle[], style: EachStyle): JsTestBlock[] {
+function testBlocks(call: PyNode, outer: JsTitle[], style: EachStyle, tests: ReadonlySet<string>): JsTestBlock[] {
   const callee = call.childForFieldName('function');
-  const each = callee?.type === 'call_expression' ? eachCall(callee) : null;
-  const kind = each ? each.kind : calleeKind(callee);
+  const each = callee?.type === 'call_expression' ? eachCall(callee, tests) : null;
+  const kind = each ? each.kind : calleeKind(callee, tests);
   if (!kind) return [];
   const args = call.childForFieldName('arguments')?.namedChildren.filter((n) => n.type !== 'comment') ?? [];
   const title = args[0] ? stringValue(args[0]) : null;
@@ -115,28 +119,51 @@ function testBlocks(call: PyNode, outer: JsTitle[], style: EachStyle): JsTestBlo
 }
 
 /** `it.each(table)` / `describe.only.each(table)` / `test.for(table)` / `it.each\`…\``: the block kind and the table (null when a tagged template). */
-function eachCall(call: PyNode): { kind: 'test' | 'group'; table: PyNode | null } | null {
+function eachCall(call: PyNode, tests: ReadonlySet<string>): { kind: 'test' | 'group'; table: PyNode | null } | null {
   const callee = call.childForFieldName('function');
   if (callee?.type !== 'member_expression') return null;
   const property = callee.childForFieldName('property')?.text;
   if (property !== 'each' && property !== 'for') return null;
-  const kind = calleeKind(callee.childForFieldName('object'));
+  const kind = calleeKind(callee.childForFieldName('object'), tests);
   if (!kind) return null;
   const args = call.childForFieldName('arguments');
   if (args?.type !== 'arguments') return { kind, table: null };
   return { kind, table: args.namedChildren.find((n) => n.type !== 'comment') ?? null };
 }
 
-function calleeKind(callee: PyNode | null): 'test' | 'group' | null {
+function calleeKind(callee: PyNode | null, tests: ReadonlySet<string>): 'test' | 'group' | null {
   if (!callee) return null;
-  if (callee.type === 'identifier') return TESTS.has(callee.text) ? 'test' : GROUPS.has(callee.text) ? 'group' : null;
+  if (callee.type === 'identifier') return tests.has(callee.text) ? 'test' : GROUPS.has(callee.text) ? 'group' : null;
   if (callee.type !== 'member_expression') return null;
   const object = callee.childForFieldName('object');
   const property = callee.childForFieldName('property')?.text ?? '';
-  if (object?.type === 'identifier' && MODIFIERS.has(property)) return calleeKind(object);
+  if (object?.type === 'identifier' && MODIFIERS.has(property)) return calleeKind(object, tests);
   // `t.test('name', t => ...)`, `tap.test(...)`: a subtest.
   if (object?.type === 'identifier' && (property === 'test' || property === 'describe' || property === 'it')) return property === 'describe' ? 'group' : 'test';
   return null;
+}
+
+/**
+ * Local names of a runner's test function under another name: `var tape = require('tape')`,
+ * `import check from 'node:test'` (path-browserify calls its tests `tape(...)`).
+ */
+function runnerBindings(root: PyNode): string[] {
+  const names: string[] = [];
+  for (const declarator of root.descendantsOfType('variable_declarator')) {
+    const value = declarator.childForFieldName('value');
+    const name = declarator.childForFieldName('name');
+    if (value?.type !== 'call_expression' || value.childForFieldName('function')?.text !== 'require' || name?.type !== 'identifier') continue;
+    const argument = value.childForFieldName('arguments')?.namedChildren[0];
+    if (argument && RUNNER_MODULES.has(stringValue(argument) ?? '')) names.push(name.text);
+  }
+  for (const statement of root.descendantsOfType('import_statement')) {
+    const from = statement.childForFieldName('source');
+    if (!from || !RUNNER_MODULES.has(stringValue(from) ?? '')) continue;
+    const clause = statement.namedChildren.find((n) => n.type === 'import_clause');
+    const defaultName = clause?.namedChildren.find((n) => n.type === 'identifier');
+    if (defaultName) names.push(defaultName.text);
+  }
+  return names;
 }
 
 /** The expression statement a test call is (maybe awaited); null when it is part of a larger expression. */

@@ -21,17 +21,19 @@ const CONTEXT_NON_ASSERT = new Set([
  * {@link planWeakening} for a JS/TS test file: delete single assertion statements (`assert.equal(…)`,
  * `expect(…).toBe(…)`, `t.equal(…)`) or whole `it(…)` / `test(…)` calls, found with tree-sitter.
  * A target's `qualifiedName` is the test's titles joined by `join` (` > `; Mocha's full titles
- * join them with a space). An assertion goes alone only when its test has another one and its
+ * join them with a space; with `innermost`, tape's flat TAP, a test is named by its innermost title
+ * alone, and every test of a name goes, as the runner reports them under one id). An assertion goes alone only when its test has another one and its
  * block keeps a statement; else the test goes whole, as does a `describe` left with no statement.
  * A test of an `it.each` table goes as its row of the table when that row has lines of its own
  * and other rows stay; else (every row, a row sharing a line, a table that is not a literal, its
  * title matched as a pattern by `style`'s format rules) the whole `.each` call goes.
  * A test whose call shares a line with other code cannot be cut out by lines and is unresolved.
  */
-export function planJsWeakening(source: string, language: SourceLanguage, targets: readonly WeakenTarget[], join = ' > ', style: EachStyle = 'vitest'): WeakenPlan {
+export function planJsWeakening(source: string, language: SourceLanguage, targets: readonly WeakenTarget[], join = ' > ', style: EachStyle = 'vitest', innermost = false): WeakenPlan {
   const lines = splitText(source).lines;
   const root = parseSource(source, language).rootNode;
-  const blocks = jsTestBlocks(root, style);
+  const found = jsTestBlocks(root, style);
+  const blocks = innermost ? found.map((block) => ({ ...block, titles: block.titles.slice(-1) })) : found;
   const assertNames = new Set([...ASSERT_GLOBALS, ...importedAssertNames(root)]);
   const spans: Span[] = [];
   const deletedTests: string[] = [];
@@ -69,6 +71,9 @@ export function planJsWeakening(source: string, language: SourceLanguage, target
       continue;
     }
     deleteWhole(block, [target.qualifiedName]);
+    // The runner reports every test of that name under the one id: they all go.
+    const twins = blocks.filter((b) => b !== block && !b.group && !b.each && exactTitles(b.titles) && b.titles.join(join) === target.qualifiedName);
+    for (const twin of twins) deleteWhole(twin, []);
   }
   for (const { block, rows, names } of rowCuts.values()) {
     const table = block.each!.rows;

@@ -89,8 +89,9 @@ function secondRoundTargets(selection: TestSelection, failing: ReadonlySet<strin
 }
 
 // Python tests by qualified name (a doctest host's by its examples); JS tests by their titles
-// (Mocha's full title joins them with spaces; `.each` titles formatted as Jest or Vitest does).
+// (Mocha's full title joins them with spaces; `.each` titles formatted as Jest or Vitest does;
+// tape prints a flat `# name` per test, nested or not, so its ids name the innermost title alone).
 function planFor(suite: TestSuite, file: string, source: string, targets: readonly WeakenTarget[]): WeakenPlan {
-  if (suite.kind === 'js') return planJsWeakening(source, languageOfPath(file) ?? 'javascript', targets, suite.runner === 'mocha' ? ' ' : ' > ', suite.runner === 'jest' ? 'jest' : 'vitest');
+  if (suite.kind === 'js') return planJsWeakening(source, languageOfPath(file) ?? 'javascript', targets, suite.runner === 'mocha' ? ' ' : ' > ', suite.runner === 'jest' ? 'jest' : 'vitest', suite.runner === 'tape');
   return isDoctestHost(file) ? planDoctestWeakening(source, file, targets) : planWeakening(source, targets);
 }

@@ -230,4 +230,83 @@ it('parses hex', () => {
       expect(plan.edits).toEqual([]);
     });
   });
+
+  it('finds nested tape tests by their innermost title (the id tape gives them) and deletes every test of that name', () => {
+    // qs's shape: t.test subtests inside a top-level test; tape reports "test/parse.js > handles gaps".
+    const tape = `var test = require('tape');
+
+test('parse()', function (t) {
+  t.test('handles gaps', function (st) {
+    st.deepEqual(parse('a[1]=b'), { a: ['b'] });
+    st.deepEqual(parse('a[0]=b'), { a: ['b'] });
+    st.end();
+  });
+
+  t.test('keeps order', function (st) {
+    st.deepEqual(parse('a=1&b=2'), { a: '1', b: '2' });
+    st.end();
+  });
+
+  t.test('handles gaps', function (st) {
+    st.equal(parse('').a, undefined);
+    st.end();
+  });
+
+  t.end();
+});
+`;
+    const byLine = planJsWeakening(tape, 'javascript', [{ qualifiedName: 'handles gaps', assertLine: 6 }], ' > ', 'vitest', true);
+    expect(byLine.deletedAssertions).toEqual(['handles gaps:6']);
+    expect(byLine.after).toContain("    st.deepEqual(parse('a[1]=b'), { a: ['b'] });\n    st.end();");
+    expect(byLine.after).not.toContain("parse('a[0]=b')");
+    const whole = planJsWeakening(tape, 'javascript', [{ qualifiedName: 'handles gaps' }], ' > ', 'vitest', true);
+    expect(whole.unresolved).toEqual([]);
+    expect(whole.deletedTests).toEqual(['handles gaps']);
+    expect(whole.after).toBe(`var test = require('tape');
+
+test('parse()', function (t) {
+  t.test('keeps order', function (st) {
+    st.deepEqual(parse('a=1&b=2'), { a: '1', b: '2' });
+    st.end();
+  });
+
+  t.end();
+});
+`);
+    expectParses(whole.after, 'javascript');
+    // Joined titles are not a tape id: nothing of that name.
+    expect(planJsWeakening(tape, 'javascript', [{ qualifiedName: 'parse() > handles gaps' }], ' > ', 'vitest', true).unresolved).toEqual(['parse() > handles gaps']);
+  });
+
+  it('finds tests called through the name a file gives tape or node:test (path-browserify calls them tape(...))', () => {
+    const tape = `'use strict';
+var tape = require('tape');
+var path = require('../');
+
+tape('path.posix.join', function (t) {
+  t.strictEqual(path.join('a', 'b'), 'a/b');
+  t.end();
+});
+
+tape('path.win32.join', { skip: true }, function (t) {
+  t.end();
+});
+`;
+    const plan = planJsWeakening(tape, 'javascript', [{ qualifiedName: 'path.posix.join', assertLine: 6 }], ' > ', 'vitest', true);
+    expect(plan.unresolved).toEqual([]);
+    expect(plan.deletedTests).toEqual(['path.posix.join']);
+    expect(plan.after).toBe(`'use strict';
+var tape = require('tape');
+var path = require('../');
+
+tape('path.win32.join', { skip: true }, function (t) {
+  t.end();
+});
+`);
+    const esm = `import check from 'node:test';\nimport assert from 'node:assert';\n\ncheck('adds', () => {\n  assert.equal(1 + 1, 2);\n});\n`;
+    expect(planJsWeakening(esm, 'javascript', [{ qualifiedName: 'adds' }]).deletedTests).toEqual(['adds']);
+    // A call of some other function by that shape is no test.
+    const other = `var run = require('./helpers');\n\nrun('adds', function (t) {\n  t.end();\n});\n`;
+    expect(planJsWeakening(other, 'javascript', [{ qualifiedName: 'adds' }], ' > ', 'vitest', true).unresolved).toEqual(['adds']);
+  });
 });
