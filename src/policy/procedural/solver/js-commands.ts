@@ -78,3 +78,8 @@ export function jsReportScript(): string {
 export function vitestCoverageScript(): string {
   return solverScript('vitest_coverage.mjs');
 }
+
+/** The test file of a JS test id (`file > suite > test`): what a quick rerun of it runs. */
+export function jsTestFile(id: string): string {
+  return id.split(' > ')[0]!;
+}

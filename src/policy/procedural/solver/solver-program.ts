@@ -100,8 +100,11 @@ async function* solve(ctx: SolverProgramContext): Program {
   else if (current.failedCount === 0) run.notes.push('no test fails, so there is nothing to repair');
 
   const baseSeconds = current?.seconds ?? 10;
+  // A JS runner's start (Vite, esbuild, a worker pool) is most of a small run and swings with the
+  // machine's load: a quick run of one file may take as long as the whole scope did, or longer.
+  const quickSeconds = runner === 'pytest' ? baseSeconds + 5 : 2 * baseSeconds + 5;
   const limits: AttemptLimits = {
-    quickTimeoutS: Math.min(maxRunS, Math.max(10, baseSeconds + 5)),
+    quickTimeoutS: Math.min(maxRunS, Math.max(10, quickSeconds)),
     fullTimeoutS: Math.min(maxRunS, Math.max(20, 3 * baseSeconds + 10)),
   };
   const state: RoundState = { budget, run, scope, limits, runner, sources: new Map(), unreadable: new Set(), tried: new Set() };
