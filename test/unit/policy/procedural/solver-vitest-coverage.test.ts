@@ -98,3 +98,42 @@ describe('js_report.py with Vitest coverage: real Vitest, a TypeScript module', 
     expect(command('jest')).not.toContain('--vitest-coverage');
   });
 });
+
+/**
+ * Jest (and Vitest) write stacks source-mapped to the .ts lines into the JSON report's
+ * failureMessages: a throw inside the code gives its frame, innermost first, one block per
+ * failing test. A recorded Jest-shaped report, no Jest needed.
+ */
+describe('js_report.py on a Jest-shaped JSON report: frames of a throw in .ts code', () => {
+  const repo = mkdtempSync(join(tmpdir(), 'ssr-jest-frames-'));
+  afterAll(() => rmSync(repo, { recursive: true, force: true }));
+
+  it('reads the innermost code frame of each failing test, never a test file or node_modules', () => {
+    mkdirSync(join(repo, 'src'));
+    mkdirSync(join(repo, 'test'));
+    writeFileSync(join(repo, 'src', 'parse.ts'), Array.from({ length: 12 }, (_, i) => `// line ${i + 1}`).join('\n'));
+    writeFileSync(join(repo, 'src', 'use.ts'), Array.from({ length: 12 }, (_, i) => `// line ${i + 1}`).join('\n'));
+    const stack = (lines: string[]) => ['RangeError: bad duration', ...lines.map((line) => `    at ${line}`)].join('\n');
+    const failed = (title: string, message: string) => ({ ancestorTitles: ['parse'], title, status: 'failed', failureMessages: [message] });
+    const report = {
+      testResults: [{
+        name: '/repo/test/parse.test.ts',
+        assertionResults: [
+          failed('throws', stack([`parse (${repo}/src/parse.ts:7:11)`, `use (${repo}/src/use.ts:3:5)`, `Object.<anonymous> (${repo}/test/parse.test.ts:9:5)`, `run (${repo}/node_modules/jest-circus/build/run.js:1:1)`])),
+          failed('throws too', stack([`parse (${repo}/src/parse.ts:7:11)`, `Object.<anonymous> (${repo}/test/parse.test.ts:14:5)`])),
+          { ancestorTitles: ['parse'], title: 'passes', status: 'passed', failureMessages: [] },
+        ],
+      }],
+    };
+    writeFileSync(join(repo, 'run.log'), `ssr-json-report-begin\n${JSON.stringify(report)}\nssr-json-report-end\n`);
+    writeFileSync(join(repo, 'parser.py'), readJsTestFiles('jest').testParser);
+    writeFileSync(join(repo, 'report.py'), jsReportScript());
+    const output = execFileSync('python3', ['report.py', '--log', 'run.log', '--parser', 'parser.py', '--runner', 'jest', '--exit', '1'], { cwd: repo, encoding: 'utf8' });
+    const parsed = readRunReport(output)!;
+    expect(parsed.failing).toEqual(['test/parse.test.ts > parse > throws', 'test/parse.test.ts > parse > throws too']);
+    expect(parsed.frames).toEqual([
+      { file: 'src/parse.ts', line: 7, tests: 2, deepest: 2 },
+      { file: 'src/use.ts', line: 3, tests: 1, deepest: 0 },
+    ]);
+  });
+});
