@@ -101,10 +101,11 @@ async function* solve(ctx: SolverProgramContext): Program {
 
   const baseSeconds = current?.seconds ?? 10;
   // A JS runner's start (Vite, esbuild, a worker pool) is most of a small run and swings with the
-  // machine's load: a quick run of one file may take as long as the whole scope did, or longer.
-  const quickSeconds = runner === 'pytest' ? baseSeconds + 5 : 2 * baseSeconds + 5;
+  // machine's load: a quick run of one file may take as long as the whole scope did, or longer,
+  // so it gets the full run's limit (seen on tskit: 15 s for the scope, then quick runs past 35 s).
+  const quickSeconds = runner === 'pytest' ? Math.max(10, baseSeconds + 5) : Math.max(30, 3 * baseSeconds + 10);
   const limits: AttemptLimits = {
-    quickTimeoutS: Math.min(maxRunS, Math.max(10, quickSeconds)),
+    quickTimeoutS: Math.min(maxRunS, quickSeconds),
     fullTimeoutS: Math.min(maxRunS, Math.max(20, 3 * baseSeconds + 10)),
   };
   const state: RoundState = { budget, run, scope, limits, runner, sources: new Map(), unreadable: new Set(), tried: new Set() };
