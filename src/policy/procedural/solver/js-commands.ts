@@ -8,10 +8,13 @@ import { packagePath } from '../../../util/package-root.js';
  * script (`scripts/js_report.py`) that condenses a run the way the pytest report does.
  */
 
-/** Runners whose code V8 coverage can map back to the files (no transform in between). */
-const COVERED: ReadonlySet<JsRunner> = new Set(['node-test', 'tape', 'node-tap', 'mocha']);
+/**
+ * Runners whose code V8 coverage can map back to the files: no transform in between, or (Vitest)
+ * a setup-file hook that maps it through the transform's source maps (`vitest_coverage.mjs`).
+ */
+const COVERED: ReadonlySet<JsRunner> = new Set(['node-test', 'tape', 'node-tap', 'mocha', 'vitest']);
 
-/** Whether the Solver can localise with V8 coverage under this runner (jest / vitest transform the code first). */
+/** Whether the Solver can localise with V8 coverage under this runner (Jest transforms the code first). */
 export function jsCoverageWorks(runner: JsRunner): boolean {
   return COVERED.has(runner);
 }
@@ -54,12 +57,26 @@ export function jsRunScript(runner: JsRunner, suitePath: string): string {
   return ['#!/usr/bin/env bash', 'cd /repo || exit 2', `[ "$#" -eq 0 ] && exec bash ${suitePath}`, ...FILE_RUNS[runner], ''].join('\n');
 }
 
-let reportScript: string | undefined;
+const scripts = new Map<string, string>();
 
-/** `scripts/js_report.py`, read at runtime from the package (the build does not copy .py files). */
+/** A file of `scripts/`, read at runtime from the package (the build copies neither .py nor .mjs files). */
+function solverScript(name: string): string {
+  let text = scripts.get(name);
+  if (text === undefined) {
+    text = readFileSync(packagePath('src', 'policy', 'procedural', 'solver', 'scripts', name), 'utf8');
+    scripts.set(name, text);
+  }
+  return text;
+}
+
+/** `scripts/js_report.py`. */
 export function jsReportScript(): string {
-  reportScript ??= readFileSync(packagePath('src', 'policy', 'procedural', 'solver', 'scripts', 'js_report.py'), 'utf8');
-  return reportScript;
+  return solverScript('js_report.py');
+}
+
+/** `scripts/vitest_coverage.mjs`: runs Vitest with itself as a setup file that records per-test line coverage. */
+export function vitestCoverageScript(): string {
+  return solverScript('vitest_coverage.mjs');
 }
 
 /** The test file of a JS test id (`file > suite > test`): what a quick rerun of it runs. */

@@ -18,6 +18,8 @@ export const JS_RUN_PATH = `${WORK_DIR}/run-tests.sh`;
 export const JS_SUITE_PATH = `${WORK_DIR}/suite.sh`;
 export const JS_PARSER_PATH = `${WORK_DIR}/test_parser.py`;
 export const JS_REPORT_PATH = `${WORK_DIR}/js_report.py`;
+/** On a Vitest repo: the script that runs Vitest with per-test coverage (see `vitest_coverage.mjs`). */
+export const VITEST_COVERAGE_PATH = `${WORK_DIR}/vitest_coverage.mjs`;
 const JS_COVERAGE_DIR = `${WORK_DIR}/v8`;
 /** Tests (or files) a JS localisation run reruns alone under V8 coverage at most. */
 const JS_COVERAGE_UNITS = 40;
@@ -100,8 +102,9 @@ export function testRunCommand(options: TestRunOptions): string {
   const log = `${WORK_DIR}/run.log`;
   if (isJs(options.runner)) {
     // The report's coverage reruns see the code as it is now, so a tried edit is undone only after it.
+    const vitest = options.runner === 'vitest' ? ` --vitest-coverage ${VITEST_COVERAGE_PATH}` : '';
     const coverage = options.coverage
-      ? ` --cov-dir ${JS_COVERAGE_DIR} --cov-tests ${JS_COVERAGE_UNITS} --cov-seconds "$(( ${options.timeoutS} - elapsed > 10 ? ${options.timeoutS} - elapsed : 10 ))"`
+      ? ` --cov-dir ${JS_COVERAGE_DIR} --cov-tests ${JS_COVERAGE_UNITS} --cov-seconds "$(( ${options.timeoutS} - elapsed > 10 ? ${options.timeoutS} - elapsed : 10 ))"${vitest}`
       : '';
     const lines = ['cd /repo', ...runLines(options.targets, { ...options, log }), report(log, options.runner, coverage)];
     if (options.restore?.length) lines.push(restoreCommand(options.restore));

@@ -7,7 +7,7 @@ import { ATTEMPT_TURNS, repairRound, type RoundState } from './repair-round.js';
 import { REPORT_SCRIPT } from './report-script.js';
 import type { RunReport } from './run-report.js';
 import { readJsTestFiles, type JsRunner } from '../../../harness/js-test-files.js';
-import { jsCoverageWorks, jsReportScript, jsRunScript } from './js-commands.js';
+import { jsCoverageWorks, jsReportScript, jsRunScript, vitestCoverageScript } from './js-commands.js';
 import { chooseRunner, readProbe } from './solver-runner.js';
 import {
   applyTaskCommand,
@@ -21,6 +21,7 @@ import {
   setupCommand,
   TASK_DIFF_PATH,
   testRunCommand,
+  VITEST_COVERAGE_PATH,
 } from './solver-commands.js';
 import { describeSolverRun, type SolverRun } from './solver-summary.js';
 import { extractTaskDiff } from './task-diff.js';
@@ -99,8 +100,12 @@ async function* solve(ctx: SolverProgramContext): Program {
   else if (current.failedCount === 0) run.notes.push('no test fails, so there is nothing to repair');
 
   const baseSeconds = current?.seconds ?? 10;
+  // A JS runner's start (Vite, esbuild, a worker pool) is most of a small run and swings with the
+  // machine's load: a quick run of one file may take as long as the whole scope did, or longer,
+  // so it gets the full run's limit (seen on tskit: 15 s for the scope, then quick runs past 35 s).
+  const quickSeconds = runner === 'pytest' ? Math.max(10, baseSeconds + 5) : Math.max(30, 3 * baseSeconds + 10);
   const limits: AttemptLimits = {
-    quickTimeoutS: Math.min(maxRunS, Math.max(10, baseSeconds + 5)),
+    quickTimeoutS: Math.min(maxRunS, quickSeconds),
     fullTimeoutS: Math.min(maxRunS, Math.max(20, 3 * baseSeconds + 10)),
   };
   const state: RoundState = { budget, run, scope, limits, runner, sources: new Map(), unreadable: new Set(), tried: new Set() };
@@ -140,6 +145,8 @@ async function* writeJsHelpers(runner: JsRunner, budget: SolverBudget): Steps<vo
   yield* ask(create(JS_RUN_PATH, jsRunScript(runner, JS_SUITE_PATH), `Write a script that runs the given test files with ${runner} (the whole suite without arguments).`), budget);
   yield* ask(create(JS_PARSER_PATH, harness.testParser, `Write a parser for ${runner}'s output.`), budget);
   yield* ask(create(JS_REPORT_PATH, jsReportScript(), 'Write a helper that condenses a test log, its stack traces and V8 coverage of single tests into a short report.'), budget);
+  if (runner !== 'vitest') return;
+  yield* ask(create(VITEST_COVERAGE_PATH, vitestCoverageScript(), "Write a script that runs Vitest with a setup file recording which lines of the code each test runs (V8 coverage mapped through Vitest's source maps)."), budget);
 }
 
 async function* runTests(budget: SolverBudget, options: Parameters<typeof testRunCommand>[0]): Steps<RunReport | null> {

@@ -8,18 +8,22 @@ readRunReport: `#run`, `#failed <id>`, `#promising`, `#frame`, `#spectrum` rows 
   code files only, one block per failing test; JS stacks list the innermost frame first.
 - Spectrum: V8 coverage (NODE_V8_COVERAGE, block-precise with counts) of each failing test and
   of the passing tests of the same files, run one by one: node:test tests alone by name
-  (--test-name-pattern), tape / node-tap / mocha files alone. Jest and Vitest load code through
-  their own transforms, so V8 offsets do not map to the files: no spectrum for them.
+  (--test-name-pattern), tape / node-tap / mocha files alone. Vitest and Jest load code through
+  their own transforms, so V8 offsets do not map to the files. Vitest (--vitest-coverage): one
+  run of the failing tests' files with a setup-file hook that takes V8 coverage through the
+  inspector after each test and maps it to the original lines with the transform's inline
+  source map (vitest_coverage.mjs). Jest: no spectrum.
   A line counts as executed when the innermost V8 range holding its first character ran; a
   line whose innermost range is the module's own top-level function ran at import (`#import`).
-- Without coverage (Jest, Vitest, or coverage that saw no code file): a static spectrum by
+- Without coverage (Jest, or coverage that saw no code file): a static spectrum by
   name. A test "executes" the functions of the modules its test file imports whose names are
   words of its id (`lastN > takes the last items` runs `lastN`), or all their code lines when it
   names none. Ochiai then ranks the functions only failing tests name; printed as
   `#spectrum-static` before the usual header.
 
 Usage: python3 js_report.py --log LOG --parser PARSER --runner RUNNER [--exit CODE] [--seconds S]
-  [--cov-dir DIR --cov-tests N --cov-seconds S] [--limit N] [--max-failed N] [--promising-below N]
+  [--cov-dir DIR --cov-tests N --cov-seconds S [--vitest-coverage VITEST_COVERAGE_MJS]] [--limit N] [--max-failed N]
+  [--promising-below N]
 """
 import argparse, bisect, glob, json, math, os, re, shutil, subprocess, time
 
@@ -263,7 +267,53 @@ def print_spectrum(hits, limit):
     return len(rows)
 
 
+def vitest_hits(args, statuses):
+    """[(test id, status, {file: (lines, import-time lines)})] from one run of the failing tests' files under the coverage hook."""
+    # One run covers every test of the failing tests' files, so all of them join the spectrum.
+    units = dict(coverage_units("node-test", statuses, 2 * len(statuses)))
+    files = sorted({unit.split(SPLIT)[0] for unit in units})
+    cov = args.cov_dir
+    shutil.rmtree(cov, ignore_errors=True)
+    try:
+        subprocess.run(["node", args.vitest_coverage, cov] + files, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, timeout=max(1, args.cov_seconds))
+    except (OSError, subprocess.SubprocessError):
+        pass
+    ran, imported = {}, {}
+    for name in glob.glob(os.path.join(cov, "*.jsonl")):
+        with open(name, encoding="utf-8", errors="replace") as handle:
+            for line in handle:
+                try:
+                    record = json.loads(line)
+                except ValueError:
+                    continue
+                if "import" in record:
+                    for rel, lines in record["import"].items():
+                        imported.setdefault(rel, set()).update(lines)
+                elif record.get("id") in units:
+                    ran[record["id"]] = {rel: set(lines) for rel, lines in record.get("lines", {}).items()}
+    hits = []
+    for unit, status in units.items():
+        files_ran = {rel: (lines, set()) for rel, lines in ran.get(unit, {}).items() if code_path(rel)}
+        hits.append((unit, status, files_ran))
+    every = set((rel, line) for _, _, files_ran in hits for rel, (lines, _) in files_ran.items() for line in lines)
+    if hits:
+        # Import-time lines no test ran: attach them to the first unit, as the V8 reruns do.
+        for rel, lines in imported.items():
+            if code_path(rel):
+                extra = {line for line in lines if (rel, line) not in every}
+                hits[0][2].setdefault(rel, (set(), set()))[1].update(extra)
+    return hits
+
+
 def spectrum(args, statuses):
+    if args.runner == "vitest" and args.vitest_coverage:
+        hits = vitest_hits(args, statuses)
+        if any(lines for _, _, files in hits for lines, _ in files.values()):
+            print_spectrum(hits, args.limit)
+            return
+        print("#spectrum-static no-coverage-of-code")
+        print_spectrum(static_units(statuses, args.cov_tests), args.limit)
+        return
     if args.runner not in PER_TEST_RUNNERS | PER_FILE_RUNNERS:
         print("#spectrum-static %s-transforms-code" % args.runner)
         print_spectrum(static_units(statuses, args.cov_tests), args.limit)
@@ -303,6 +353,7 @@ def main():
     parser.add_argument("--limit", type=int, default=300)
     parser.add_argument("--max-failed", type=int, default=150)
     parser.add_argument("--promising-below", type=int)
+    parser.add_argument("--vitest-coverage", help="vitest_coverage.mjs: runs Vitest with per-test coverage through a setup-file hook")
     args = parser.parse_args()
     try:
         with open(args.log, encoding="utf-8", errors="replace") as handle:
