@@ -40,7 +40,7 @@ export const concealmentCheck: ConsistencyCheck = {
       testFiles: ctx.artifact.testFiles,
       deletedFiles,
     });
-    const { hidden, newlyFailing, stoppedFiles, neverRan } = effect;
+    const { hidden, newlyFailing, stoppedFiles, neverRan, failingOnlyOnW } = effect;
     const evidence = {
       failing: broken.length,
       hidden: hidden.length,
@@ -49,12 +49,9 @@ export const concealmentCheck: ConsistencyCheck = {
       stillFailing: sample(effect.stillFailing),
       ...(neverRan.length > 0 ? { neverRan: sample(neverRan) } : {}),
       ...(stoppedFiles.length > 0 ? { stoppedFiles: sample(stoppedFiles) } : {}),
+      ...(failingOnlyOnW.length > 0 ? { failingOnlyOnW: sample(failingOnlyOnW) } : {}),
     };
-    if (newlyFailing.length > 0) {
-      const foreign = newlyFailing.filter((id) => !(id in buggy.report.statuses));
-      const note = foreign.length > 0 ? ` (${foreign.length} of them no test of the buggy run, e.g. ${foreign[0]}: a file that no longer collects?)` : '';
-      return fail(`the weakening makes ${newlyFailing.length} test(s) fail that did not fail with the bug${note}`, evidence);
-    }
+    if (newlyFailing.length > 0) return fail(`the weakening makes ${newlyFailing.length} test(s) fail that passed with the bug`, evidence);
     if (stoppedFiles.includes('*')) return fail('the weakened repo runs none of the tests that ran on the buggy repo: the weakening stops the tests from running instead of hiding failures', evidence);
     if (stoppedFiles.length > 0) {
       return fail(`no test of ${stoppedFiles.join(', ')} runs on the weakened repo, though tests of it passed on the buggy repo and the weakening does not delete it: it stops the file from running (an import or collection error?) instead of deleting tests`, evidence);

@@ -19,16 +19,19 @@ export interface WeakeningEffect {
   neverRan: string[];
   /** Tests of F that still fail on W. */
   stillFailing: string[];
-  /**
-   * Ids that fail on W and did not on B, other than tests of F: tests the weakening broke, or
-   * ids no run of B had (a parser reporting the collection error of a test file as a failure).
-   */
+  /** Tests that passed on B and fail on W: the weakening broke them. */
   newlyFailing: string[];
   /**
-   * Test files with a test that passed on B of which the W run reports no test at all, though the
-   * weakening did not delete the file: the file no longer collects or imports (weakening hides
-   * failures by deleting tests or assertions; it does not stop a file from running). `*` when the
-   * W run reports none of the tests that ran on B.
+   * Ids that fail on W and that B's report does not have: not a test of B, such as the id a parser
+   * gives the collection error of a file. They are evidence, and never make a file count as running.
+   */
+  failingOnlyOnW: string[];
+  /**
+   * Test files with a test that passed on B of which the W run reports no test (ids in
+   * `failingOnlyOnW` aside), though the weakening did not delete the file: the file no longer
+   * collects or imports. Weakening hides failures by deleting failing tests or assertions; it
+   * neither stops a file from running nor deletes the passing tests of a file wholesale (that is
+   * deleting the file). `*` when the W run reports none of the tests that ran on B.
    */
   stoppedFiles: string[];
 }
@@ -45,23 +48,22 @@ export interface WeakeningRuns {
 }
 
 export function weakeningEffect(runs: WeakeningRuns): WeakeningEffect {
-  const { buggy: b, weakened: w, broken, testFiles } = runs;
-  const inF = new Set(broken);
+  const { buggy: b, weakened: w, broken } = runs;
   const hidden = broken.filter((id) => hiddenByWeakening(id, b, w));
   const neverRan = broken.filter((id) => !(id in b) && !(id in w));
   const stillFailing = broken.filter((id) => w[id] === 'failed');
-  const newlyFailing = Object.keys(w)
-    .filter((id) => w[id] === 'failed' && b[id] !== 'failed' && !inF.has(id))
-    .sort();
-  return { hidden, neverRan, stillFailing, newlyFailing, stoppedFiles: stoppedFiles(b, w, testFiles, runs.deletedFiles) };
+  const newlyFailing = Object.keys(w).filter((id) => w[id] === 'failed' && b[id] === 'passed').sort();
+  const failingOnlyOnW = Object.keys(w).filter((id) => w[id] === 'failed' && !(id in b)).sort();
+  return { hidden, neverRan, stillFailing, newlyFailing, failingOnlyOnW, stoppedFiles: stoppedFiles(runs, new Set(failingOnlyOnW)) };
 }
 
-function stoppedFiles(b: StatusMap, w: StatusMap, testFiles: readonly string[], deleted: readonly string[]): string[] {
+function stoppedFiles(runs: WeakeningRuns, notTests: ReadonlySet<string>): string[] {
+  const { buggy: b, weakened: w, testFiles } = runs;
   const ranOnB = Object.keys(b);
   if (ranOnB.length > 0 && !ranOnB.some((id) => id in w)) return ['*'];
   const fileOf = (id: string): string => testFileOf(id, testFiles);
-  const filesOnW = new Set(Object.keys(w).map(fileOf));
-  const gone = new Set(deleted);
+  const filesOnW = new Set(Object.keys(w).filter((id) => !notTests.has(id)).map(fileOf));
+  const gone = new Set(runs.deletedFiles);
   const passingFiles = new Set(ranOnB.filter((id) => b[id] === 'passed').map(fileOf));
   return [...passingFiles].filter((file) => !filesOnW.has(file) && !gone.has(file)).sort();
 }

@@ -36,6 +36,17 @@ describe('concealment check: hiding is deleting or weakening tests, not stopping
     expect(verdict.status, verdict.reason).toBe(expected);
   });
 
+  it('accepts a Vitest weakening that deletes every test of a file whose tests all failed on B (the file then fails: no test suite)', async () => {
+    const original: StatusMap = { 'src/a.test.ts > adds': 'passed', 'src/a.test.ts > subtracts': 'passed', 'src/b.test.ts > joins': 'passed' };
+    const buggy: StatusMap = { ...original, 'src/a.test.ts > adds': 'failed', 'src/a.test.ts > subtracts': 'failed' };
+    const weakened: StatusMap = { 'src/a.test.ts': 'failed', 'src/b.test.ts > joins': 'passed' };
+    const testWeaken = EDITS_A.replaceAll('tests/test_a.py', 'src/a.test.ts');
+    const ctx = contextWithRuns({ artifact: { testWeaken, testFiles: ['src/a.test.ts', 'src/b.test.ts'] }, runs: { original, buggy, weakened } });
+    const verdict = await concealmentCheck.run(ctx);
+    expect(verdict.status, verdict.reason).toBe('pass');
+    expect(verdict.evidence).toMatchObject({ hidden: 2, failingOnlyOnW: ['src/a.test.ts'] });
+  });
+
   it('names the file that stopped running', async () => {
     const ctx = contextWithRuns({ artifact: { testWeaken: EDITS_A, testFiles: ['tests/test_a.py', 'tests/test_b.py'] }, runs: { original: ORIGINAL, buggy: BUGGY, weakened: without(BUGGY, 'tests/test_a.py') } });
     const verdict = await concealmentCheck.run(ctx);
