@@ -183,13 +183,16 @@ def _examples(examples):
 
 
 def _doctest_of(item):
-    """(node id, DocTest) of a doctest collected from a Python module, else None."""
+    """(DocTest, the collected .py file's path) of a doctest collected from a Python module, else
+    None. The path is pytest's own (what it collected), not the module's `__file__`, which the
+    module's code could point at a file of its own."""
     import doctest
 
     dtest = getattr(item, "dtest", None)
-    if not isinstance(dtest, doctest.DocTest) or not str(dtest.filename or "").endswith(".py"):
+    path = str(getattr(item, "path", None) or getattr(item, "fspath", ""))
+    if not isinstance(dtest, doctest.DocTest) or not path.endswith(".py"):
         return None
-    return dtest
+    return dtest, path
 
 
 def _rewritten(dtest, sources, parser):
@@ -211,7 +214,7 @@ def _rewritten(dtest, sources, parser):
     if not texts:
         texts = [text for group in sources.values() for text in group if text is not None]
     runtime = _examples(dtest.examples)
-    return all(_examples(parser.get_examples(text, dtest.filename)) != runtime for text in texts)
+    return all(_examples(parser.get_examples(text)) != runtime for text in texts)
 
 
 class _DoctestSources:
@@ -228,14 +231,15 @@ class _DoctestSources:
         parser = doctest.DocTestParser()
         files = {}
         for item in items:
-            dtest = _doctest_of(item)
-            if dtest is None:
+            found = _doctest_of(item)
+            if found is None:
                 continue
+            dtest, path = found
             nodeid = self.config.cwd_relative_nodeid(item.nodeid)
             self.snapshots[nodeid] = (dtest, _examples(dtest.examples))
-            if dtest.filename not in files:
-                files[dtest.filename] = _source_docstrings(dtest.filename)
-            sources = files[dtest.filename]
+            if path not in files:
+                files[path] = _source_docstrings(path)
+            sources = files[path]
             if sources is not None and _rewritten(dtest, sources, parser):
                 self.rewritten.add(nodeid)
 
