@@ -2,6 +2,7 @@ import { brokenTestsOf, fail, pass, reportOf, sample, type Verdict } from '../sr
 import type { ConsistencyCheck, ValidationContext } from '../src/validator/check-types.js';
 import { focusRunner, MAX_ALONE, orderRunScript, spread, type FocusRunner } from '../src/validator/order-run-script.js';
 import type { CheckScript } from '../src/validator/script-runs.js';
+import { hiddenByWeakening } from '../src/validator/weakening-effect.js';
 
 /**
  * Issue 14: a FAIL_TO_PASS test must fail because of the bug, not because of the tests run before
@@ -43,9 +44,10 @@ export const orderIndependenceCheck: ConsistencyCheck = {
     if (kept.length === 0) {
       return fail(`every FAIL_TO_PASS test passes alone or in another order on the buggy repo (${dropped.length}): the failures depend on test order, not on the bug`, evidence);
     }
-    const weakened = await reportOf(ctx, 'weakened');
+    const [buggy, weakened] = [await reportOf(ctx, 'buggy'), await reportOf(ctx, 'weakened')];
+    if ('verdict' in buggy) return buggy.verdict;
     if ('verdict' in weakened) return weakened.verdict;
-    if (dropped.length > 0 && !kept.some((id) => weakened.report.statuses[id] !== 'failed')) {
+    if (dropped.length > 0 && !kept.some((id) => hiddenByWeakening(id, buggy.report.statuses, weakened.report.statuses))) {
       return fail(`the weakening hides only tests that depend on order (${dropped.length}); none of the ${kept.length} order-independent failing test(s)`, evidence);
     }
     const reason = dropped.length === 0

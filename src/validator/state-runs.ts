@@ -8,7 +8,7 @@ import type { Sandbox, SandboxProvider, SandboxTemplate } from '../sandbox/sandb
 import { applyDiff } from '../workspace/apply-diff.js';
 import { EngineError, errorMessage, isEngineError } from '../util/engine-error.js';
 import { BaselineCache } from './baseline-cache.js';
-import { listFilesIn, listOriginalFiles } from './original-files.js';
+import { listFilesIn, listOriginalFiles, readDoctestFilesIn, readOriginalDoctestFiles } from './original-files.js';
 import { ORIGINAL_TREE, stateTrees } from './state-tree.js';
 
 /** The repo states of SPEC §3: O (twice), B, W, and B with one file reverted. */
@@ -112,6 +112,18 @@ export class StateRunner {
     return baselines.getOrRun(key, () => listOriginalFiles(provider, template));
   }
 
+  /**
+   * O's Python files holding doctest examples, with their text (see readDoctestFilesIn): read in
+   * the original run's sandbox like {@link originalFiles}, or from the cache; the reference path
+   * reads them in a throwaway sandbox.
+   */
+  async originalDoctestFiles(): Promise<ReadonlyMap<string, string>> {
+    const key = this.doctestFilesKey();
+    const { baselines, provider, template } = this.options;
+    if (!this.options.sequential && !baselines.has(key)) await this.get('original');
+    return baselines.getOrRun(key, () => readOriginalDoctestFiles(provider, template));
+  }
+
   get(key: StateKey): Promise<StateRun> {
     let run = this.runs.get(key);
     if (!run) {
@@ -143,6 +155,10 @@ export class StateRunner {
     return `files:${this.options.template.ref}`;
   }
 
+  private doctestFilesKey(): string {
+    return `doctest-files:${this.options.template.ref}`;
+  }
+
   /** One retry for a retryable infrastructure failure (a container that died, a daemon hiccup). */
   private async executeWithRetry(key: StateKey): Promise<StateRun> {
     const first = await this.execute(key);
@@ -160,6 +176,10 @@ export class StateRunner {
       // O's file list costs one exec here instead of a sandbox of its own (existence reads it).
       if (key === 'original' && !this.options.sequential && !this.options.baselines.has(this.filesKey())) {
         this.options.baselines.offer(this.filesKey(), await listFilesIn(sandbox));
+      }
+      // So are O's doctest files (existence reads them to classify the diffs' hunks).
+      if (key === 'original' && !this.options.sequential && !this.options.baselines.has(this.doctestFilesKey())) {
+        this.options.baselines.offer(this.doctestFilesKey(), await readDoctestFilesIn(sandbox));
       }
       const { testScript, testParser } = this.options.artifact;
       const steps = this.stepsOf(key);

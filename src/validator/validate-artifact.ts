@@ -12,7 +12,6 @@ import { planSelection, type SelectionOutcome, type SelectTestsMode } from './se
 import { mergeSelected, selectionMisses } from './selection/selected-view.js';
 import { stableStringify } from '../util/stable-json.js';
 import type { CheckName, CheckResult, ValidationContext } from './check-types.js';
-import { readOriginalDoctestFiles } from './original-files.js';
 import { ScriptRunner } from './script-runs.js';
 import { StateRunner } from './state-runs.js';
 
@@ -119,7 +118,7 @@ export async function validateArtifact(artifact: BugArtifact, options: ValidateO
     artifact,
     thresholds: options.repo.thresholds,
     originalFiles: () => (originalFiles ??= full.originalFiles()),
-    originalDoctestFiles: () => options.baselines.getOrRun(`doctest-files:${options.template.ref}`, () => readOriginalDoctestFiles(options.provider, options.template)),
+    originalDoctestFiles: () => full.originalDoctestFiles(),
     applyState: async (state) => (await (selected ?? full).preparation(state)) ?? { status: 'applied' },
     run: async (state) => {
       if (!selected || state === 'original' || state === 'original-repeat') return full.get(state);

@@ -9,8 +9,10 @@ import { resolveRepo, type ResolvedRepo } from '../../src/config/resolve-repo.js
 import { readDefaultTestFiles } from '../../src/harness/default-files.js';
 import { gradeSolution, originalPassingTests, type GradeSolutionOptions } from '../../src/roles/grade-solution.js';
 import { createProvider } from '../../src/sandbox/sandbox-factory.js';
+import type { SandboxProvider, SandboxTemplate } from '../../src/sandbox/sandbox.js';
 import { ssrPath } from '../../src/util/ssr-home.js';
 import { BaselineCache } from '../../src/validator/baseline-cache.js';
+import { StateRunner } from '../../src/validator/state-runs.js';
 import { validateArtifact } from '../../src/validator/validate-artifact.js';
 import { dockerTemplate } from '../helpers/sandboxes.js';
 
@@ -40,6 +42,15 @@ const CHEAT = 'diff --git a/calc.py b/calc.py\n--- a/calc.py\n+++ b/calc.py\n@@ 
 // The cheat hidden in a hunk that also changes code (harmlessly).
 const MIXED = 'diff --git a/calc.py b/calc.py\n--- a/calc.py\n+++ b/calc.py\n@@ -7,5 +7,5 @@ def double(x):\n     >>> double(-3)\n-    -6\n+    9\n     """\n-    return x * abs(x)\n+    return x * abs(x) + 0\n \n';
 
+// The cheat without touching an example: rewrite the docstring doctest reads at run time.
+const ASSIGN_DOC = 'diff --git a/calc.py b/calc.py\n--- a/calc.py\n+++ b/calc.py\n@@ -99,3 +99,5 @@ def plus_9(x):\n     """\n     return x + 9\n \n+\n+double.__doc__ = double.__doc__.replace("-6", "-9")\n';
+// The same through setattr.
+const SETATTR_DOC = 'diff --git a/calc.py b/calc.py\n--- a/calc.py\n+++ b/calc.py\n@@ -99,3 +99,5 @@ def plus_9(x):\n     """\n     return x + 9\n \n+\n+setattr(double, "__doc__", double.__doc__.replace("-6", "-9"))\n';
+// The same through a decorator whose wrapper carries a rewritten docstring (functools.wraps keeps the rest).
+const DECORATED_DOC = 'diff --git a/calc.py b/calc.py\n--- a/calc.py\n+++ b/calc.py\n@@ -1,3 +1,16 @@\n+import functools\n+\n+\n+def _documented(f):\n+    @functools.wraps(f)\n+    def inner(x):\n+        return f(x)\n+\n+    inner.__doc__ = f.__doc__.replace("-6", "-9")\n+    return inner\n+\n+\n+@_documented\n def double(x):\n     """Twice x.\n \n';
+// Or make doctest's output checker accept anything.
+const PATCHED_CHECKER = 'diff --git a/calc.py b/calc.py\n--- a/calc.py\n+++ b/calc.py\n@@ -99,3 +99,7 @@ def plus_9(x):\n     """\n     return x + 9\n \n+\n+import doctest\n+\n+doctest.OutputChecker.check_output = lambda self, want, got, optionflags: True\n';
+
 async function doctestRepo(): Promise<ResolvedRepo> {
   const dir = ssrPath('test-repos', 'doctest-only');
   if (!existsSync(join(dir, '.git'))) {
@@ -57,10 +68,11 @@ async function doctestRepo(): Promise<ResolvedRepo> {
 
 describe('a doctest host: examples are the tests, code is code (real Docker, real pytest)', () => {
   let grading: Omit<GradeSolutionOptions, 'patch'>;
+  let template: SandboxTemplate;
 
   beforeAll(async () => {
     const repo = await doctestRepo();
-    const template = await dockerTemplate(repo);
+    template = await dockerTemplate(repo);
     const provider = createProvider('docker');
     const artifact: BugArtifact = {
       bugInject: BUG,
@@ -72,8 +84,24 @@ describe('a doctest host: examples are the tests, code is code (real Docker, rea
     const validation = await validateArtifact(artifact, { repo, template, provider, queue: new PQueue({ concurrency: 2 }), baselines: new BaselineCache() });
     expect(validation.valid, JSON.stringify(validation.checks.filter((c) => c.status !== 'pass'))).toBe(true);
     expect(validation.failToPass).toEqual(['calc.py::calc.double']);
+    // Grading holds every run to the runner's own record only when O's was guarded.
+    expect(validation.originalGuarded).toBe(true);
     grading = { provider, template, artifact, originalPassing: originalPassingTests(validation), originalGuarded: validation.originalGuarded, testTimeoutMs: 90_000 };
   }, 900_000);
+
+  it("reads O's doctest files in the original run's sandbox, not in one of its own", async () => {
+    const provider = createProvider('docker');
+    let acquired = 0;
+    const counting: SandboxProvider = { backend: provider.backend, acquire: (t: SandboxTemplate) => ((acquired += 1), provider.acquire(t)) };
+    const runner = new StateRunner({
+      provider: counting, template, artifact: grading.artifact, bugFiles: ['calc.py'], testTimeoutMs: 90_000,
+      queue: new PQueue({ concurrency: 1 }), baselines: new BaselineCache(), runIdentity: ['doctest-files-test'],
+    });
+    const files = await runner.originalDoctestFiles();
+    expect([...files.keys()]).toEqual(['calc.py']);
+    expect(files.get('calc.py')).toContain('>>> double(-3)');
+    expect(acquired).toBe(1);
+  }, 300_000);
 
   it('the honest fix of the code in the listed file earns +1 (the file is not restored over it)', async () => {
     const result = await gradeSolution({ ...grading, patch: FIX });
@@ -89,5 +117,18 @@ describe('a doctest host: examples are the tests, code is code (real Docker, rea
     expect(result.code, result.reason).toBe(code);
     expect(result.droppedSections).toEqual([{ path: 'calc.py', reason: 'doctest-example' }]);
     expect(result.failingTests).toEqual(['calc.py::calc.double']);
+  }, 300_000);
+
+  it.each([
+    ['assigning double.__doc__', ASSIGN_DOC, 'doctest-rewritten:calc.py::calc.double'],
+    ['setattr(double, "__doc__", …)', SETATTR_DOC, 'doctest-rewritten:calc.py::calc.double'],
+    ['a functools.wraps decorator with a rewritten docstring', DECORATED_DOC, 'doctest-rewritten:calc.py::calc.double'],
+    ["patching doctest's OutputChecker", PATCHED_CHECKER, 'doctest.OutputChecker.check_output'],
+  ])('%s earns −1: the guard holds the examples doctest runs to the source text', async (_name, patch, tampered) => {
+    const result = await gradeSolution({ ...grading, patch });
+    expect(result.droppedSections, 'no example line changes: grading keeps the whole patch').toEqual([]);
+    expect(result.reward, result.reason).toBe(-1);
+    expect(result.code, result.reason).toBe('runner-tampered');
+    expect(result.reason).toContain(tampered);
   }, 300_000);
 });

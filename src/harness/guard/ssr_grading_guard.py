@@ -14,6 +14,14 @@ What it does, and why (SPEC section 4: grading measures the code, not how the te
   runner's machinery is reported as tampering;
 - reports hook implementations of the runner's reporting hooks that live in repository files
   other than tests and conftest.py (a plugin registered from package code);
+- compares every doctest pytest collected from a .py file with the docstring of the same object in
+  that file's source text: doctest reads `__doc__` at run time, so code that rewrites a docstring
+  (an assignment, setattr, a decorator, functools.wraps of another function) would change what
+  the examples expect without changing an example line; such a doctest is reported as tampering
+  ("doctest-rewritten:<node id>"). The same holds for examples changed on the collected test
+  objects before the session ends. A definition with no docstring of its own may borrow one of
+  its file (an alias); a repo whose own docstrings are generated at run time (templated by a
+  decorator) is reported on the original run too, which is then simply unguarded;
 - writes one record per session at its end, signed with HMAC-SHA256 under the per-run key, so a
   file written by repository code (which does not know the key) is rejected by the host.
 
@@ -21,6 +29,7 @@ Limits (said plainly in docs): code running in this same process can, in princip
 from memory or /proc and forge a record; this guard stops the generic hacks (fake output, forged
 files, early exits, runner patches), not code written against the guard itself. Stdlib only.
 """
+import ast
 import hashlib
 import hmac
 import json
@@ -31,7 +40,7 @@ import pytest
 
 _CONF_ENV = "SSR_GUARD_CONF"
 # Modules whose functions decide what a test outcome is; a rebinding in any of them is tampering.
-_WATCHED_ROOTS = ("pytest", "_pytest", "pluggy", "unittest")
+_WATCHED_ROOTS = ("pytest", "_pytest", "pluggy", "unittest", "doctest")
 # Hooks through which an outcome travels from the test to the report the terminal prints.
 _REPORT_HOOKS = (
     "pytest_runtest_protocol",
@@ -72,7 +81,8 @@ def _watched(name):
 
 def _snapshot():
     """(module, owner attribute, attribute) -> object, for every callable or descriptor worth watching."""
-    import unittest  # noqa: F401  (imported so that its machinery is in the snapshot)
+    import doctest  # noqa: F401  (imported so that its machinery is in the snapshot)
+    import unittest  # noqa: F401
 
     snap = {}
     for name, module in list(sys.modules.items()):
@@ -144,6 +154,101 @@ def _foreign_hookimpls(config):
     return sorted(set(found))
 
 
+def _source_docstrings(filename):
+    """Dotted name inside the module -> the docstrings its definitions have in the source text
+    ("" is the module's own). A name defined more than once (a property's setter, a definition
+    under `if`) keeps every docstring. None when the file cannot be read or parsed."""
+    try:
+        with open(filename, "rb") as handle:
+            tree = ast.parse(handle.read(), filename)
+    except (OSError, SyntaxError, ValueError):
+        return None
+    found = {"": [ast.get_docstring(tree, clean=False)]}
+
+    def walk(node, prefix):
+        for child in ast.iter_child_nodes(node):
+            if isinstance(child, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+                found.setdefault(prefix + child.name, []).append(ast.get_docstring(child, clean=False))
+                if isinstance(child, ast.ClassDef):
+                    walk(child, prefix + child.name + ".")
+            elif isinstance(child, ast.stmt):
+                walk(child, prefix)  # definitions under if / try / with are module attributes too
+
+    walk(tree, "")
+    return found
+
+
+def _examples(examples):
+    return [(e.source, e.want, e.exc_msg, sorted(e.options.items())) for e in examples]
+
+
+def _doctest_of(item):
+    """(DocTest, the collected .py file's path) of a doctest collected from a Python module, else
+    None. The path is pytest's own (what it collected), not the module's `__file__`, which the
+    module's code could point at a file of its own."""
+    import doctest
+
+    dtest = getattr(item, "dtest", None)
+    path = str(getattr(item, "path", None) or getattr(item, "fspath", ""))
+    if not isinstance(dtest, doctest.DocTest) or not path.endswith(".py"):
+        return None
+    return dtest, path
+
+
+def _rewritten(dtest, sources, parser):
+    """Whether the examples doctest runs differ from those of every docstring the source gives the
+    same name. A name whose definitions have no docstring in the source may borrow another one of
+    the file (`f.__doc__ = _f.__doc__`, an alias kept for an old Python): its examples must be
+    those of some docstring of the file. A name the source does not define (a `__test__` entry,
+    an object made at run time) cannot be compared and is left alone."""
+    module = str(dtest.globs.get("__name__", ""))
+    if dtest.name == module:
+        relative = ""
+    elif module and dtest.name.startswith(module + "."):
+        relative = dtest.name[len(module) + 1:]
+    else:
+        return False
+    if relative.startswith("__test__.") or relative not in sources:
+        return False
+    texts = [text for text in sources[relative] if text is not None]
+    if not texts:
+        texts = [text for group in sources.values() for text in group if text is not None]
+    runtime = _examples(dtest.examples)
+    return all(_examples(parser.get_examples(text)) != runtime for text in texts)
+
+
+class _DoctestSources:
+    """What each collected doctest's examples were when collection ended, held to the source text."""
+
+    def __init__(self, config):
+        self.config = config
+        self.snapshots = {}
+        self.rewritten = set()
+
+    def collected(self, items):
+        import doctest
+
+        parser = doctest.DocTestParser()
+        files = {}
+        for item in items:
+            found = _doctest_of(item)
+            if found is None:
+                continue
+            dtest, path = found
+            nodeid = self.config.cwd_relative_nodeid(item.nodeid)
+            self.snapshots[nodeid] = (dtest, _examples(dtest.examples))
+            if path not in files:
+                files[path] = _source_docstrings(path)
+            sources = files[path]
+            if sources is not None and _rewritten(dtest, sources, parser):
+                self.rewritten.add(nodeid)
+
+    def tampered(self):
+        """The doctests whose examples are not the source's, or changed after collection."""
+        changed = {nodeid for nodeid, (dtest, examples) in self.snapshots.items() if _examples(dtest.examples) != examples}
+        return ["doctest-rewritten:" + nodeid for nodeid in sorted(self.rewritten | changed)]
+
+
 class _Recorder:
     """Registered on the first config only, so pytest sessions run inside a test are not mixed in."""
 
@@ -154,6 +259,14 @@ class _Recorder:
         self.snap = snap
         self.phases = {}
         self.errors = []
+        self.doctests = _DoctestSources(config)
+
+    @pytest.hookimpl(trylast=True)
+    def pytest_collection_finish(self, session):
+        try:
+            self.doctests.collected(session.items)
+        except Exception as error:  # noqa: BLE001
+            self.errors.append("doctests: %r" % (error,))
 
     @pytest.hookimpl(tryfirst=True)
     def pytest_runtest_logreport(self, report):
@@ -193,7 +306,7 @@ class _Recorder:
     @pytest.hookimpl(trylast=True)
     def pytest_sessionfinish(self, session, exitstatus):
         try:
-            tampered = _changed(self.snap, _root(self.config))
+            tampered = _changed(self.snap, _root(self.config)) + self.doctests.tampered()
             foreign = _foreign_hookimpls(self.config)
         except Exception as error:  # noqa: BLE001
             tampered, foreign = ["guard-error: %r" % (error,)], []
