@@ -121,7 +121,7 @@ describe('the restricted test scripts', () => {
     const base = testFilesForRunner(runner).testScript;
     execFileSync('bash', ['-n'], { input: script });
     // The reporter flags and report markers the default parser reads stay the default's.
-    const command = base.split('\n').find((line) => /node_modules\/\.bin\/|node --test|node "\$file"/.test(line))!;
+    const command = base.split('\n').find((line) => /node_modules\/\.bin\/|node --test|node "\$file"|node "\$helpers\/wrapper\.cjs"/.test(line))!;
     expect(script).toContain(command.trim());
     expect(script).toContain("'test/it'\\''s b.test.js'");
     expect(script).not.toContain('find ');
@@ -132,8 +132,9 @@ describe('the restricted test scripts', () => {
     const dir = mkdtempSync(join(tmpdir(), 'ssr-js-script-'));
     const script = jsTestScript('node-test', ['test/a.test.mjs']).replace('cd /repo', `cd ${dir}`).replace(/node --require "\$freeze" --test --test-reporter="\$reporter" "\$file"/, 'echo "ran $file"');
     const out = execFileSync('bash', ['-c', script], { encoding: 'utf8' });
-    // Each file's name line carries the nonce the script declares last (tap_parser.py reads only those).
-    expect(out).toMatch(/^([0-9a-f]{32}) ssr-test-file: test\/a\.test\.mjs\nran test\/a\.test\.mjs\nssr-tap-nonce: \1\n$/);
+    // The first line commits to the nonce; each file's name line carries the nonce the script
+    // declares last (tap_parser.py reads only those).
+    expect(out).toMatch(/^ssr-tap-commit: [0-9a-f]{64}\n([0-9a-f]{32}) ssr-test-file: test\/a\.test\.mjs\nran test\/a\.test\.mjs\nssr-tap-nonce: \1\n$/);
   });
 });
 
