@@ -1,4 +1,4 @@
-import { prepareSharedImages } from './shared-images.js';
+import { prepareExampleImages, prepareSharedImages } from './shared-images.js';
 
 /** The file filters of this vitest run (`vitest run test/unit/x.test.ts` → ['test/unit/x.test.ts']). */
 function fileFilters(): string[] {
@@ -13,11 +13,13 @@ function onlyUnitTests(): boolean {
 
 /**
  * Builds what the integration tests share once, before any test worker starts (test/shared-images.ts):
- * the example repo's image and bwrap template; on a whole-suite run, the JS examples' images and
- * the base image with pip too, at the same time. Workers then find them cached.
- * A backend that is not usable here is not built; the tests that need it fail with that reason.
+ * the example repo's image and bwrap template; on a whole-suite run, the other base images (Node
+ * with the JS examples, pip) too, at the same time — unless scripts/test is building those in the
+ * background already (SSR_TEST_EXTRA_IMAGES=background): the tests that need them then wait on
+ * the build's lock while the others run. Workers then find them cached.
  */
 export default async function setup(): Promise<void> {
   if (onlyUnitTests()) return;
-  await prepareSharedImages(fileFilters().length === 0);
+  const extra = fileFilters().length === 0 && process.env.SSR_TEST_EXTRA_IMAGES !== 'background';
+  await (extra ? prepareSharedImages() : prepareExampleImages());
 }

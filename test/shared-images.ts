@@ -14,8 +14,25 @@ function log(event: ProgressEvent): void {
   if (event.fraction === undefined || event.fraction === 1) process.stderr.write(`[shared-images] ${event.stage}: ${event.message}\n`);
 }
 
-/** What a chain that is not essential reports instead of throwing: the tests that need it build again and say why. */
-async function reportFailure(what: string, build: () => Promise<void>): Promise<void> {
+async function usableBackends(): Promise<SandboxBackend[]> {
+  const backends: SandboxBackend[] = [];
+  if ((await probeDockerBackend()).status === 'ok') backends.push('docker');
+  if ((await probeBwrapBackend()).status === 'ok') backends.push('bwrap');
+  return backends;
+}
+
+/**
+ * What every integration run needs: pyledger's Docker image and bwrap template, for each backend
+ * usable here (one that is not is skipped; the tests that need it fail with that reason). Throws.
+ */
+export async function prepareExampleImages(): Promise<void> {
+  if (!existsSync(ROOT_REPOS_YAML)) return;
+  const repo = await exampleRepo();
+  for (const backend of await usableBackends()) await prepareTemplate(repo, backend, log);
+}
+
+/** A build that is not essential reports its failure instead of throwing: the tests that need it build again and say why. */
+async function reportFailure(what: string, build: () => Promise<unknown>): Promise<void> {
   try {
     await build();
   } catch (error) {
@@ -24,37 +41,40 @@ async function reportFailure(what: string, build: () => Promise<void>): Promise<
 }
 
 /**
- * Builds what the integration tests share: pyledger's Docker image and bwrap template (each
- * backend usable here) — the one thing every run needs, so a failure throws — and with `all`,
- * beside it, the other base rootfs a cold machine would build inside a test worker while the other
- * worker waits on its lock: the Node one with jskit's and tskit's images (`npm ci`), and the one
- * with pip (onboarding's pip steps). A debootstrap mostly waits on apt and dpkg, so two at a time
- * is about as fast as one.
+ * The other base rootfs a cold machine would otherwise build inside a test worker, while the other
+ * worker's tests wait on its lock: the Node one with jskit's and tskit's Docker images (`npm ci`),
+ * then the one with pip (onboarding's pip steps). Never throws.
  */
-export async function prepareSharedImages(all: boolean): Promise<void> {
-  if (!existsSync(ROOT_REPOS_YAML)) return;
-  const repo = await exampleRepo();
-  const backends: SandboxBackend[] = [];
-  if ((await probeDockerBackend()).status === 'ok') backends.push('docker');
-  if ((await probeBwrapBackend()).status === 'ok') backends.push('bwrap');
-  const docker = all && backends.includes('docker');
-  const js = docker
-    ? reportFailure("the JS examples' images", async () => {
-        for (const jsRepo of await jsExampleRepos()) await prepareTemplate(jsRepo, 'docker', log);
-      })
-    : Promise.resolve();
+export async function prepareExtraImages(): Promise<void> {
+  if (!existsSync(ROOT_REPOS_YAML) || !(await usableBackends()).includes('docker')) return;
+  await reportFailure("the JS examples' images", async () => {
+    for (const repo of await jsExampleRepos()) await prepareTemplate(repo, 'docker', log);
+  });
+  await reportFailure('the base image with pip', () => ensureBaseImage(dockerClient(), imageRecipeSchema.parse({ setup: [{ pip: 'pip' }] }), log));
+}
+
+/** Both, at the same time: a debootstrap mostly waits on apt and dpkg, so two at a time take about as long as one. */
+export async function prepareSharedImages(): Promise<void> {
+  const extra = prepareExtraImages();
   try {
-    for (const backend of backends) await prepareTemplate(repo, backend, log);
-    if (docker) await reportFailure('the base image with pip', async () => void (await ensureBaseImage(dockerClient(), imageRecipeSchema.parse({ setup: [{ pip: 'pip' }] }), log)));
+    await prepareExampleImages();
   } finally {
-    await js;
+    await extra;
   }
 }
 
-// `npx tsx test/shared-images.ts` (scripts/prebuild-test-images): everything, before vitest starts.
+const PARTS: Record<string, () => Promise<void>> = { example: prepareExampleImages, extra: prepareExtraImages, all: prepareSharedImages };
+
+// `npx tsx test/shared-images.ts [example|extra|all]` (scripts/prebuild-test-images).
 if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
-  prepareSharedImages(true).catch((error: unknown) => {
-    process.stderr.write(`[shared-images] ${(error as Error).message}\n`);
-    process.exitCode = 1;
-  });
+  const part = PARTS[process.argv[2] ?? 'all'];
+  if (!part) {
+    process.stderr.write(`usage: test/shared-images.ts [${Object.keys(PARTS).join('|')}]\n`);
+    process.exitCode = 2;
+  } else {
+    part().catch((error: unknown) => {
+      process.stderr.write(`[shared-images] ${(error as Error).message}\n`);
+      process.exitCode = 1;
+    });
+  }
 }
