@@ -18,6 +18,12 @@ export async function exampleRepo(): Promise<ResolvedRepo> {
   return resolveRepo('pyledger', await loadReposFile(ROOT_REPOS_YAML));
 }
 
+/** The JavaScript examples `jskit` (node:test) and `tskit` (Vitest) from the root repos.yaml: the JS tests' shared images. */
+export async function jsExampleRepos(): Promise<ResolvedRepo[]> {
+  const repos = await loadReposFile(ROOT_REPOS_YAML);
+  return Promise.all(['jskit', 'tskit'].map((id) => resolveRepo(id, repos)));
+}
+
 /** The second example repo: `pytext` from the root repos.yaml (the global setup does not build its image). */
 export async function pytextRepo(): Promise<ResolvedRepo> {
   return resolveRepo('pytext', await loadReposFile(ROOT_REPOS_YAML));
