@@ -68,6 +68,8 @@ describe('ssr selfplay on the tskit example with the procedural policy (real Doc
     expect(solved.length, JSON.stringify(records.map((r) => [r.id, r.valid, r.solved, r.rewards.solver]))).toBeGreaterThanOrEqual(1);
     const record = solved[0]!;
     expect(record.rewards.solver).toContain(1);
+    // Its own helper files reach for nothing a Solver must not (its parser once bore an artifact file's name).
+    expect(record.leaks ?? []).toEqual([]);
     const attempt = await readTrajectory(join(out, 'trajectories', `${record.id}-a1.jsonl`));
     const observations = attempt.steps.flatMap((step) => step.observations.map((o) => String(o.content ?? ''))).join('\n');
     // The spectrum came from coverage, not the static by-name fallback, and names .ts lines.

@@ -16,7 +16,8 @@ export const PATCH_PATH = `${WORK_DIR}/pred_patch.diff`;
 /** On a JS/TS repo: the run script (see `jsRunScript`), the harness's suite script and parser for the runner, the report script. */
 export const JS_RUN_PATH = `${WORK_DIR}/run-tests.sh`;
 export const JS_SUITE_PATH = `${WORK_DIR}/suite.sh`;
-export const JS_PARSER_PATH = `${WORK_DIR}/test_parser.py`;
+// Not named test_parser.py: that is an artifact file's name, which the leak scan flags wherever it appears.
+export const JS_PARSER_PATH = `${WORK_DIR}/runner_parser.py`;
 export const JS_REPORT_PATH = `${WORK_DIR}/js_report.py`;
 /** On a Vitest repo: the script that runs Vitest with per-test coverage (see `vitest_coverage.mjs`). */
 export const VITEST_COVERAGE_PATH = `${WORK_DIR}/vitest_coverage.mjs`;
