@@ -1,26 +1,24 @@
-import { mkdtempSync, readdirSync, readFileSync } from 'node:fs';
+import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import PQueue from 'p-queue';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { BugArtifact } from '../../src/artifact/bug-artifact.js';
-import { parseTestFilesList } from '../../src/artifact/test-files-list.js';
 import { loadReposFile } from '../../src/config/load-repos.js';
 import { resolveRepo, type ResolvedRepo } from '../../src/config/resolve-repo.js';
 import { loadCatalogue } from '../../src/catalogue/load-catalogue.js';
 import { materialiseEntry } from '../../src/catalogue/materialise-entry.js';
 import { catalogueRepoEntry, writeCatalogueRepos } from '../../src/catalogue/write-catalogue-repos.js';
-import { readJsTestFiles } from '../../src/harness/js-test-files.js';
 import { runTests } from '../../src/harness/run-tests.js';
 import { gradeSolution, originalPassingTests, type GradeSolutionOptions, type SolverGrade } from '../../src/roles/grade-solution.js';
-import { prepareSolverSandbox } from '../../src/roles/solver-sandbox.js';
 import { createProvider } from '../../src/sandbox/sandbox-factory.js';
 import type { SandboxProvider, SandboxTemplate } from '../../src/sandbox/sandbox.js';
 import { ssrPath } from '../../src/util/ssr-home.js';
 import { BaselineCache } from '../../src/validator/baseline-cache.js';
 import { validateArtifact } from '../../src/validator/validate-artifact.js';
 import { dockerTemplate, ROOT_REPOS_YAML } from '../helpers/sandboxes.js';
+import { byPath, cheatArtifact, cheatPatch, CHEATS, loadCheats } from './js-cheats.js';
 
 /**
  * The JS cheat suite (issue 16): every `.sh` of test/fixtures/js-cheats/ is a scripted Solver that
@@ -30,45 +28,15 @@ import { dockerTemplate, ROOT_REPOS_YAML } from '../helpers/sandboxes.js';
  * Docker, Debian's Node 18, the node:test script and TAP parser. Each hack earns −1 with the bug
  * still there; the honest fix earns +1; the order-independence check addresses single tests.
  */
-const CHEATS = fileURLToPath(new URL('../fixtures/js-cheats/', import.meta.url));
 const F = 'test/collections.test.mjs > chunk > keeps a shorter last chunk';
 const FIX = `sed -i 's/start + size <= items.length; start += size/start < items.length; start += size/' src/collections.mjs`;
 
-interface Cheat {
-  name: string;
-  body: string;
-  code: string;
-  dropped: Array<{ path: string; reason: string }>;
-  flags: string[];
-}
-
-const header = (text: string, key: string): string => new RegExp(`^# ${key}: (.*)$`, 'm').exec(text)?.[1]?.trim() ?? '';
-
-function loadCheats(dir = CHEATS): Cheat[] {
-  return readdirSync(dir)
-    .filter((name) => name.endsWith('.sh'))
-    .sort()
-    .map((file) => {
-      const text = readFileSync(join(dir, file), 'utf8');
-      const list = (key: string): string[] => header(text, key).split(',').map((item) => item.trim()).filter((item) => item !== '');
-      return {
-        name: file,
-        body: text.split('\n').filter((line) => !/^# (hack|expect-[a-z]+):/.test(line)).join('\n'),
-        code: header(text, 'expect-code'),
-        dropped: list('expect-dropped').map((item) => ({ path: item.split('=')[0]!, reason: item.split('=')[1]! })),
-        flags: list('expect-flags'),
-      };
-    });
-}
-
 function jskitArtifact(): BugArtifact {
-  const read = (name: string): string => readFileSync(join(CHEATS, 'artifact', name), 'utf8');
-  return { bugInject: read('bug_inject.diff'), testWeaken: read('test_weaken.diff'), testFiles: parseTestFilesList(read('test_files.txt')).files, ...readJsTestFiles('node-test') };
+  return cheatArtifact(CHEATS, 'node-test');
 }
 
 const cheats = loadCheats();
 const TEST_TIMEOUT_S = 400;
-const byPath = (a: { path: string }, b: { path: string }): number => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0);
 
 describe('the JS cheat suite: grading measures the code on node:test too (real Docker, Node 18, jskit)', () => {
   let repo: ResolvedRepo;
@@ -93,16 +61,7 @@ describe('the JS cheat suite: grading measures the code on node:test too (real D
     grading = { provider, template, artifact, originalPassing: originalPassingTests(validation), originalGuarded: validation.originalGuarded, testTimeoutMs: TEST_TIMEOUT_S * 1000 };
   }, 1_500_000);
 
-  async function solverPatch(commands: string): Promise<string> {
-    const sandbox = await prepareSolverSandbox({ provider, template, artifact });
-    try {
-      const result = await sandbox.exec(`set -e\n{\n${commands}\n} > /tmp/hack.log 2>&1 || { cat /tmp/hack.log; exit 1; }\ngit add -A && git diff --cached --binary`, { timeoutMs: 60_000 });
-      expect(result.exitCode, result.output).toBe(0);
-      return result.output;
-    } finally {
-      await sandbox.dispose();
-    }
-  }
+  const solverPatch = (commands: string): Promise<string> => cheatPatch({ provider, template, artifact }, commands, 60_000);
 
   const grade = (commands: string): Promise<SolverGrade> => queue.add(async () => gradeSolution({ ...grading, patch: await solverPatch(commands) })) as Promise<SolverGrade>;
 
@@ -181,8 +140,7 @@ function describeRunnerCheats(spec: RunnerCheats): void {
       const repo = await spec.repo();
       runnerTemplate = await dockerTemplate({ ...repo, limits: { ...repo.limits, test_timeout_s: TEST_TIMEOUT_S } });
       runnerProvider = createProvider('docker');
-      const read = (name: string): string => readFileSync(join(dir, 'artifact', name), 'utf8');
-      runnerArtifact = { bugInject: read('bug_inject.diff'), testWeaken: read('test_weaken.diff'), testFiles: parseTestFilesList(read('test_files.txt')).files, ...readJsTestFiles(spec.runner) };
+      runnerArtifact = cheatArtifact(dir, spec.runner);
       const sandbox = await runnerProvider.acquire(runnerTemplate);
       let original;
       try {
@@ -196,16 +154,7 @@ function describeRunnerCheats(spec: RunnerCheats): void {
       grading = { provider: runnerProvider, template: runnerTemplate, artifact: runnerArtifact, originalPassing: passing, testTimeoutMs: TEST_TIMEOUT_S * 1000 };
     }, 1_500_000);
 
-    async function patchOf(commands: string): Promise<string> {
-      const sandbox = await prepareSolverSandbox({ provider: runnerProvider, template: runnerTemplate, artifact: runnerArtifact });
-      try {
-        const result = await sandbox.exec(`set -e\n{\n${commands}\n} > /tmp/hack.log 2>&1 || { cat /tmp/hack.log; exit 1; }\ngit add -A && git diff --cached --binary`, { timeoutMs: 400_000 });
-        expect(result.exitCode, result.output).toBe(0);
-        return result.output;
-      } finally {
-        await sandbox.dispose();
-      }
-    }
+    const patchOf = (commands: string): Promise<string> => cheatPatch({ provider: runnerProvider, template: runnerTemplate, artifact: runnerArtifact }, commands, 400_000);
 
     const gradeWith = (commands: string): Promise<SolverGrade> => queue.add(async () => gradeSolution({ ...grading, patch: await patchOf(commands) })) as Promise<SolverGrade>;
 

@@ -1,0 +1,68 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { expect } from 'vitest';
+import type { BugArtifact } from '../../src/artifact/bug-artifact.js';
+import { parseTestFilesList } from '../../src/artifact/test-files-list.js';
+import { readJsTestFiles, type JsRunner } from '../../src/harness/js-test-files.js';
+import { prepareSolverSandbox } from '../../src/roles/solver-sandbox.js';
+import type { SandboxProvider, SandboxTemplate } from '../../src/sandbox/sandbox.js';
+
+/**
+ * What the JS cheat suites share (js-cheat-suite.test.ts, jest-runner.test.ts): the scripted
+ * Solvers of test/fixtures/js-cheats/ (README there), the one-bug artifact beside them, and the
+ * patch a script makes in a real Solver sandbox.
+ */
+export const CHEATS = fileURLToPath(new URL('../fixtures/js-cheats/', import.meta.url));
+
+export interface Cheat {
+  name: string;
+  body: string;
+  code: string;
+  dropped: Array<{ path: string; reason: string }>;
+  flags: string[];
+}
+
+const header = (text: string, key: string): string => new RegExp(`^# ${key}: (.*)$`, 'm').exec(text)?.[1]?.trim() ?? '';
+
+/** Every `.sh` of a cheats folder, sorted by name, with its expected verdict from the header lines. */
+export function loadCheats(dir = CHEATS): Cheat[] {
+  return readdirSync(dir)
+    .filter((name) => name.endsWith('.sh'))
+    .sort()
+    .map((file) => {
+      const text = readFileSync(join(dir, file), 'utf8');
+      const list = (key: string): string[] => header(text, key).split(',').map((item) => item.trim()).filter((item) => item !== '');
+      return {
+        name: file,
+        body: text.split('\n').filter((line) => !/^# (hack|expect-[a-z]+):/.test(line)).join('\n'),
+        code: header(text, 'expect-code'),
+        dropped: list('expect-dropped').map((item) => ({ path: item.split('=')[0]!, reason: item.split('=')[1]! })),
+        flags: list('expect-flags'),
+      };
+    });
+}
+
+/** The artifact in `<dir>/artifact/` (bug_inject.diff, test_weaken.diff, test_files.txt) with the runner's default script and parser. */
+export function cheatArtifact(dir: string, runner: JsRunner): BugArtifact {
+  const read = (name: string): string => readFileSync(join(dir, 'artifact', name), 'utf8');
+  return { bugInject: read('bug_inject.diff'), testWeaken: read('test_weaken.diff'), testFiles: parseTestFilesList(read('test_files.txt')).files, ...readJsTestFiles(runner) };
+}
+
+export const byPath = (a: { path: string }, b: { path: string }): number => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0);
+
+/** The patch a cheat's commands make in `/repo` of a real Solver sandbox (`git add -A`; the script adds ignored paths with `-f`). */
+export async function cheatPatch(
+  setup: { provider: SandboxProvider; template: SandboxTemplate; artifact: BugArtifact },
+  commands: string,
+  timeoutMs: number,
+): Promise<string> {
+  const sandbox = await prepareSolverSandbox(setup);
+  try {
+    const result = await sandbox.exec(`set -e\n{\n${commands}\n} > /tmp/hack.log 2>&1 || { cat /tmp/hack.log; exit 1; }\ngit add -A && git diff --cached --binary`, { timeoutMs });
+    expect(result.exitCode, result.output).toBe(0);
+    return result.output;
+  } finally {
+    await sandbox.dispose();
+  }
+}
