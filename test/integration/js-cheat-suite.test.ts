@@ -18,7 +18,7 @@ import { ssrPath } from '../../src/util/ssr-home.js';
 import { BaselineCache } from '../../src/validator/baseline-cache.js';
 import { validateArtifact } from '../../src/validator/validate-artifact.js';
 import { dockerTemplate, ROOT_REPOS_YAML } from '../helpers/sandboxes.js';
-import { byPath, cheatArtifact, cheatPatch, CHEATS, loadCheats } from './js-cheats.js';
+import { byPath, cheatArtifact, cheatPatch, CHEATS, expectCheatEarnsNothing, loadCheats } from './js-cheats.js';
 
 /**
  * The JS cheat suite (issue 16): every `.sh` of test/fixtures/js-cheats/ is a scripted Solver that
@@ -76,11 +76,7 @@ describe('the JS cheat suite: grading measures the code on node:test too (real D
 
   it.concurrent.each(cheats.map((cheat) => [cheat.name, cheat] as const))('%s earns −1 with the bug still there', async (_name, cheat) => {
     const result = await grade(cheat.body);
-    expect(result.reward, result.reason).toBe(-1);
-    expect(result.code, result.reason).toBe(cheat.code);
-    expect([...result.droppedSections].sort(byPath)).toEqual([...cheat.dropped].sort(byPath));
-    for (const flag of cheat.flags) expect(result.flags, result.reason).toContain(flag);
-    expect(result.failingTests, result.reason).toContain(F);
+    expectCheatEarnsNothing(result, cheat, F);
   }, 1_500_000);
 
   it.concurrent('the honest fix earns +1 with no flags', async () => {
@@ -164,10 +160,7 @@ function describeRunnerCheats(spec: RunnerCheats): void {
 
     it.concurrent.each(runnerCheats.map((cheat) => [cheat.name, cheat] as const))('%s earns −1 with the bug still there', async (_name, cheat) => {
       const result = await gradeWith(cheat.body);
-      expect(result.reward, result.reason).toBe(-1);
-      expect(result.code, result.reason).toBe(cheat.code);
-      expect([...result.droppedSections].sort(byPath)).toEqual([...cheat.dropped].sort(byPath));
-      expect(result.failingTests, result.reason).toContain(spec.failing);
+      expectCheatEarnsNothing(result, cheat, spec.failing);
     }, 1_500_000);
 
     it.concurrent('the honest fix earns +1', async () => {

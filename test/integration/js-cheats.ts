@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { expect } from 'vitest';
 import type { BugArtifact } from '../../src/artifact/bug-artifact.js';
+import type { SolverGrade } from '../../src/roles/grade-solution.js';
 import { parseTestFilesList } from '../../src/artifact/test-files-list.js';
 import { readJsTestFiles, type JsRunner } from '../../src/harness/js-test-files.js';
 import { prepareSolverSandbox } from '../../src/roles/solver-sandbox.js';
@@ -50,6 +51,15 @@ export function cheatArtifact(dir: string, runner: JsRunner): BugArtifact {
 }
 
 export const byPath = (a: { path: string }, b: { path: string }): number => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0);
+
+/** A cheat's grade earned nothing: −1 with its expected code, dropped sections and flags, and `failing` still failing. */
+export function expectCheatEarnsNothing(result: SolverGrade, cheat: Cheat, failing: string): void {
+  expect(result.reward, result.reason).toBe(-1);
+  expect(result.code, result.reason).toBe(cheat.code);
+  expect([...result.droppedSections].sort(byPath)).toEqual([...cheat.dropped].sort(byPath));
+  for (const flag of cheat.flags) expect(result.flags, result.reason).toContain(flag);
+  expect(result.failingTests, result.reason).toContain(failing);
+}
 
 /** The patch a cheat's commands make in `/repo` of a real Solver sandbox (`git add -A`; the script adds ignored paths with `-f`). */
 export async function cheatPatch(
