@@ -1,24 +1,17 @@
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import PQueue from 'p-queue';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { BugArtifact } from '../../src/artifact/bug-artifact.js';
 import { loadReposFile } from '../../src/config/load-repos.js';
 import { resolveRepo, type ResolvedRepo } from '../../src/config/resolve-repo.js';
-import { loadCatalogue } from '../../src/catalogue/load-catalogue.js';
-import { materialiseEntry } from '../../src/catalogue/materialise-entry.js';
-import { catalogueRepoEntry, writeCatalogueRepos } from '../../src/catalogue/write-catalogue-repos.js';
 import { runTests } from '../../src/harness/run-tests.js';
 import { gradeSolution, originalPassingTests, type GradeSolutionOptions, type SolverGrade } from '../../src/roles/grade-solution.js';
 import { createProvider } from '../../src/sandbox/sandbox-factory.js';
 import type { SandboxProvider, SandboxTemplate } from '../../src/sandbox/sandbox.js';
-import { ssrPath } from '../../src/util/ssr-home.js';
 import { BaselineCache } from '../../src/validator/baseline-cache.js';
 import { validateArtifact } from '../../src/validator/validate-artifact.js';
 import { dockerTemplate, ROOT_REPOS_YAML } from '../helpers/sandboxes.js';
-import { byPath, cheatArtifact, cheatPatch, CHEATS, expectCheatEarnsNothing, loadCheats } from './js-cheats.js';
+import { byPath, cheatArtifact, cheatPatch, CHEATS, expectCheatEarnsNothing, fixtureRepo, loadCheats } from './js-cheats.js';
 
 /**
  * The JS cheat suite (issue 16): every `.sh` of test/fixtures/js-cheats/ is a scripted Solver that
@@ -107,18 +100,8 @@ interface RunnerCheats {
   failing: string;
   fix: string;
   names: string[];
-}
-
-const CATALOGUE = fileURLToPath(new URL('../../catalogue/', import.meta.url));
-
-/** A catalogue entry materialised (cached under the ssr home) and resolved like a repos.yaml entry. */
-async function catalogueRepo(id: string): Promise<ResolvedRepo> {
-  const entry = loadCatalogue(CATALOGUE).find((candidate) => candidate.id === id)!;
-  const dest = ssrPath('catalogue');
-  const built = await materialiseEntry(entry, { dest: join(dest, 'repos'), debCache: join(dest, 'debs'), npmCache: join(dest, 'npm'), npmLocks: join(CATALOGUE, 'npm-locks') });
-  const reposFile = join(mkdtempSync(join(tmpdir(), 'ssr-js-cheats-')), 'repos.yaml');
-  await writeCatalogueRepos(reposFile, [catalogueRepoEntry(entry, built)]);
-  return resolveRepo(id, await loadReposFile(reposFile));
+  /** Fewest tests passing on O (a sanity check that the whole suite ran). */
+  minPassing: number;
 }
 
 function describeRunnerCheats(spec: RunnerCheats): void {
@@ -146,7 +129,7 @@ function describeRunnerCheats(spec: RunnerCheats): void {
       }
       const passing = Object.entries(original.statuses).filter(([, status]) => status === 'passed').map(([id]) => id).sort();
       expect(passing, original.log.slice(-2000)).toContain(spec.failing);
-      expect(passing.length).toBeGreaterThan(50);
+      expect(passing.length).toBeGreaterThanOrEqual(spec.minPassing);
       grading = { provider: runnerProvider, template: runnerTemplate, artifact: runnerArtifact, originalPassing: passing, testTimeoutMs: TEST_TIMEOUT_S * 1000 };
     }, 1_500_000);
 
@@ -173,16 +156,23 @@ function describeRunnerCheats(spec: RunnerCheats): void {
 /**
  * tape runs in the same process as the code under test and prints TAP on its stdout, so the code
  * can print a passing stream itself and exit, write into what it takes for the runner's result
- * channel, or write a stream behind a nonce of its own into the log and kill the script.
- * minimist from the catalogue (its tape suite), tap-files.sh and tap_parser.py.
+ * channel, or write a stream behind a nonce of its own into the log and kill the script; or, in the
+ * same process, rebind tape's assertion recorder, its assertion methods, a test instance's bound
+ * methods or EventEmitter's emit (`runner-tampered`, found by tap-files.sh's preload). tapekit
+ * (test/fixtures/js-cheats/tape/repo/, tape 5, its image built by `npm ci`), tap-files.sh and
+ * tap_parser.py.
  */
 describeRunnerCheats({
   runner: 'tape',
-  title: 'the JS cheat suite on tape: forged TAP earns nothing (real Docker, Node 18, minimist)',
-  repo: () => catalogueRepo('minimist'),
-  failing: 'test/stop_early.js > stops parsing on the first non-option when stopEarly is set',
-  fix: `sed -i 's/args.slice(i + 2)/args.slice(i + 1)/' index.js`,
-  names: ['forge-tap-into-result-channel.sh', 'forge-tap-into-runner-log.sh', 'forge-tap-stdout-and-exit.sh'],
+  title: 'the JS cheat suite on tape: forged TAP and tampered internals earn nothing (real Docker, Node 18, tapekit)',
+  repo: () => fixtureRepo(join(CHEATS, 'tape', 'repo'), 'tapekit', 'tape', TEST_TIMEOUT_S),
+  failing: 'test/range.js > clamp holds a value between its bounds',
+  fix: `sed -i 's/return Math.max(Math.min(value, low), high);/return Math.min(Math.max(value, low), high);/' src/range.js`,
+  names: [
+    'emit-flips-results.sh', 'forge-tap-into-result-channel.sh', 'forge-tap-into-runner-log.sh', 'forge-tap-stdout-and-exit.sh',
+    'patch-assertion-methods.sh', 'rebind-assertion-recorder.sh', 'rebind-test-instances.sh',
+  ],
+  minPassing: 6,
 });
 
 /**
@@ -197,4 +187,5 @@ describeRunnerCheats({
   failing: 'test/duration.test.ts > parseDuration > names an unknown unit',
   fix: `sed -i 's/unknown unit "\${match\\[1\\]}"/unknown unit "\${match[2]}"/' src/duration.ts`,
   names: ['config-setup-reporter.sh', 'forge-report-into-log.sh', 'forge-report-stdout.sh'],
+  minPassing: 50,
 });
