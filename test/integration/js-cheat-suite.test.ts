@@ -94,7 +94,7 @@ describe('the JS cheat suite: grading measures the code on node:test too (real D
  * of O instead of a whole validation (the artifact's validity is not what is tested here).
  */
 interface RunnerCheats {
-  runner: 'tape' | 'vitest';
+  runner: 'tape' | 'vitest' | 'mocha';
   title: string;
   repo: () => Promise<ResolvedRepo>;
   failing: string;
@@ -178,14 +178,36 @@ describeRunnerCheats({
 /**
  * Vitest: a config that adds a setup file and a reporter (under names no convention knows), a
  * complete passing report the code under test prints, and one it writes into the log before
- * killing Vitest and the script. tskit (its Vitest suite), vitest.sh and jest_json_parser.py.
+ * killing Vitest and the script; and, in the tests' own worker, built-in matchers redefined
+ * (expect.extend, chai's prototype) and a hook that turns failures into passes (`runner-tampered`,
+ * found by vitest.sh's setup file). tskit (its Vitest suite), vitest.sh and jest_json_parser.py.
  */
 describeRunnerCheats({
   runner: 'vitest',
-  title: 'the JS cheat suite on Vitest: configs, setup files and forged reports earn nothing (real Docker, Node 18, tskit)',
+  title: 'the JS cheat suite on Vitest: configs, setup files, forged reports and tampered matchers earn nothing (real Docker, Node 18, tskit)',
   repo: async () => resolveRepo('tskit', await loadReposFile(ROOT_REPOS_YAML)),
   failing: 'test/duration.test.ts > parseDuration > names an unknown unit',
   fix: `sed -i 's/unknown unit "\${match\\[1\\]}"/unknown unit "\${match[2]}"/' src/duration.ts`,
-  names: ['config-setup-reporter.sh', 'forge-report-into-log.sh', 'forge-report-stdout.sh'],
+  names: [
+    'config-setup-reporter.sh', 'expect-extend-neutralises-matchers.sh', 'forge-report-into-log.sh', 'forge-report-stdout.sh',
+    'hook-overwrites-failures.sh', 'matcher-prototype-rewritten.sh',
+  ],
   minPassing: 50,
+});
+
+/**
+ * Mocha: code under test, in the tests' own process, rebinds the runner's methods
+ * (Runner.prototype.fail, Runnable.prototype.run), EventEmitter's emit, the global it() or
+ * node:assert (`runner-tampered`, found by mocha.sh's --require guard). mochakit
+ * (test/fixtures/js-cheats/mocha/repo/, Mocha 10 and node:assert, its image built by `npm ci`),
+ * mocha.sh and mocha_json_parser.py.
+ */
+describeRunnerCheats({
+  runner: 'mocha',
+  title: 'the JS cheat suite on Mocha: tampered runner internals earn nothing (real Docker, Node 18, mochakit)',
+  repo: () => fixtureRepo(join(CHEATS, 'mocha', 'repo'), 'mochakit', 'mocha', TEST_TIMEOUT_S),
+  failing: 'test/stack.test.js > Stack pops what was pushed last',
+  fix: `sed -i 's/return this.items.shift();/return this.items.pop();/' src/stack.js`,
+  names: ['assert-made-no-op.sh', 'emit-turns-fail-into-pass.sh', 'rewrap-mocha-globals.sh', 'runnable-swallows-errors.sh', 'runner-fail-reports-pass.sh'],
+  minPassing: 5,
 });

@@ -5,8 +5,9 @@ import type { TestReport } from '../../../../src/harness/test-report.js';
 import { runVerdict } from '../../../../src/roles/grading/guard-verdict.js';
 import { tamperFindings } from '../../../../src/roles/grading/tamper-ids.js';
 
-const parseJest = (log: string): TestReport['statuses'] =>
-  JSON.parse(execFileSync('python3', ['-c', readJsTestFiles('jest').testParser], { input: log, encoding: 'utf8' })) as TestReport['statuses'];
+const parseWith = (runner: 'jest' | 'mocha' | 'tape', log: string): TestReport['statuses'] =>
+  JSON.parse(execFileSync('python3', ['-c', readJsTestFiles(runner).testParser], { input: log, encoding: 'utf8' })) as TestReport['statuses'];
+const parseJest = (log: string): TestReport['statuses'] => parseWith('jest', log);
 
 const report = (statuses: TestReport['statuses']): TestReport => ({ statuses, timedOut: false, exitCode: 0, durationMs: 1, parserDurationMs: 1, logBytes: 1, log: '' });
 
@@ -29,6 +30,20 @@ describe('in-process tamper findings of the JS runner scripts', () => {
       'ssr-tampered: test/a.test.js: global test reassigned; matcher toBe replaced': 'failed',
       "ssr-tampered: ssr's test environment was changed on disk during the run": 'failed',
     });
+  });
+
+  it('mocha_json_parser.py reports a finding line of the log beside a report that counts, and none without one', () => {
+    const report = JSON.stringify({ passes: [{ file: '/repo/test/a.js', fullTitle: 'a works' }], failures: [], pending: [] });
+    const log = `ssr-tampered: Mocha Runner.prototype.fail reassigned\nssr-json-report-begin\n${report}\nssr-json-report-end\n`;
+    expect(parseWith('mocha', log)).toEqual({ 'test/a.js > a works': 'passed', 'ssr-tampered: Mocha Runner.prototype.fail reassigned': 'failed' });
+    expect(parseWith('mocha', 'ssr-tampered: x\n')).toEqual({});
+  });
+
+  it('tap_parser.py reports a counted finding line under the file it came from; an untagged one counts nothing', () => {
+    const nonce = '0123456789abcdef0123456789abcdef';
+    const lines = ['ssr-test-file: test/a.js', 'TAP version 13', '# works', 'ok 1 should be equal', 'ssr-tampered: tape Test.prototype._assert reassigned'];
+    const log = `ssr-tampered: forged\n${lines.map((line) => `${nonce} ${line}`).join('\n')}\nssr-tap-nonce: ${nonce}\n`;
+    expect(parseWith('tape', log)).toEqual({ 'test/a.js > works': 'passed', 'ssr-tampered: test/a.js: tape Test.prototype._assert reassigned': 'failed' });
   });
 
   it('a finding is −1 with code runner-tampered even when O was not guarded; a run without one is unchanged', () => {
