@@ -30,6 +30,13 @@ const findings = [];
 const find = (what) => { if (!findings.includes(what)) findings.push(what); };
 const snapshot = (object) => (object ? Object.fromEntries(Object.getOwnPropertyNames(object).map((key) => [key, Object.getOwnPropertyDescriptor(object, key)])) : {});
 const assertion = Object.getPrototypeOf(expect(0));
+// With `globals: true` the API is on globalThis too: a reassignment there is recorded, not applied.
+for (const name of ['test', 'it', 'describe', 'suite', 'expect', 'beforeAll', 'beforeEach', 'afterAll', 'afterEach', 'vi']) {
+  const desc = Object.getOwnPropertyDescriptor(globalThis, name);
+  if (!desc || !desc.configurable || !('value' in desc)) continue;
+  const value = desc.value;
+  Object.defineProperty(globalThis, name, { configurable: false, enumerable: desc.enumerable, get: () => value, set: () => find(`global ${name} reassigned`) });
+}
 const saved = { expect: snapshot(expect), assertion: snapshot(assertion), is: Object.is };
 const same = (a, b) => a && b && a.value === b.value && a.get === b.get && a.set === b.set;
 const CANARIES = [
