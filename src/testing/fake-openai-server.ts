@@ -26,6 +26,8 @@ export type FakeFailure =
   | { type: 'drop' }
   /** Answer normally after `ms`, unless the client has given up by then. */
   | { type: 'delay'; ms: number }
+  /** Answer normally once `until` resolves (a test publishes new weights while the request runs). */
+  | { type: 'hold'; until: Promise<void> }
   /** HTTP 400 worded the way vLLM words a prompt longer than the context. */
   | { type: 'context-overflow' }
   /** HTTP 200 with an HTML page (a web UI or a proxy's login page where the API was expected). */
@@ -154,8 +156,8 @@ export async function startFakeOpenAIServer(options: FakeOpenAIServerOptions = {
     }
     if (failure?.type === 'context-overflow') return send(res, 400, JSON.stringify(overflowBody(maxModelLen, maxModelLen + 1)));
     if (failure?.type === 'html') return send(res, 200, '<!doctype html><html><head><title>Sign in</title></head><body>Please sign in</body></html>', { 'content-type': 'text/html' });
-    if (failure?.type === 'delay') {
-      await new Promise((resolve) => setTimeout(resolve, failure.ms));
+    if (failure?.type === 'delay' || failure?.type === 'hold') {
+      await (failure.type === 'hold' ? failure.until : new Promise((resolve) => setTimeout(resolve, failure.ms)));
       // A client that timed out must not consume a scripted reply meant for its retry.
       if (closed) return;
     }
