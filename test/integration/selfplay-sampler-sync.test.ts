@@ -95,8 +95,9 @@ describe('ssr selfplay with a separate sampler (two real trainer services, tiny 
 
   it('a sampler that cannot load the weights stops the run after the step that made them: nothing trains after it', async () => {
     const trainer = await start(['--output-dir', join(root, 'trainer2-ckpt')]);
-    // Another architecture: the checkpoint is refused by its identity check, as a wrong --model would be.
-    const sampler = await start(['--model-config', JSON.stringify({ d_model: 8, n_layers: 1, n_heads: 1, d_ff: 16, attn_chunk: 2048 })]);
+    // The same weights (the check before the first sample passes) under another model configuration: the
+    // checkpoint is refused by its identity check, as a wrong --model would be.
+    const sampler = await start(['--model-config', JSON.stringify({ ...JSON.parse(FAST_TINY_CONFIG), attn_chunk: 1024 })]);
     const { code, stderr } = await selfplay(sampler, trainer, join(root, 'run-bad'), repo);
     expect(code).toBe(2);
     expect(stderr).toContain(`the sampler at ${sampler} did not load the new weights (POST /update_weights_from_disk): HTTP 400`);
