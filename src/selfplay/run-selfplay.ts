@@ -151,7 +151,7 @@ export async function runSelfplay(input: SelfplayRunInput): Promise<SelfplayRunR
       // A separate sampler must serve the trainer's weights before the first sample: a trainer that resumed is ahead of it.
       const { samplerUrl, samplerSync } = settings;
       // At version 0 there is nothing to load, but the sampler must serve the same weights as the trainer all the same.
-      const route = { trainerUrl: trainer.url, samplerUrl, samplerSync, runTag: trainer.runTag };
+      const route = { trainerUrl: trainer.url, samplerUrl, samplerSync, runTag: trainer.runTag, tolerance: settings.samplerCheckTolerance };
       const served = trainer.version === 0 ? await checkStartingSampler(route) : await publishWeights(route, trainer.version);
       if (served !== null) policy.serve(served);
     }

@@ -13,6 +13,8 @@ export interface WeightsRoute {
   samplerSync: SamplerSyncMode;
   /** Names this run's adapters (run-tag.ts). */
   runTag: string;
+  /** The sampler check's tolerance (verifySampler); default DEFAULT_PROBE_TOLERANCE. */
+  tolerance?: number;
 }
 
 /** Whether the sampler is the trainer itself (then it serves each new version as soon as it trains it). */
@@ -38,7 +40,7 @@ export async function publishWeights(route: WeightsRoute, trainerVersion: number
   if (checkpoint.version !== trainerVersion) {
     throw new EngineError('policy-unavailable', `the trainer at ${route.trainerUrl} saved version ${checkpoint.version}, but its step answered version ${trainerVersion}: another client is training it`);
   }
-  return syncSampler(route.samplerUrl!, route.samplerSync, checkpoint, { trainerUrl: route.trainerUrl, runTag: route.runTag });
+  return syncSampler(route.samplerUrl!, route.samplerSync, checkpoint, { trainerUrl: route.trainerUrl, runTag: route.runTag, ...(route.tolerance === undefined ? {} : { tolerance: route.tolerance }) });
 }
 
 /**
@@ -52,6 +54,6 @@ export async function checkStartingSampler(route: WeightsRoute): Promise<Sampler
   if (samplesFromTrainer(route)) return { version: 0 };
   if (route.samplerSync === 'none') return null;
   const kind = await samplerKind(route.samplerUrl!, route.samplerSync);
-  await verifySampler({ samplerUrl: route.samplerUrl!, kind, trainerUrl: route.trainerUrl, version: 0 });
+  await verifySampler({ samplerUrl: route.samplerUrl!, kind, trainerUrl: route.trainerUrl, version: 0, ...(route.tolerance === undefined ? {} : { tolerance: route.tolerance }) });
   return { version: 0 };
 }

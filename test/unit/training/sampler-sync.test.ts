@@ -239,6 +239,13 @@ describe('publishWeights (after a train step)', () => {
     await expect(publishWeights(route, 1)).rejects.toThrow(/differ from the trainer's .*with every penalty sent neutral.*alters the distribution regardless of the request/);
   });
 
+  it('--sampler-check-tolerance: a looser tolerance lets that difference (about 0.1 here) through', async () => {
+    const vllm = await toyVllm(toyWeights(1), { forcedPenalty: 1.05, logprobs: 'processed' });
+    servers.push(vllm);
+    const { route } = await trained('lora', vllm.url, 'vllm-lora');
+    expect(await publishWeights({ ...route, tolerance: 0.5 }, 1)).toEqual({ version: 1, model: 'ssr-run1-v1' });
+  });
+
   it('a generation-config repetition_penalty is overridden: the check sends every penalty neutral and passes', async () => {
     const vllm = await toyVllm(toyWeights(1), { generationConfig: { repetition_penalty: 1.05 }, logprobs: 'processed' });
     servers.push(vllm);
