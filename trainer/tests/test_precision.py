@@ -12,6 +12,7 @@ import torch
 from conftest import TRAINER_DIR, sampled
 from ssr_trainer.checkpoint import load_checkpoint, save_checkpoint
 from ssr_trainer.models import TinyPolicy
+from ssr_trainer.service import PolicyService
 from ssr_trainer.tiny_model import TinyConfig
 from ssr_trainer.train import TrainConfig, Trainer
 
@@ -88,6 +89,9 @@ def test_a_resumed_bf16_trainer_keeps_its_fp32_masters(samples, tmp_path):
     for _ in range(3):
         first.step(samples)
     save_checkpoint(first.policy, first, str(tmp_path / "v3"))
+    saved = torch.load(str(tmp_path / "v3" / "model.pt"))  # what a separate sampler loads: the masters, cast
+    named = dict(first.policy.module.named_parameters())
+    assert all(torch.equal(saved[name], m.to(torch.bfloat16)) for name, m in zip(named, first.params))
     resumed = trainer(torch.bfloat16, lr=K_LR)
     load_checkpoint(str(tmp_path / "v3"), resumed.policy, resumed)
     assert all(torch.equal(a, b) for a, b in zip(first.params, resumed.params))
@@ -116,3 +120,20 @@ def test_the_service_refuses_fp16_without_masters_naming_the_flag(tmp_path):
                            "--port", "0", "--output-dir", str(tmp_path)], capture_output=True, text=True, env=env, timeout=120)
     assert done.returncode == 1
     assert "--dtype float16 --master-weights none: float16 training needs --master-weights fp32" in done.stderr
+
+
+def test_weights_loaded_from_disk_become_the_masters(samples, tmp_path):
+    """A service that loads another's checkpoint (/update_weights_from_disk) and then trains starts
+    from the loaded weights: its masters are reset from them, not left at its own old values."""
+    source = trainer(torch.bfloat16, lr=K_LR)
+    for _ in range(3):
+        source.step(samples)
+    save_checkpoint(source.policy, source, str(tmp_path / "v3"))
+    loader = trainer(torch.bfloat16, lr=K_LR)
+    service = PolicyService(loader.policy, loader, str(tmp_path))
+    assert service.update_weights_from_disk({"model_path": str(tmp_path / "v3")})["policy_version"] == 3
+    weights = source.policy.trainable_parameters()
+    assert all(torch.equal(m, p.float()) for m, p in zip(loader.params, weights))
+    service.train_step({"samples": [dict(s, policyVersion=3) for s in samples]})
+    moved = sum(int((a != b).sum()) for a, b in zip(weights, loader.policy.trainable_parameters()))
+    assert 0 < moved < 0.2 * sum(p.numel() for p in weights)  # one small step away from the loaded weights

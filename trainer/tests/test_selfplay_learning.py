@@ -74,6 +74,10 @@ def self_play(dtype, tmp_path):
             # (Once every sample of both groups scores the same, nothing is left to train: no update.)
             if metrics["samples"]["trained"]:
                 assert metrics["mean_ratio"] == pytest.approx(1.0, abs=1e-3) and metrics["updated"]
+        # What the sampler served last is the trainer's weights, cast from the fp32 masters where there are some.
+        served = service.served.policy.module.state_dict()
+        names = [name for name, p in policy.module.named_parameters() if p.requires_grad]
+        assert all(torch.equal(served[n], m.to(served[n].dtype)) for n, m in zip(names, service.trainer.params))
         return curve, health
     finally:
         server.shutdown()
