@@ -319,8 +319,10 @@ def main(argv: Optional[List[str]] = None) -> None:
                             args.prefix_cache_mb)
     server = make_server(service, args.host, args.port, args.verbose)
     host, port = server.server_address[:2]
+    precision = trainer.precision.describe()
+    masters = ", fp32 master weights" if precision["master_weights"] == "fp32" else ""
     print(f"ssr-trainer: serving {policy.name} ({policy.kind}{', lora' if policy.lora else ''}, {policy.parameter_count():,} parameters, "
-          f"version {trainer.version}{resumed}) on http://{host}:{port}", flush=True)
+          f"{precision['dtype']}{masters}, version {trainer.version}{resumed}) on http://{host}:{port}", flush=True)
     try:
         server.serve_forever()
     except KeyboardInterrupt:
