@@ -45,7 +45,7 @@ async function refuseForeignId(reposFile: string, id: string, path: string): Pro
   if (source !== path) throw new EngineError('usage', `${reposFile} already has an entry "${id}" for ${source}: pass --id <another id>`);
 }
 
-/** SPEC §3's default; a suite with fewer passing tests gets its own count so validation can pass at all. */
+/** method §3's default; a suite with fewer passing tests gets its own count so validation can pass at all. */
 const DEFAULT_MIN_PASSING = 10;
 
 function defaultId(path: string): string {

@@ -8,7 +8,7 @@ const { dirname } = posix;
 /** Exit code of the write step, out of the range git and patch use. */
 const WRITE_FAILED = 199;
 
-/** The fallback chain, most exact first (SPEC §4: git apply, then --3way, then patch --fuzz). */
+/** The fallback chain, most exact first (method §4: git apply, then --3way, then patch --fuzz). */
 export const APPLY_METHODS = ['git-apply', 'git-apply-3way', 'patch-fuzz'] as const;
 export type ApplyMethod = (typeof APPLY_METHODS)[number];
 
