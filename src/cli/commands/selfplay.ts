@@ -1,7 +1,8 @@
 import { resolve } from 'node:path';
 import { Option, type Command } from 'commander';
 import type { AgentLimits } from '../../agent/agent-limits.js';
-import { resolveRepo, type ResolvedRepo } from '../../config/resolve-repo.js';
+import type { ResolvedRepo } from '../../config/resolve-repo.js';
+import { resolveRepoRef } from '../../onboarding/resolve-repo-ref.js';
 import { resolveDefaultPolicy, type PolicyFlags } from '../../policy/create-policy.js';
 import type { LogTarget } from '../../report/step-log/step-log.js';
 import { addLogToOption, createRunPolicy, resolvedRunSettings } from '../run-provenance.js';
@@ -221,7 +222,7 @@ export function registerSelfplay(program: Command): void {
     if (!flags.repo?.length) throw new EngineError('usage', 'ssr selfplay: give at least one --repo <id|path>');
     const loaded = await loadReposOption(flags.repos);
     const repos: ResolvedRepo[] = [];
-    for (const ref of flags.repo) repos.push(withBreadthFlags(await resolveRepo(ref, loaded), flags));
+    for (const ref of flags.repo) repos.push(withBreadthFlags(await resolveRepoRef(ref, loaded), flags));
     if (new Set(repos.map((repo) => repo.id)).size !== repos.length) throw new EngineError('usage', 'ssr selfplay: a --repo is given twice');
     if ((flags.resume || flags.saveEvery) && !flags.trainer) throw new EngineError('usage', `ssr selfplay: ${flags.resume ? '--resume' : '--save-every'} needs --trainer <url>`);
     const settings = selfplaySettingsSchema.parse({
