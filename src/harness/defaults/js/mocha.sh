@@ -76,7 +76,8 @@ if (mocha && mocha.Runner) {
 }
 GUARD
 before=$(sha256sum < "$helpers/guard.cjs")
-SSR_MOCHA_REPORT="$report" node_modules/.bin/mocha --require "$helpers/guard.cjs" --reporter json --reporter-option "output=$report" --no-color
+export SSR_MOCHA_REPORT="$report"
+node_modules/.bin/mocha --require "$helpers/guard.cjs" --reporter json --reporter-option "output=$report" --no-color
 status=$?
 if [ "$(sha256sum < "$helpers/guard.cjs" 2>/dev/null)" != "$before" ]; then
   echo "ssr-tampered: ssr's Mocha guard was changed on disk during the run"

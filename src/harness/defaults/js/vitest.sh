@@ -27,7 +27,7 @@ import { afterEach, beforeEach, expect } from '/repo/node_modules/vitest/dist/in
 
 const MARK = ['ssr', 'tampered: '].join('-');
 const findings = [];
-const find = (what) => { if (!findings.includes(what)) findings.push(what); };
+const record = (what) => { if (!findings.includes(what)) findings.push(what); };
 const snapshot = (object) => (object ? Object.fromEntries(Object.getOwnPropertyNames(object).map((key) => [key, Object.getOwnPropertyDescriptor(object, key)])) : {});
 const assertion = Object.getPrototypeOf(expect(0));
 // With `globals: true` the API is on globalThis too: a reassignment there is recorded, not applied.
@@ -35,7 +35,7 @@ for (const name of ['test', 'it', 'describe', 'suite', 'expect', 'beforeAll', 'b
   const desc = Object.getOwnPropertyDescriptor(globalThis, name);
   if (!desc || !desc.configurable || !('value' in desc)) continue;
   const value = desc.value;
-  Object.defineProperty(globalThis, name, { configurable: false, enumerable: desc.enumerable, get: () => value, set: () => find(`global ${name} reassigned`) });
+  Object.defineProperty(globalThis, name, { configurable: false, enumerable: desc.enumerable, get: () => value, set: () => record(`global ${name} reassigned`) });
 }
 const saved = { expect: snapshot(expect), assertion: snapshot(assertion), is: Object.is };
 const same = (a, b) => a && b && a.value === b.value && a.get === b.get && a.set === b.set;
@@ -47,16 +47,16 @@ const CANARIES = [
 ];
 
 function check() {
-  for (const [key, desc] of Object.entries(saved.expect)) if (!same(desc, Object.getOwnPropertyDescriptor(expect, key))) find(`expect.${key} replaced`);
+  for (const [key, desc] of Object.entries(saved.expect)) if (!same(desc, Object.getOwnPropertyDescriptor(expect, key))) record(`expect.${key} replaced`);
   // expect.extend adds matchers here; replacing a built-in one is tampering.
-  for (const [key, desc] of Object.entries(saved.assertion)) if (!same(desc, Object.getOwnPropertyDescriptor(assertion, key))) find(`matcher ${key} replaced`);
-  if (Object.is !== saved.is) find('Object.is replaced');
+  for (const [key, desc] of Object.entries(saved.assertion)) if (!same(desc, Object.getOwnPropertyDescriptor(assertion, key))) record(`matcher ${key} replaced`);
+  if (Object.is !== saved.is) record('Object.is replaced');
   const state = expect.getState();
   const calls = state.assertionCalls;
   CANARIES.forEach((canary, index) => {
     let threw = false;
     try { canary(expect); } catch { threw = true; }
-    if (!threw) find(`expect canary ${index + 1} passed (${String(canary).slice(7)})`);
+    if (!threw) record(`expect canary ${index + 1} passed (${String(canary).slice(7)})`);
   });
   expect.setState({ assertionCalls: calls });
 }
@@ -74,7 +74,7 @@ beforeEach((context) => {
     enumerable: true,
     get: () => state,
     set(next) {
-      if (state === 'fail' && next !== 'fail' && !(next === 'run' && (task.retry || 0) > (result.retryCount || 0))) find(`the failure of "${task.name}" was overwritten with ${next}`);
+      if (state === 'fail' && next !== 'fail' && !(next === 'run' && (task.retry || 0) > (result.retryCount || 0))) record(`the failure of "${task.name}" was overwritten with ${next}`);
       else state = next;
     },
   });
@@ -84,7 +84,7 @@ beforeEach((context) => {
     get: () => errors,
     set(next) {
       if (Array.isArray(next) || next === undefined) {
-        if (errors && errors.length > 0 && (!next || errors.some((error) => !next.includes(error)))) find(`the errors of "${task.name}" were cleared`);
+        if (errors && errors.length > 0 && (!next || errors.some((error) => !next.includes(error)))) record(`the errors of "${task.name}" were cleared`);
         else errors = next;
       }
     },
@@ -94,7 +94,7 @@ beforeEach((context) => {
 afterEach((context) => {
   check();
   const result = context.task.result;
-  if (result && result.state === 'fail' && !(Array.isArray(result.errors) && result.errors.length > 0)) find(`the errors of "${context.task.name}" were cleared`);
+  if (result && result.state === 'fail' && !(Array.isArray(result.errors) && result.errors.length > 0)) record(`the errors of "${context.task.name}" were cleared`);
   if (findings.length > 0) throw new Error(MARK + findings.join('; '));
 });
 SETUP
@@ -105,7 +105,10 @@ for name in vitest.config vite.config; do
     if [ -z "$base" ] && [ -f "$name.$ext" ]; then base="/repo/$name.$ext"; fi
   done
 done
-workspace=$(find . -maxdepth 1 \( -name 'vitest.workspace.*' -o -name 'vitest.projects.*' \) -print -quit)
+workspace=
+for candidate in vitest.workspace.* vitest.projects.*; do
+  if [ -z "$workspace" ] && [ -e "$candidate" ]; then workspace=$candidate; fi
+done
 if [ -n "$workspace" ] || [ ! -f "$vitest_dist/index.js" ] || [ ! -f "$vitest_dist/config.js" ]; then
   echo "ssr: Vitest integrity checks off: ${workspace:-no $vitest_dist/index.js and config.js}"
 else
