@@ -149,8 +149,8 @@ export async function runSelfplay(input: SelfplayRunInput): Promise<SelfplayRunR
       : await connectTrainer({ url: settings.trainerUrl, store, resume: input.resume ?? false, firstUndoneStep, ...(input.onResume ? { onResume: input.onResume } : {}) });
     if (trainer !== null) {
       // A separate sampler must serve the trainer's weights before the first sample: a trainer that resumed is ahead of it.
-      const { samplerUrl, samplerSync } = settings;
-      const served = trainer.version === 0 ? { version: 0 } : await publishWeights({ trainerUrl: trainer.url, samplerUrl, samplerSync }, trainer.version);
+      const { samplerUrl, samplerSync, maxStaleness } = settings;
+      const served = trainer.version === 0 ? { version: 0 } : await publishWeights({ trainerUrl: trainer.url, samplerUrl, samplerSync, maxStaleness }, trainer.version);
       if (served !== null) policy.serve(served);
     }
     const perStep = corpus ? [...corpus.values()].filter((bugs) => bugs.length > 0).length * settings.episodesPerStep : repoIds.length * settings.episodesPerStep;

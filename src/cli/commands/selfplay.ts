@@ -61,6 +61,7 @@ interface SelfplayFlags extends RunFlags {
   samplerSync: SamplerSyncMode;
   leakPolicy: LeakPolicy;
   saveEvery?: number;
+  keepCheckpoints: number;
   resume?: boolean;
 }
 
@@ -213,7 +214,8 @@ export function registerSelfplay(program: Command): void {
         .choices(samplerSyncModeSchema.options)
         .default('auto'),
     )
-    .option('--save-every <n>', 'with --trainer: a trainer checkpoint (POST <url>/weights/save) every n steps, recorded in <out>/training.jsonl', positiveInt('--save-every'))
+    .option('--save-every <n>', 'with --trainer: a resumable trainer checkpoint (POST <url>/weights/save: weights, optimizer, training state) every n steps, recorded in <out>/training.jsonl; a separate sampler otherwise gets weights-only exports', positiveInt('--save-every'))
+    .option('--keep-checkpoints <n>', 'with --save-every: the resumable checkpoints kept on the trainer\'s disk (each save deletes all but the newest n)', positiveInt('--keep-checkpoints'), 2)
     .option('--resume', 'with --trainer: the trainer service was restarted from the run\'s last checkpoint (--resume <its path>); continue the run from it');
   addLeakPolicyOption(command);
   addRunOptions(command);
@@ -238,6 +240,7 @@ export function registerSelfplay(program: Command): void {
       samplerUrl: samplerUrlOf(flags),
       samplerSync: flags.samplerSync,
       saveEvery: flags.saveEvery ?? 0,
+      keepCheckpoints: flags.keepCheckpoints,
       corpusDir: flags.corpus === undefined ? null : resolve(flags.corpus),
       leakPolicy: flags.leakPolicy,
     });

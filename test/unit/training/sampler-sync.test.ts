@@ -132,43 +132,53 @@ describe('syncing the sampler', () => {
 describe('publishWeights (after a train step)', () => {
   it('the trainer sampling itself serves its own version: nothing is saved or loaded', async () => {
     const trainer = await serve({});
-    expect(await publishWeights({ trainerUrl: trainer.url, samplerUrl: `${trainer.url}/v1`, samplerSync: 'auto' }, 4)).toEqual({ version: 4 });
-    expect(await publishWeights({ trainerUrl: trainer.url, samplerUrl: null, samplerSync: 'auto' }, 4)).toEqual({ version: 4 });
+    expect(await publishWeights({ trainerUrl: trainer.url, samplerUrl: `${trainer.url}/v1`, samplerSync: 'auto', maxStaleness: 1 }, 4)).toEqual({ version: 4 });
+    expect(await publishWeights({ trainerUrl: trainer.url, samplerUrl: null, samplerSync: 'auto', maxStaleness: 1 }, 4)).toEqual({ version: 4 });
     expect(trainer.calls).toEqual([]);
   });
 
-  it('a separate sampler gets the checkpoint the trainer saved; its confirmed version is returned', async () => {
-    const trainer = await serve({ 'POST /weights/save': [200, { path: '/ckpt/v3', version: 3, steps: 3, kind: 'full' }] });
+  it('a separate sampler gets a weights-only export the trainer saved; its confirmed version is returned', async () => {
+    const trainer = await serve({ 'POST /weights/save': [200, { path: '/ckpt/v3', version: 3, steps: 3, kind: 'full', resumable: false, removed: [] }] });
     const sampler = await serve(ssrRoutes({ version: 2 }));
-    expect(await publishWeights({ trainerUrl: trainer.url, samplerUrl: sampler.url, samplerSync: 'ssr' }, 3)).toEqual({ version: 3 });
-    expect(trainer.calls.map((call) => call.route)).toEqual(['POST /weights/save']);
+    expect(await publishWeights({ trainerUrl: trainer.url, samplerUrl: sampler.url, samplerSync: 'ssr', maxStaleness: 1 }, 3)).toEqual({ version: 3 });
+    // No optimizer state for a sampler; the exports kept: the new one, the served one and one more that --max-staleness 1 still accepts samples of.
+    expect(trainer.calls).toEqual([{ route: 'POST /weights/save', body: { weights_only: true, keep: 3 } }]);
+  });
+
+  it('a trainer whose disk is full stops the sync, naming the path and what to do, before the sampler is asked', async () => {
+    const message = 'no space left to write the checkpoint /ckpt/sampler/v3 (No space left on device): nothing was saved. Free space on that disk';
+    const trainer = await serve({ 'POST /weights/save': [507, { error: { message, type: 'insufficient_storage', code: 507 } }] });
+    const sampler = await serve(ssrRoutes({ version: 2 }));
+    const failure = publishWeights({ trainerUrl: trainer.url, samplerUrl: sampler.url, samplerSync: 'ssr', maxStaleness: 0 }, 3);
+    await expect(failure).rejects.toMatchObject({ code: 'policy-unavailable', retryable: false, message: expect.stringContaining(`the trainer's disk is full: POST ${trainer.url}/weights/save answered HTTP 507: ${message}`) });
+    expect(sampler.calls).toEqual([]);
   });
 
   it('a checkpoint already saved this step (--save-every) is the one the sampler loads: no second save', async () => {
     const trainer = await serve({});
     const sampler = await serve(ssrRoutes({ version: 2 }));
     const saved = { path: '/ckpt/v3', version: 3, kind: 'full' as const };
-    expect(await publishWeights({ trainerUrl: trainer.url, samplerUrl: sampler.url, samplerSync: 'ssr' }, 3, saved)).toEqual({ version: 3 });
+    expect(await publishWeights({ trainerUrl: trainer.url, samplerUrl: sampler.url, samplerSync: 'ssr', maxStaleness: 1 }, 3, saved)).toEqual({ version: 3 });
     expect(trainer.calls).toEqual([]);
   });
 
   it('--sampler-sync none leaves a separate sampler alone and the policy at its version', async () => {
     const trainer = await serve({});
     const sampler = await serve({});
-    expect(await publishWeights({ trainerUrl: trainer.url, samplerUrl: sampler.url, samplerSync: 'none' }, 3)).toBeNull();
+    expect(await publishWeights({ trainerUrl: trainer.url, samplerUrl: sampler.url, samplerSync: 'none', maxStaleness: 1 }, 3)).toBeNull();
     expect([...trainer.calls, ...sampler.calls]).toEqual([]);
   });
 
   it('a trainer that saves another version than it trained is an error', async () => {
     const trainer = await serve({ 'POST /weights/save': [200, { path: '/ckpt/v5', version: 5, steps: 5, kind: 'full' }] });
     const sampler = await serve(ssrRoutes({ version: 2 }));
-    await expect(publishWeights({ trainerUrl: trainer.url, samplerUrl: sampler.url, samplerSync: 'ssr' }, 3)).rejects.toThrow(/saved version 5, but its step answered version 3/);
+    await expect(publishWeights({ trainerUrl: trainer.url, samplerUrl: sampler.url, samplerSync: 'ssr', maxStaleness: 1 }, 3)).rejects.toThrow(/saved version 5, but its step answered version 3/);
     expect(sampler.calls).toEqual([]);
   });
 
   it('a trainer that cannot save is an error naming the route', async () => {
     const trainer = await serve({ 'POST /weights/save': [400, { error: { message: '/x exists and is not a checkpoint' } }] });
     const sampler = await serve(ssrRoutes({ version: 2 }));
-    await expect(publishWeights({ trainerUrl: trainer.url, samplerUrl: sampler.url, samplerSync: 'ssr' }, 3)).rejects.toThrow(/did not save its weights: HTTP 400 from POST .*\/weights\/save/);
+    await expect(publishWeights({ trainerUrl: trainer.url, samplerUrl: sampler.url, samplerSync: 'ssr', maxStaleness: 1 }, 3)).rejects.toThrow(/did not save its weights: HTTP 400 from POST .*\/weights\/save/);
   });
 });
