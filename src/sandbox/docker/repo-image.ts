@@ -20,7 +20,7 @@ import { tarDirectory } from './tar.js';
 import { hasNpmStep } from '../images/setup-step.js';
 
 /** Bump when the build steps below change, so every repo image built by older steps is rebuilt. */
-export const REPO_IMAGE_VERSION = 1;
+export const REPO_IMAGE_VERSION = 2;
 
 /** What the repo image starts from: ssr's base image tag, or the user's `image.base` (by id once known). */
 function baseIdentity(repo: ResolvedRepo, userBase?: string): string {

@@ -4,6 +4,7 @@ import type { ProgressSink } from '../../util/progress.js';
 import { EngineError } from '../../util/engine-error.js';
 import type { PackageIndexAccess } from '../images/package-index.js';
 import { buildStep } from '../images/setup-step.js';
+import { copyScanScript, parseCopyScan, refuseOutsideCopies, removedSummary, SETUP_MARKER } from '../images/copy-scan.js';
 import { npmFailureHint } from '../images/npm-failure.js';
 import { npmRegistryEnv } from '../images/npm-registry-env.js';
 import { REPO_DIR } from '../sandbox.js';
@@ -15,10 +16,14 @@ const TAIL_CHARS = 4000;
 
 /**
  * Run a recipe's setup steps in order inside the build container; the first failure fails the
- * build with the step's repos.yaml line, its command and its output tail.
+ * build with the step's repos.yaml line, its command and its output tail. Then no copy of the
+ * repo's code may be left beside it (see copyScanScript): copies in /repo's build outputs are
+ * deleted, copies elsewhere refuse the build.
  */
 export async function runSetup(container: Docker.Container, repo: ResolvedRepo, index: PackageIndexAccess, progress: ProgressSink): Promise<void> {
   const steps = repo.image.setup.map(buildStep);
+  if (steps.length === 0) return;
+  await runDockerExec(container, { command: `touch ${SETUP_MARKER}`, cwd: '/', env: {}, timeoutMs: 60_000, maxOutputBytes: 4096 });
   for (const [position, step] of steps.entries()) {
     progress({ stage: 'setup', message: `[${position + 1}/${steps.length}] ${step.label}`, fraction: position / steps.length });
     const indexEnv = step.tool === 'pip' ? index.pipEnv : step.tool === 'uv' ? index.uvEnv : step.tool === 'npm' ? npmRegistryEnv() : {};
@@ -32,4 +37,9 @@ export async function runSetup(container: Docker.Container, repo: ResolvedRepo, 
       throw new EngineError('image-build-failed', `${origin}: setup step \`${step.label}\` ${why}${indexLine}\noutput tail:\n${result.output.slice(-TAIL_CHARS)}`);
     }
   }
+  const result = await runDockerExec(container, { command: copyScanScript({ outside: true }), cwd: REPO_DIR, env: {}, timeoutMs: SETUP_TIMEOUT_MS, maxOutputBytes: 256 * 1024 });
+  const scan = parseCopyScan(result.output, result.exitCode, repo.id);
+  const removed = removedSummary(scan);
+  if (removed) progress({ stage: 'setup', message: removed });
+  refuseOutsideCopies(scan, repo.id);
 }
