@@ -65,11 +65,13 @@ class DiskFullError(CheckpointError):
 
 def checkpoint_bytes(policy: Any, trainer: Any, resumable: bool) -> int:
     """About what a save writes: the weights (the trainable ones for LoRA: the adapter), and for a
-    resumable checkpoint the optimizer's state tensors as they are now."""
+    resumable checkpoint the optimizer's state tensors as they are now and the fp32 masters."""
     weights = trainer.params if policy.lora else {id(t): t for t in policy.module.state_dict().values()}.values()
     total = sum(t.numel() * t.element_size() for t in weights)
     if resumable:
         total += sum(v.numel() * v.element_size() for state in trainer.optimizer.state.values() for v in state.values() if hasattr(v, "numel"))
+        # fp32 master weights of a bf16 / fp16 model (precision.py) are saved beside the optimizer state.
+        total += sum(m.numel() * m.element_size() for _, m in getattr(getattr(trainer, "precision", None), "pairs", []))
     return total
 
 
