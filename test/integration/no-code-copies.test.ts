@@ -107,14 +107,16 @@ describe('no copy of the repo\'s code in its image or the Solver\'s sandbox (rea
     expect(messages.find((line) => line.startsWith('deleted '))).toMatch(/\/repo\/build\/lib\/minipkg\/core\.py \(= minipkg\/core\.py\).*\/repo\/dist\/minipkg-1\.0-py3-none-any\.whl/);
   }, 600_000);
 
-  it('bubblewrap: a setup command that leaves a copy in /repo (build/lib/) has it deleted from the template', async () => {
-    const repo = recipe(['mkdir -p build/lib/minipkg && cp minipkg/core.py build/lib/minipkg/ && cp minipkg/core.py renamed-copy.txt']);
-    const template = await prepareTemplate(repo, 'bwrap', () => undefined);
+  it('bubblewrap: a copy in a build output (build/lib/) is deleted from the template; a copy elsewhere in /repo refuses it', async () => {
+    const template = await prepareTemplate(recipe(['mkdir -p build/lib/minipkg && cp minipkg/core.py build/lib/minipkg/']), 'bwrap', () => undefined);
     expect(existsSync(join(template.ref, 'repo', 'build'))).toBe(false);
-    // By content, not by name: a copy under another name goes too; the tracked original stays.
-    expect(existsSync(join(template.ref, 'repo', 'renamed-copy.txt'))).toBe(false);
     expect(existsSync(join(template.ref, 'repo', 'minipkg', 'core.py'))).toBe(true);
     rmSync(template.ref, { recursive: true, force: true });
+    // By content, not by name: a copy the tests might need is not deleted behind the recipe's back, it is named.
+    await expect(prepareTemplate(recipe(['cp minipkg/core.py settings.txt']), 'bwrap', () => undefined)).rejects.toMatchObject({
+      code: 'config-invalid',
+      message: expect.stringContaining(`${base.id}: the setup steps left copies of the repo's own code beside its tracked files: /repo/settings.txt (= minipkg/core.py).`),
+    });
   }, 300_000);
 
   it('a shell step that installs a copy outside /repo refuses the build, naming the files and the fix', async () => {
@@ -123,7 +125,7 @@ describe('no copy of the repo\'s code in its image or the Solver\'s sandbox (rea
     const build = ensureRepoImage(docker, repo, () => undefined);
     await expect(build).rejects.toMatchObject({
       code: 'config-invalid',
-      message: expect.stringMatching(new RegExp(`^${base.id}: the setup steps copied the repo's own code outside /repo: /usr/local/lib/python3\\.\\d+/dist-packages/minipkg/core\\.py \\(= minipkg/core\\.py\\)\\..*Install the repo editable`)),
+      message: expect.stringMatching(new RegExp(`^${base.id}: the setup steps left copies of the repo's own code beside its tracked files: /usr/local/lib/python3\\.\\d+/dist-packages/minipkg/core\\.py \\(= minipkg/core\\.py\\)\\..*Install the repo editable`)),
     });
   }, 600_000);
 });

@@ -4,7 +4,7 @@ import type { ProgressSink } from '../../util/progress.js';
 import { EngineError } from '../../util/engine-error.js';
 import type { PackageIndexAccess } from '../images/package-index.js';
 import { buildStep } from '../images/setup-step.js';
-import { copyScanScript, parseCopyScan, refuseOutsideCopies, removedSummary, SETUP_MARKER } from '../images/copy-scan.js';
+import { copyScanScript, parseCopyScan, refuseCodeCopies, removedSummary, SETUP_MARKER } from '../images/copy-scan.js';
 import { npmFailureHint } from '../images/npm-failure.js';
 import { npmRegistryEnv } from '../images/npm-registry-env.js';
 import { REPO_DIR } from '../sandbox.js';
@@ -41,5 +41,5 @@ export async function runSetup(container: Docker.Container, repo: ResolvedRepo, 
   const scan = parseCopyScan(result.output, result.exitCode, repo.id);
   const removed = removedSummary(scan);
   if (removed) progress({ stage: 'setup', message: removed });
-  refuseOutsideCopies(scan, repo.id);
+  refuseCodeCopies(scan, repo.id);
 }

@@ -13,11 +13,20 @@ export interface CodeCopy {
 }
 
 export interface CopyScan {
-  /** Copies inside /repo (untracked: build and dist outputs, egg-info, tox / nox envs): deleted by the scan. */
+  /** Copies in /repo's build outputs ({@link BUILD_OUTPUTS}) and untracked wheels / eggs: deleted by the scan. */
   removed: CodeCopy[];
-  /** Copies outside /repo, written by the setup steps (a non-editable install): the build is refused. */
-  outside: CodeCopy[];
+  /** Copies anywhere else: outside /repo (a non-editable install, a cache), or untracked in /repo; the build is refused. */
+  refused: CodeCopy[];
 }
+
+/**
+ * Where in /repo a copy is a build's by-product, deleted without asking: build/, dist/, egg-info,
+ * .eggs, tox / nox environments, bytecode caches. A copy elsewhere in /repo (`cp x.example.py
+ * x.py`) may be something the tests need: the build is refused instead, for the recipe to decide.
+ */
+export const BUILD_OUTPUTS = ['build', 'dist', '.eggs', '.tox', '.nox', '*.egg-info', '__pycache__'];
+// `[.]`, not `\.`: awk -v would take the backslash for an escape of its own.
+const BUILD_OUTPUT_RE = `^${REPO_DIR}/(.*/)?(build|dist|[.]eggs|[.]tox|[.]nox|[^/]*[.]egg-info|__pycache__)/`;
 
 /** Touched before the setup steps: what is newer (ctime, which no unpacker can set back) came from them. */
 export const SETUP_MARKER = '/.ssr-setup-started';
@@ -31,19 +40,19 @@ export const MIN_OUTSIDE_BYTES = 64;
 /** What counts as code: what a bug changes and a Solver would diff. */
 const CODE_EXTENSIONS = 'py|pyx|pxd|pyi|c|h|cc|cpp|cxx|hpp|rs|go|js|mjs|cjs|jsx|ts|mts|cts|tsx|java|rb';
 
-const EXIT_OUTSIDE = 3;
+const EXIT_REFUSED = 3;
 
 /**
  * The bash run in the build sandbox after the setup steps. Tracked code files are taken from
  * `git ls-tree HEAD` (their blob ids); candidate files of the same size are hashed with
- * `git hash-object` and compared. Inside /repo every untracked file is a candidate, and copies
- * are deleted (with directories they leave empty) as are untracked wheels and eggs; with
- * `outside`, every file outside /repo newer than {@link SETUP_MARKER} is a candidate too, and a
- * copy there exits 3. Prints `removed|outside <TAB> path <TAB> original` lines.
+ * `git hash-object` and compared. Inside /repo every untracked file is a candidate: copies in
+ * build outputs are deleted (with directories they leave empty), as are untracked wheels and
+ * eggs; with `outside`, every file outside /repo newer than {@link SETUP_MARKER} is a candidate
+ * too. Any other copy exits 3. Prints `removed|refused <TAB> path <TAB> original` lines.
  */
 export function copyScanScript(options: { outside: boolean }): string {
   const outsideFind = options.outside
-    ? `[ -e ${SETUP_MARKER} ] && find / -xdev \\( -path /proc -o -path /sys -o -path /dev -o -path ${REPO_DIR} \\) -prune -o -type f -cnewer ${SETUP_MARKER} -printf 'outside\\t%s\\t%p\\n' >> "$work/candidates" || true`
+    ? `[ -e ${SETUP_MARKER} ] && find / -xdev \\( -path /proc -o -path /sys -o -path /dev -o -path ${REPO_DIR} \\) -prune -o -type f -cnewer ${SETUP_MARKER} -printf 'refused\\t%s\\t%p\\n' >> "$work/candidates" || true`
     : '';
   return `set -eu
 cd ${REPO_DIR}
@@ -51,11 +60,11 @@ git rev-parse -q --verify HEAD >/dev/null || exit 0
 work=$(mktemp -d)
 git -c core.quotePath=false ls-tree -r -l HEAD | awk -F '\\t' '{ split($1, m, / +/); if (m[2] == "blob" && m[4] > 0 && $2 ~ /\\.(${CODE_EXTENSIONS})$/) print m[4] "\\t" m[3] "\\t" $2 }' > "$work/tracked"
 git -c core.quotePath=false ls-files --cached | sed 's|^|${REPO_DIR}/|' > "$work/index"
-find ${REPO_DIR} -path ${REPO_DIR}/.git -prune -o -type f -printf 'removed\\t%s\\t%p\\n' > "$work/candidates"
+find ${REPO_DIR} -path ${REPO_DIR}/.git -prune -o -type f -printf 'inside\\t%s\\t%p\\n' > "$work/candidates"
 ${outsideFind}
-awk -F '\\t' -v min=${MIN_OUTSIDE_BYTES} 'FILENAME == ARGV[1] { size[$1] = 1; next } FILENAME == ARGV[2] { tracked[$0] = 1; next } ($2 in size) && !($3 in tracked) && ($1 == "removed" || $2 >= min) { print $1 "\\t" $3 }' "$work/tracked" "$work/index" "$work/candidates" > "$work/sized"
+awk -F '\\t' -v min=${MIN_OUTSIDE_BYTES} 'FILENAME == ARGV[1] { size[$1] = 1; next } FILENAME == ARGV[2] { tracked[$0] = 1; next } ($2 in size) && !($3 in tracked) && ($1 == "inside" || $2 >= min) { print $1 "\\t" $3 }' "$work/tracked" "$work/index" "$work/candidates" > "$work/sized"
 cut -f2 "$work/sized" | git hash-object --no-filters --stdin-paths > "$work/hashes"
-paste "$work/sized" "$work/hashes" | awk -F '\\t' 'FILENAME == ARGV[1] { of[$2] = $3; next } ($3 in of) { print $1 "\\t" $2 "\\t" of[$3] }' "$work/tracked" - > "$work/copies"
+paste "$work/sized" "$work/hashes" | awk -F '\\t' -v re='${BUILD_OUTPUT_RE}' 'FILENAME == ARGV[1] { of[$2] = $3; next } ($3 in of) { kind = $1; if (kind == "inside") kind = $2 ~ re ? "removed" : "refused"; print kind "\\t" $2 "\\t" of[$3] }' "$work/tracked" - > "$work/copies"
 git -c core.quotePath=false ls-files --others | grep -E '\\.(whl|egg)$' | sed 's|^|removed\\t${REPO_DIR}/|; s|$|\\t(a built package)|' >> "$work/copies" || true
 cat "$work/copies"
 grep '^removed' "$work/copies" | cut -f2 | while IFS= read -r path; do
@@ -64,7 +73,7 @@ grep '^removed' "$work/copies" | cut -f2 | while IFS= read -r path; do
   while [ "$dir" != ${REPO_DIR} ] && rmdir "$dir" 2>/dev/null; do dir=$(dirname "$dir"); done
 done
 status=0
-grep -q '^outside' "$work/copies" && status=${EXIT_OUTSIDE}
+grep -q '^refused' "$work/copies" && status=${EXIT_REFUSED}
 rm -rf "$work" ${SETUP_MARKER}
 exit $status
 `;
@@ -72,12 +81,12 @@ exit $status
 
 /** The scan's report from its output and exit code; throws when the scan itself failed. */
 export function parseCopyScan(output: string, exitCode: number | null, repoId: string): CopyScan {
-  const scan: CopyScan = { removed: [], outside: [] };
+  const scan: CopyScan = { removed: [], refused: [] };
   for (const line of output.split('\n')) {
     const [kind, path, of] = line.split('\t');
-    if ((kind === 'removed' || kind === 'outside') && path && of) scan[kind].push({ path, of });
+    if ((kind === 'removed' || kind === 'refused') && path && of) scan[kind].push({ path, of });
   }
-  if (exitCode !== 0 && exitCode !== EXIT_OUTSIDE) {
+  if (exitCode !== 0 && exitCode !== EXIT_REFUSED) {
     throw new EngineError('image-build-failed', `${repoId}: looking for copies of the repo's code in the image failed (exit ${exitCode ?? "killed"}): ${output.slice(-2000)}`);
   }
   return scan;
@@ -87,16 +96,17 @@ const listed = (copies: readonly CodeCopy[]): string =>
   copies.slice(0, 10).map((copy) => `${copy.path} (= ${copy.of})`).join(', ') + (copies.length > 10 ? ` and ${copies.length - 10} more` : '');
 
 /**
- * @throws EngineError `config-invalid` when the setup steps left copies of the repo's code outside
- *   /repo, naming them and what to do; the image is not committed.
+ * @throws EngineError `config-invalid` when the setup steps left copies of the repo's code other
+ *   than build outputs, naming them and what to do; the image is not committed.
  */
-export function refuseOutsideCopies(scan: CopyScan, repoId: string): void {
-  if (scan.outside.length === 0) return;
+export function refuseCodeCopies(scan: CopyScan, repoId: string): void {
+  if (scan.refused.length === 0) return;
   throw new EngineError(
     'config-invalid',
-    `${repoId}: the setup steps copied the repo's own code outside ${REPO_DIR}: ${listed(scan.outside)}. A Solver could diff such a pristine copy ` +
-      'against the buggy code (and the tests might import it instead of the code under test). Install the repo editable: a `pip:` / `uv:` step ' +
-      'whose target is `.` is made `-e .` by ssr; a shell step that installs it (pip install ., setup.py install) must use -e, or delete what it copied',
+    `${repoId}: the setup steps left copies of the repo's own code beside its tracked files: ${listed(scan.refused)}. A Solver could diff such a ` +
+      'pristine copy against the buggy code (and the tests might import it instead of the code under test). Install the repo editable: a `pip:` / ' +
+      '`uv:` step whose target is `.` is made `-e .` by ssr; a shell step that installs it (pip install ., setup.py install) must use -e; ' +
+      `other copies must not be left by the setup steps (ssr deletes them only in build outputs: ${BUILD_OUTPUTS.join(', ')})`,
   );
 }
 
