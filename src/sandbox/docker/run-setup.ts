@@ -16,9 +16,8 @@ const TAIL_CHARS = 4000;
 
 /**
  * Run a recipe's setup steps in order inside the build container; the first failure fails the
- * build with the step's repos.yaml line, its command and its output tail. Then no copy of the
- * repo's code may be left beside it (see copyScanScript): copies in /repo's build outputs are
- * deleted, copies elsewhere refuse the build.
+ * build with the step's repos.yaml line, its command and its output tail. A marker file dates
+ * what the steps create, for removeCodeCopies.
  */
 export async function runSetup(container: Docker.Container, repo: ResolvedRepo, index: PackageIndexAccess, progress: ProgressSink): Promise<void> {
   const steps = repo.image.setup.map(buildStep);
@@ -37,6 +36,15 @@ export async function runSetup(container: Docker.Container, repo: ResolvedRepo, 
       throw new EngineError('image-build-failed', `${origin}: setup step \`${step.label}\` ${why}${indexLine}\noutput tail:\n${result.output.slice(-TAIL_CHARS)}`);
     }
   }
+}
+
+/**
+ * After the setup steps (and, for a user's image.base, after its tools were checked): no copy of
+ * the repo's code may be left beside it (see copyScanScript). Copies in /repo's build outputs are
+ * deleted; any other refuses the build.
+ */
+export async function removeCodeCopies(container: Docker.Container, repo: ResolvedRepo, progress: ProgressSink): Promise<void> {
+  if (repo.image.setup.length === 0) return;
   const result = await runDockerExec(container, { command: copyScanScript({ outside: true }), cwd: REPO_DIR, env: {}, timeoutMs: SETUP_TIMEOUT_MS, maxOutputBytes: 256 * 1024 });
   const scan = parseCopyScan(result.output, result.exitCode, repo.id);
   const removed = removedSummary(scan);
