@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { DEBIAN_PYTHON_BASE } from '../../config/repos-schema.js';
 import type { ResolvedRepo } from '../../config/resolve-repo.js';
 import { buildStep } from '../images/setup-step.js';
-import { copyScanScript, parseCopyScan, refuseCodeCopies, removedSummary } from '../images/copy-scan.js';
+import { copyScanScript, parseCopyScan, refuseCodeCopies, copySummaries } from '../images/copy-scan.js';
 import type { ProgressSink } from '../../util/progress.js';
 import { EngineError } from '../../util/engine-error.js';
 import { ssrPath } from '../../util/ssr-home.js';
@@ -70,8 +70,7 @@ async function runSetup(repo: ResolvedRepo, rootfs: string, repoDir: string, pro
   const { memoryMb, pids } = limitsOf(repo);
   const scan = await startBwrap(bwrapArgs({ rootfs, repoDir, cwd: REPO_DIR, env: {}, memoryMb, pids, command: copyScanScript({ outside: false }) }), { timeoutMs: SETUP_TIMEOUT_MS }).result;
   const copies = parseCopyScan(scan.output, scan.exitCode, repo.id);
-  const removed = removedSummary(copies);
-  if (removed) progress({ stage: 'setup', message: removed });
+  for (const message of copySummaries(copies)) progress({ stage: 'setup', message });
   refuseCodeCopies(copies, repo.id);
 }
 

@@ -4,7 +4,7 @@ import type { ProgressSink } from '../../util/progress.js';
 import { EngineError } from '../../util/engine-error.js';
 import type { PackageIndexAccess } from '../images/package-index.js';
 import { buildStep } from '../images/setup-step.js';
-import { copyScanScript, parseCopyScan, refuseCodeCopies, removedSummary, SETUP_MARKER } from '../images/copy-scan.js';
+import { copyScanScript, parseCopyScan, refuseCodeCopies, copySummaries, SETUP_MARKER } from '../images/copy-scan.js';
 import { npmFailureHint } from '../images/npm-failure.js';
 import { npmRegistryEnv } from '../images/npm-registry-env.js';
 import { REPO_DIR } from '../sandbox.js';
@@ -47,7 +47,6 @@ export async function removeCodeCopies(container: Docker.Container, repo: Resolv
   if (repo.image.setup.length === 0) return;
   const result = await runDockerExec(container, { command: copyScanScript({ outside: true }), cwd: REPO_DIR, env: {}, timeoutMs: SETUP_TIMEOUT_MS, maxOutputBytes: 256 * 1024 });
   const scan = parseCopyScan(result.output, result.exitCode, repo.id);
-  const removed = removedSummary(scan);
-  if (removed) progress({ stage: 'setup', message: removed });
+  for (const message of copySummaries(scan)) progress({ stage: 'setup', message });
   refuseCodeCopies(scan, repo.id);
 }

@@ -17,6 +17,12 @@ export interface CopyScan {
   removed: CodeCopy[];
   /** Copies anywhere else: outside /repo (a non-editable install, a cache), or untracked in /repo; the build is refused. */
   refused: CodeCopy[];
+  /**
+   * Copies in /repo/node_modules: a published version of the repo's own package that one of its
+   * dev dependencies needs (tape depends on minimist), which the test tools load. Deleting it or
+   * pointing it at the buggy tree would break the runner, so it stays, reported (a known gap).
+   */
+  kept: CodeCopy[];
 }
 
 /**
@@ -48,7 +54,8 @@ const EXIT_REFUSED = 3;
  * `git hash-object` and compared. Inside /repo every untracked file is a candidate: copies in
  * build outputs are deleted (with directories they leave empty), as are untracked wheels and
  * eggs; with `outside`, every file outside /repo newer than {@link SETUP_MARKER} is a candidate
- * too. Any other copy exits 3. Prints `removed|refused <TAB> path <TAB> original` lines.
+ * too. Copies in node_modules are kept (see CopyScan.kept); any other copy exits 3. Prints
+ * `removed|refused|kept <TAB> path <TAB> original` lines.
  */
 export function copyScanScript(options: { outside: boolean }): string {
   const outsideFind = options.outside
@@ -64,7 +71,7 @@ find ${REPO_DIR} -path ${REPO_DIR}/.git -prune -o -type f -printf 'inside\\t%s\\
 ${outsideFind}
 awk -F '\\t' -v min=${MIN_OUTSIDE_BYTES} 'FILENAME == ARGV[1] { size[$1] = 1; next } FILENAME == ARGV[2] { tracked[$0] = 1; next } ($2 in size) && !($3 in tracked) && ($1 == "inside" || $2 >= min) { print $1 "\\t" $3 }' "$work/tracked" "$work/index" "$work/candidates" > "$work/sized"
 cut -f2 "$work/sized" | git hash-object --no-filters --stdin-paths > "$work/hashes"
-paste "$work/sized" "$work/hashes" | awk -F '\\t' -v re='${BUILD_OUTPUT_RE}' 'FILENAME == ARGV[1] { of[$2] = $3; next } ($3 in of) { kind = $1; if (kind == "inside") kind = $2 ~ re ? "removed" : "refused"; print kind "\\t" $2 "\\t" of[$3] }' "$work/tracked" - > "$work/copies"
+paste "$work/sized" "$work/hashes" | awk -F '\\t' -v re='${BUILD_OUTPUT_RE}' -v deps='^${REPO_DIR}/(.*/)?node_modules/' 'FILENAME == ARGV[1] { of[$2] = $3; next } ($3 in of) { kind = $1; if (kind == "inside") kind = $2 ~ re ? "removed" : $2 ~ deps ? "kept" : "refused"; print kind "\\t" $2 "\\t" of[$3] }' "$work/tracked" - > "$work/copies"
 git -c core.quotePath=false ls-files --others | grep -E '\\.(whl|egg)$' | sed 's|^|removed\\t${REPO_DIR}/|; s|$|\\t(a built package)|' >> "$work/copies" || true
 cat "$work/copies"
 grep '^removed' "$work/copies" | cut -f2 | while IFS= read -r path; do
@@ -81,10 +88,10 @@ exit $status
 
 /** The scan's report from its output and exit code; throws when the scan itself failed. */
 export function parseCopyScan(output: string, exitCode: number | null, repoId: string): CopyScan {
-  const scan: CopyScan = { removed: [], refused: [] };
+  const scan: CopyScan = { removed: [], refused: [], kept: [] };
   for (const line of output.split('\n')) {
     const [kind, path, of] = line.split('\t');
-    if ((kind === 'removed' || kind === 'refused') && path && of) scan[kind].push({ path, of });
+    if ((kind === 'removed' || kind === 'refused' || kind === 'kept') && path && of) scan[kind].push({ path, of });
   }
   if (exitCode !== 0 && exitCode !== EXIT_REFUSED) {
     throw new EngineError('image-build-failed', `${repoId}: looking for copies of the repo's code in the image failed (exit ${exitCode ?? "killed"}): ${output.slice(-2000)}`);
@@ -110,7 +117,10 @@ export function refuseCodeCopies(scan: CopyScan, repoId: string): void {
   );
 }
 
-/** The progress line for the copies deleted from /repo. */
-export function removedSummary(scan: CopyScan): string | null {
-  return scan.removed.length === 0 ? null : `deleted ${scan.removed.length} copies of the repo's code from build outputs in ${REPO_DIR}: ${listed(scan.removed)}`;
+/** The progress lines for the copies deleted from /repo and those kept in node_modules. */
+export function copySummaries(scan: CopyScan): string[] {
+  return [
+    ...(scan.removed.length === 0 ? [] : [`deleted ${scan.removed.length} copies of the repo's code from build outputs in ${REPO_DIR}: ${listed(scan.removed)}`]),
+    ...(scan.kept.length === 0 ? [] : [`warning: kept ${scan.kept.length} copies of the repo's code in node_modules (a dev dependency needs the repo's own package; a Solver could diff them): ${listed(scan.kept)}`]),
+  ];
 }
