@@ -1,0 +1,120 @@
+"""Two processes over gloo, launched by torchrun as a user would (the real service on rank 0, real
+HTTP), train the same samples to the same weights as one process (distributed.py)."""
+
+import json
+import os
+import socket
+import subprocess
+import sys
+import time
+
+import pytest
+import torch
+
+from conftest import TRAINER_DIR, sampled
+from test_service import call
+
+from ssr_trainer.distributed import fsdp_unavailable
+from ssr_trainer.models import TinyPolicy
+from ssr_trainer.samples import parse_samples
+from ssr_trainer.service import default_train_config
+from ssr_trainer.tiny_model import TinyConfig
+from ssr_trainer.train import Trainer
+
+TINY = {"d_model": 32, "n_layers": 2, "n_heads": 2, "d_ff": 64, "seed": 1}
+OVERRIDES = {"lr": 0.01, "micro_batch_size": 1}
+#: one process vs two, max |Δ| over all parameters after two AdamW steps (measured: see trainer/README.md)
+TOLERANCE = 1e-5
+
+
+def batch(policy):
+    """Five samples, both roles: five micro-batches of one, so rank 0 runs three and rank 1 two and a stand-in."""
+    return [
+        sampled(policy, "fix the bug", seed=1, advantage=1.0, group="bug-a", sample_id="s1"),
+        sampled(policy, "fix the bug", seed=2, advantage=-1.0, group="bug-a", sample_id="s2"),
+        sampled(policy, "another one", max_tokens=20, seed=3, advantage=0.5, group="bug-b", sample_id="s3"),
+        sampled(policy, "inject", max_tokens=7, seed=4, advantage=-0.25, role="injector", group="repo/strategy", sample_id="i1"),
+        sampled(policy, "inject", max_tokens=16, seed=5, advantage=0.25, role="injector", group="repo/strategy", sample_id="i2"),
+    ]
+
+
+def free_port():
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def launch(mode, tmp_path):
+    """Two ranks with the environment torchrun gives its workers. (Not torchrun itself: Debian's
+    torch 1.13 torchrun fails on Python 3.11 unless given --redirects and --tee, see trainer/README.md.)"""
+    port = str(free_port())
+    flags = ["--model", "tiny", "--model-config", json.dumps(TINY), "--parallel", mode, "--train-config", json.dumps(OVERRIDES),
+             "--port", "0", "--threads", "1", "--output-dir", str(tmp_path)]
+    processes = []
+    for rank in (1, 0):
+        env = dict(os.environ, PYTHONPATH=TRAINER_DIR, OMP_NUM_THREADS="1", WORLD_SIZE="2", RANK=str(rank), LOCAL_RANK=str(rank),
+                   LOCAL_WORLD_SIZE="2", MASTER_ADDR="127.0.0.1", MASTER_PORT=port)
+        with open(tmp_path / f"rank{rank}.log", "w") as log:
+            processes.append(subprocess.Popen([sys.executable, "-m", "ssr_trainer.service", *flags], stdout=log, stderr=subprocess.STDOUT, text=True, env=env))
+    deadline = time.monotonic() + 120
+    while time.monotonic() < deadline and all(p.poll() is None for p in processes):
+        started = [line for line in (tmp_path / "rank0.log").read_text().splitlines() if line.startswith("ssr-trainer: serving")]
+        if started:
+            return processes, started[0].rsplit(" ", 1)[-1]
+        time.sleep(0.1)
+    stop(processes)
+    raise AssertionError("rank 0 did not start serving:\n" + logs(tmp_path))
+
+
+def logs(tmp_path):
+    return "\n".join(f"--- rank {r}:\n" + (tmp_path / f"rank{r}.log").read_text() for r in (0, 1))
+
+
+def stop(processes):
+    for process in processes:
+        process.terminate()
+    for process in processes:
+        process.wait(timeout=30)
+
+
+def reference(samples, steps):
+    """One process, the same flags: the weights and metrics of each step."""
+    policy = TinyPolicy(TinyConfig(**TINY))
+    trainer = Trainer(policy, default_train_config(policy).with_overrides(OVERRIDES))
+    metrics = [trainer.step(parse_samples(samples)) for _ in range(steps)]
+    return policy.module.state_dict(), metrics
+
+
+@pytest.mark.parametrize("mode", ["ddp", pytest.param("fsdp", marks=pytest.mark.skipif(bool(fsdp_unavailable()), reason=str(fsdp_unavailable())))])
+def test_two_processes_make_the_update_one_process_makes(mode, tmp_path):
+    start = TinyPolicy(TinyConfig(**TINY))
+    samples = batch(start)
+    processes, base = launch(mode, tmp_path)
+    try:
+        health = call(base, "/health")[1]
+        assert health["parallel"] == {"mode": mode, "world_size": 2}
+        answers = []
+        for _ in range(2):
+            status, answer = call(base, "/train/step", {"samples": samples})
+            assert status == 200, (answer, logs(tmp_path))
+            answers.append(answer)
+        status, saved = call(base, "/weights/save", {"path": str(tmp_path / "v2")})
+        assert status == 200 and saved["version"] == 2, saved
+        status, refused = call(base, "/update_weights_from_disk", {"model_path": saved["path"]})
+        assert status == 400 and "several processes" in refused["message"]
+    finally:
+        stop(processes)
+    trained = torch.load(os.path.join(saved["path"], "model.pt"), weights_only=True)
+    expected, metrics = reference(samples, 2)
+    initial = start.module.state_dict()
+    moved = max(float((expected[k] - initial[k]).abs().max()) for k in expected)
+    diff = max(float((trained[k] - expected[k]).abs().max()) for k in expected)
+    print(f"{mode}: max |one process - two processes| = {diff:.3e} after 2 steps; the steps moved weights by up to {moved:.3g}")
+    assert moved > 100 * TOLERANCE  # the steps did move the weights
+    assert diff <= TOLERANCE
+    for answer, ours in zip(answers, metrics):
+        theirs = answer["metrics"]
+        assert theirs["parallel"] == {"mode": mode, "world_size": 2, "micro_batches": [3, 2]}
+        assert theirs["samples"] == ours["samples"] and theirs["tokens"] == ours["tokens"]
+        assert theirs["loss"] == pytest.approx(ours["loss"], rel=1e-5, abs=1e-7)
+        assert theirs["grad_norm"] == pytest.approx(ours["grad_norm"], rel=1e-5)
