@@ -69,17 +69,26 @@ class Ranks:
         return out
 
 
+def world_size() -> int:
+    """How many processes torchrun started (1 without torchrun)."""
+    return int(os.environ.get("WORLD_SIZE", "1"))
+
+
+def _on_cuda(device: Optional[str]) -> bool:
+    return device.startswith("cuda") if device else torch.cuda.is_available()
+
+
 def init_from_env(device: Optional[str] = None) -> Optional[Ranks]:
     """Joins the job torchrun started (WORLD_SIZE, RANK, LOCAL_RANK, MASTER_ADDR/PORT in the
     environment); None when this is a single process. NCCL on CUDA (one GPU per local rank), gloo
     on CPU."""
-    world = int(os.environ.get("WORLD_SIZE", "1"))
+    world = world_size()
     if world < 2:
         return None
     if not dist.is_available():
         raise RuntimeError("WORLD_SIZE > 1 but this torch has no torch.distributed")
     rank, local = int(os.environ["RANK"]), int(os.environ.get("LOCAL_RANK", "0"))
-    cuda = device.startswith("cuda") if device else torch.cuda.is_available()
+    cuda = _on_cuda(device)
     if cuda:
         torch.cuda.set_device(local)
     dist.init_process_group("nccl" if cuda else "gloo")
@@ -98,10 +107,11 @@ def fsdp_unavailable() -> Optional[str]:
     return None
 
 
-def resolve_mode(mode: str, ranks: Ranks) -> str:
-    """`auto`: FSDP on CUDA (sharded: what a 7B+ model needs), DDP on CPU."""
+def resolve_mode(mode: str, device: Optional[str] = None) -> str:
+    """`--parallel` for `--device`: `auto` is FSDP on CUDA (sharded: what a 7B+ model needs), DDP on
+    CPU. FSDP where this torch cannot run it stops here, with the reason."""
     if mode == "auto":
-        return "fsdp" if ranks.device.startswith("cuda") else "ddp"
+        return "fsdp" if _on_cuda(device) else "ddp"
     if mode == "fsdp":
         reason = fsdp_unavailable()
         if reason:

@@ -25,7 +25,7 @@ from typing import Any, Dict, List, Optional, Tuple
 from .chat_template import ChatTemplate
 from .checkpoint import CheckpointError, load_checkpoint, load_weights_only, save_checkpoint
 from .completion_request import prompt_ids, sampling_jobs
-from .distributed import PARALLEL_MODES, DistributedTrainer, compute_dtype, follow, init_from_env, resolve_mode
+from .distributed import PARALLEL_MODES, DistributedTrainer, compute_dtype, follow, init_from_env, resolve_mode, world_size
 from .engine import SamplingEngine
 from .models import Policy, load_policy
 from .samples import parse_samples
@@ -286,13 +286,14 @@ def main(argv: Optional[List[str]] = None) -> None:
 
     if args.threads:
         torch.set_num_threads(args.threads)
-    ranks = init_from_env(args.device)
-    mode = resolve_mode(args.parallel, ranks) if ranks else None
+    # Under torchrun: the mode is settled (and refused with its reason) before waiting for the other ranks.
+    mode = resolve_mode(args.parallel, args.device) if world_size() > 1 else None
+    if mode == "fsdp" and args.resume:
+        raise SystemExit("ssr-trainer: --resume with --parallel fsdp is not supported yet: start from the checkpoint's weights with --model DIR "
+                         "(a fresh optimizer), or resume a DDP run's checkpoint with --parallel ddp")
+    ranks = init_from_env(args.device) if mode else None
     device, dtype = (ranks.device if ranks else args.device), args.dtype
     if mode == "fsdp":
-        if args.resume:
-            raise SystemExit("ssr-trainer: --resume with --parallel fsdp is not supported yet: start from the checkpoint's weights with --model DIR "
-                             "(a fresh optimizer), or resume a DDP run's checkpoint with --parallel ddp")
         dtype = "float32"  # FSDP keeps the sharded fp32 parameters as the masters and computes in --dtype
     try:
         policy, version = load_policy(args.model, lora=args.lora, lora_rank=args.lora_rank, lora_alpha=args.lora_alpha, adapter=args.adapter,

@@ -44,12 +44,12 @@ def free_port():
         return s.getsockname()[1]
 
 
-def launch(mode, tmp_path):
+def launch(mode, tmp_path, *extra):
     """Two ranks with the environment torchrun gives its workers. (Not torchrun itself: Debian's
     torch 1.13 torchrun fails on Python 3.11 unless given --redirects and --tee, see trainer/README.md.)"""
     port = str(free_port())
     flags = ["--model", "tiny", "--model-config", json.dumps(TINY), "--parallel", mode, "--train-config", json.dumps(OVERRIDES),
-             "--port", "0", "--threads", "1", "--output-dir", str(tmp_path)]
+             "--port", "0", "--threads", "1", "--output-dir", str(tmp_path), *extra]
     processes = []
     for rank in (1, 0):
         env = dict(os.environ, PYTHONPATH=TRAINER_DIR, OMP_NUM_THREADS="1", WORLD_SIZE="2", RANK=str(rank), LOCAL_RANK=str(rank),
@@ -78,43 +78,71 @@ def stop(processes):
 
 
 def reference(samples, steps):
-    """One process, the same flags: the weights and metrics of each step."""
+    """One process, the same flags: the weights and metrics after each step."""
     policy = TinyPolicy(TinyConfig(**TINY))
     trainer = Trainer(policy, default_train_config(policy).with_overrides(OVERRIDES))
-    metrics = [trainer.step(parse_samples(samples)) for _ in range(steps)]
-    return policy.module.state_dict(), metrics
+    weights, metrics = [], []
+    for _ in range(steps):
+        metrics.append(trainer.step(parse_samples(samples)))
+        weights.append({k: v.clone() for k, v in policy.module.state_dict().items()})
+    return weights, metrics
+
+
+def train(mode, tmp_path, samples, steps, save_as, *extra):
+    """A two-rank job: `steps` /train/steps over HTTP, then /weights/save; the answers and the saved weights."""
+    processes, base = launch(mode, tmp_path, *extra)
+    try:
+        assert call(base, "/health")[1]["parallel"] == {"mode": mode, "world_size": 2}
+        answers = []
+        for _ in range(steps):
+            status, answer = call(base, "/train/step", {"samples": samples})
+            assert status == 200, (answer, logs(tmp_path))
+            answers.append(answer)
+        status, saved = call(base, "/weights/save", {"path": str(tmp_path / save_as)})
+        assert status == 200, (saved, logs(tmp_path))
+        status, refused = call(base, "/update_weights_from_disk", {"model_path": saved["path"]})
+        assert status == 400 and "several processes" in refused["message"]
+    finally:
+        stop(processes)
+    return answers, saved, torch.load(os.path.join(saved["path"], "model.pt"), weights_only=True)
+
+
+def max_diff(a, b):
+    return max(float((a[k] - b[k]).abs().max()) for k in b)
 
 
 @pytest.mark.parametrize("mode", ["ddp", pytest.param("fsdp", marks=pytest.mark.skipif(bool(fsdp_unavailable()), reason=str(fsdp_unavailable())))])
 def test_two_processes_make_the_update_one_process_makes(mode, tmp_path):
     start = TinyPolicy(TinyConfig(**TINY))
     samples = batch(start)
-    processes, base = launch(mode, tmp_path)
-    try:
-        health = call(base, "/health")[1]
-        assert health["parallel"] == {"mode": mode, "world_size": 2}
-        answers = []
-        for _ in range(2):
-            status, answer = call(base, "/train/step", {"samples": samples})
-            assert status == 200, (answer, logs(tmp_path))
-            answers.append(answer)
-        status, saved = call(base, "/weights/save", {"path": str(tmp_path / "v2")})
-        assert status == 200 and saved["version"] == 2, saved
-        status, refused = call(base, "/update_weights_from_disk", {"model_path": saved["path"]})
-        assert status == 400 and "several processes" in refused["message"]
-    finally:
-        stop(processes)
-    trained = torch.load(os.path.join(saved["path"], "model.pt"), weights_only=True)
-    expected, metrics = reference(samples, 2)
-    initial = start.module.state_dict()
-    moved = max(float((expected[k] - initial[k]).abs().max()) for k in expected)
-    diff = max(float((trained[k] - expected[k]).abs().max()) for k in expected)
+    answers, saved, trained = train(mode, tmp_path, samples, 2, "v2")
+    assert saved["version"] == 2
+    expected, metrics = reference(samples, 3)
+    moved, diff = max_diff(expected[1], start.module.state_dict()), max_diff(trained, expected[1])
     print(f"{mode}: max |one process - two processes| = {diff:.3e} after 2 steps; the steps moved weights by up to {moved:.3g}")
     assert moved > 100 * TOLERANCE  # the steps did move the weights
     assert diff <= TOLERANCE
-    for answer, ours in zip(answers, metrics):
+    for answer, ours in zip(answers, metrics[:2]):
         theirs = answer["metrics"]
         assert theirs["parallel"] == {"mode": mode, "world_size": 2, "micro_batches": [3, 2]}
         assert theirs["samples"] == ours["samples"] and theirs["tokens"] == ours["tokens"]
         assert theirs["loss"] == pytest.approx(ours["loss"], rel=1e-5, abs=1e-7)
         assert theirs["grad_norm"] == pytest.approx(ours["grad_norm"], rel=1e-5)
+    if mode == "ddp":  # a resumed two-rank job continues as the one process does (weights, AdamW moments, version)
+        answers, saved, trained = train(mode, tmp_path, samples, 1, "v3", "--resume", saved["path"])
+        assert saved["version"] == 3 and answers[0]["metrics"]["loss"] == pytest.approx(metrics[2]["loss"], rel=1e-5, abs=1e-7)
+        print(f"{mode}: after a resume and a third step, max |one process - two processes| = {max_diff(trained, expected[2]):.3e}")
+        assert max_diff(trained, expected[2]) <= TOLERANCE
+
+
+def test_fsdp_where_it_cannot_run_is_refused_with_the_reason(tmp_path):
+    """Before waiting for any other rank: FSDP on a torch without it, or an FSDP resume."""
+    env = dict(os.environ, PYTHONPATH=TRAINER_DIR, WORLD_SIZE="2", RANK="0", LOCAL_RANK="0", MASTER_ADDR="127.0.0.1", MASTER_PORT=str(free_port()))
+    done = subprocess.run([sys.executable, "-m", "ssr_trainer.service", "--model", "tiny", "--parallel", "fsdp", "--device", "cpu",
+                           "--resume", str(tmp_path), "--port", "0"], capture_output=True, text=True, env=env, timeout=120)
+    reason = fsdp_unavailable()
+    assert done.returncode != 0
+    if reason:
+        assert "--parallel fsdp: torch" in done.stderr and "use --parallel ddp" in done.stderr, done.stderr
+    else:
+        assert "--resume with --parallel fsdp is not supported yet" in done.stderr, done.stderr
