@@ -151,6 +151,11 @@ def _wrap(policy: Policy, mode: str, ranks: Ranks, compute_dtype: Optional[torch
     mixed = None
     if compute_dtype is not None and compute_dtype != torch.float32:
         mixed = MixedPrecision(param_dtype=compute_dtype, reduce_dtype=torch.float32)
+    # Every rank starts from rank 0's weights, as DDP does (a LoRA adapter's init is random per process). Not FSDP's
+    # sync_module_states: it refuses CPU parameters, and this one path runs on CPU in CI.
+    with torch.no_grad():
+        for tensor in module.state_dict().values():
+            dist.broadcast(tensor, src=0)
     return FullyShardedDataParallel(module, auto_wrap_policy=wrap_policy, mixed_precision=mixed, use_orig_params=True,
                                     device_id=torch.device(ranks.device) if cuda else torch.device("cpu"))
 
