@@ -172,7 +172,7 @@ class DistributedTrainer(Trainer):
     On rank 0 `step`, `state_dict` and `stop` first tell the other ranks to do the same."""
 
     def __init__(self, policy: Policy, config: Optional[TrainConfig], version: int, ranks: Ranks, mode: str,
-                 compute_dtype: Optional[torch.dtype] = None) -> None:
+                 compute_dtype: Optional[torch.dtype] = None, master_weights: str = "fp32") -> None:
         self.ranks, self.mode = ranks, mode
         self.sharded = mode == "fsdp"
         # Rank 0 samples from (and saves) full weights: under FSDP a plain copy, taken before sharding.
@@ -181,7 +181,8 @@ class DistributedTrainer(Trainer):
         # Gathered full weights go to host memory on a GPU (on CPU, FSDP's offload copy crashes torch 2.13).
         self._offload = ranks.device.startswith("cuda")
         self.wrapped = _wrap(policy, mode, ranks, compute_dtype)
-        super().__init__(policy, config, version)
+        # Under FSDP the model is fp32 (the sharded masters), so precision.py keeps no copies of its own.
+        super().__init__(policy, config, version, master_weights)
 
     @property
     def world_size(self) -> int:
@@ -211,9 +212,11 @@ class DistributedTrainer(Trainer):
         self._counts = [len(batches[r::world]) for r in range(world)]
         for i in range(rounds):
             last = i == rounds - 1
-            # DDP reduces on the last backward only (no_sync before it: one all-reduce per step);
-            # FSDP reduce-scatters every one (no_sync would keep unsharded gradients: full memory).
-            context = self.wrapped.no_sync() if not last and not self.sharded else nullcontext()
+            # DDP reduces on the last backward only (no_sync before it: one all-reduce per step), unless
+            # precision.py moves each backward's gradients into fp32 masters (then each must be reduced
+            # first); FSDP reduce-scatters every one (no_sync would keep unsharded gradients: full memory).
+            deferred = not last and not self.sharded and not self.precision.enabled
+            context = self.wrapped.no_sync() if deferred else nullcontext()
             if i < len(mine):
                 yield mine[i], float(world), context
             else:  # a stand-in so that this rank joins the reduction; it adds nothing
