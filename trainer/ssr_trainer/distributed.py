@@ -138,6 +138,9 @@ def _wrap(policy: Policy, mode: str, ranks: Ranks, compute_dtype: Optional[torch
     if mode == "ddp":
         from torch.nn.parallel import DistributedDataParallel
 
+        if not cuda and int(torch.__version__.split(".")[0]) < 2 and any(p.dtype == torch.bfloat16 for p in module.parameters()):
+            raise ValueError(f"gloo in torch {torch.__version__} cannot reduce bfloat16 tensors: train in float32 on CPU, or use torch >= 2")
+
         # Parameters are broadcast from rank 0 here, so every replica starts from the same weights.
         return DistributedDataParallel(module, device_ids=[ranks.local_rank] if cuda else None)
     from torch.distributed.fsdp import FullyShardedDataParallel, MixedPrecision
