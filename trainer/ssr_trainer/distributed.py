@@ -296,8 +296,9 @@ def follow(trainer: DistributedTrainer) -> None:
 def _plain_copy(policy: Policy, dtype: Optional[torch.dtype]) -> Policy:
     """The full weights rank 0 samples from, in the compute dtype (cast from the fp32 masters)."""
     full = copy.copy(policy)
+    # requires_grad kept as the trained model has it: a checkpoint's model identity counts the trained
+    # parameters (nothing trains this copy: it is only loaded, under no_grad).
     full.module = copy.deepcopy(policy.module)
-    full.module.requires_grad_(False)
     if dtype is not None:
         full.module.to(dtype)
     return full

@@ -12,7 +12,7 @@ import pytest
 import torch
 
 from conftest import TRAINER_DIR, sampled
-from test_service import call
+from test_service import call, start as start_service
 
 from ssr_trainer.distributed import fsdp_unavailable
 from ssr_trainer.models import TinyPolicy
@@ -128,6 +128,14 @@ def test_two_processes_make_the_update_one_process_makes(mode, tmp_path):
         assert theirs["samples"] == ours["samples"] and theirs["tokens"] == ours["tokens"]
         assert theirs["loss"] == pytest.approx(ours["loss"], rel=1e-5, abs=1e-7)
         assert theirs["grad_norm"] == pytest.approx(ours["grad_norm"], rel=1e-5)
+    # Sampler sync from rank 0: a separate single-process sampler loads what rank 0 saved, as after any step.
+    sampler, sampler_url = start_service(["--model", "tiny", "--model-config", json.dumps(TINY)], tmp_path)
+    try:
+        status, loaded = call(sampler_url, "/update_weights_from_disk", {"model_path": saved["path"]})
+        assert status == 200 and loaded["policy_version"] == 2, loaded
+    finally:
+        sampler.terminate()
+        sampler.wait(timeout=30)
     if mode == "ddp":  # a resumed two-rank job continues as the one process does (weights, AdamW moments, version)
         answers, saved, trained = train(mode, tmp_path, samples, 1, "v3", "--resume", saved["path"])
         assert saved["version"] == 3 and answers[0]["metrics"]["loss"] == pytest.approx(metrics[2]["loss"], rel=1e-5, abs=1e-7)
