@@ -5,7 +5,8 @@
 
 Endpoints: GET /health, GET /v1/models, POST /tokenize, POST /v1/completions,
 POST /v1/chat/completions (text only), POST /train/step, POST /weights/save,
-POST /update_weights_from_disk (SGLang's body: serve a checkpoint /weights/save wrote).
+POST /update_weights_from_disk (SGLang's body: serve a checkpoint /weights/save wrote),
+POST /logprobs (the served weights' log-probs of a given continuation: ssr's sampler check).
 Concurrent completions are decoded together by continuous batching, prompts prefilled after
 their longest cached prefix (engine.py), from weights that never change under a running sequence
 (served.py), and every completion reports the `policy_version` of the weights that produced it.
@@ -33,6 +34,7 @@ from .models import Policy, load_policy
 from .samples import parse_samples
 from .precision import MASTER_WEIGHTS
 from .prefix_cache import DEFAULT_PREFIX_CACHE_MB
+from .probe_logprobs import probe_logprobs
 from .running_batch import LOGPROB_MODES
 from .sampling import Completion
 from .served import SAMPLING_WEIGHTS, ServedWeights
@@ -146,6 +148,11 @@ class PolicyService:
         return {"id": f"chatcmpl-{uuid.uuid4().hex}", "object": "chat.completion", "created": int(time.time()), "model": self.policy.name,
                 "policy_version": version, "choices": choices,
                 "usage": {"prompt_tokens": len(prompt), "completion_tokens": completion_tokens, "total_tokens": len(prompt) + completion_tokens}}
+
+    def logprobs(self, body: dict) -> dict:
+        """See probe_logprobs.py: what ssr compares a separate sampler's log-probs with."""
+        self._check_model(body)
+        return probe_logprobs(self.served, body)
 
     def train_step(self, body: Any) -> dict:
         """`{samples: [...], config?: {...}, expected_version?: N}`, or the samples as JSONL lines."""
