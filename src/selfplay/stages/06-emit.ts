@@ -69,7 +69,8 @@ export async function emitStage(ctx: SelfplayContext, evidence: readonly Episode
   // and the sampler (if separate) loads that save; other steps give it a weights-only export.
   const { saveEvery: every, keepCheckpoints: keep, samplerUrl, samplerSync, maxStaleness } = ctx.settings;
   const checkpoint = every > 0 && step % every === 0 ? await saveTrainerWeights(trainer.url, { weightsOnly: false, keep }) : undefined;
-  const served = await publishWeights({ trainerUrl: trainer.url, samplerUrl, samplerSync, maxStaleness }, answer.version, checkpoint);
+  const route = { trainerUrl: trainer.url, samplerUrl, samplerSync, runTag: trainer.runTag, tolerance: ctx.settings.samplerCheckTolerance, maxStaleness };
+  const served = await publishWeights(route, answer.version, checkpoint);
   if (served !== null) ctx.policy.serve(served);
   training.end = Date.now();
   trainer.version = answer.version;
