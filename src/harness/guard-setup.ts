@@ -3,6 +3,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { SCRATCH_DIR } from '../sandbox/sandbox.js';
 import { harnessAssetDir } from './default-files.js';
+import { materialSourceB64 } from './test-material.js';
 
 /** The plugin's module name: what `-p` loads; the file ships as `<dir>/p/<name>.py`. */
 export const GUARD_MODULE = 'ssr_grading_guard';
@@ -15,7 +16,7 @@ export interface GuardRun {
   dir: string;
   /** HMAC key of this run's records (hex). */
   key: string;
-  /** The stdin line the test driver reads: `<dir> <key> <plugin, base64> <start-up half, base64>`. */
+  /** The stdin line the test driver reads: `<dir> <key> <plugin, base64> <start-up half, base64> <test-material lock, base64>`. */
   stdinLine: string;
 }
 
@@ -32,5 +33,5 @@ function guardSourcesB64(): string {
 export function newGuardRun(): GuardRun {
   const dir = `${SCRATCH_DIR}/.g${randomBytes(12).toString('hex')}`;
   const key = randomBytes(32).toString('hex');
-  return { dir, key, stdinLine: `${dir} ${key} ${guardSourcesB64()}\n` };
+  return { dir, key, stdinLine: `${dir} ${key} ${guardSourcesB64()} ${materialSourceB64()}\n` };
 }

@@ -1,6 +1,7 @@
 import { SCRATCH_DIR } from '../sandbox/sandbox.js';
 import { GUARD_BOOT_MODULE, GUARD_MODULE } from './guard-setup.js';
 import { PREPARE_SNIPPET } from './prepare-steps.js';
+import { MATERIAL_MODULE, materialCheckSnippet, materialLockSnippet, materialSectionSnippet, readMaterialSection, type MaterialReport } from './test-material.js';
 
 /** The artifact's names inside the sandbox are a contract (ARCHITECTURE.md). */
 export const TEST_FILES = {
@@ -56,27 +57,31 @@ exec 2>${TEST_FILES.log}.driver-err
 script_s="$1"; parser_s="$2"; max_out="$3"; half_log="$4"; err_tail="$5"; reparse="$6"; prep_n="\${7:-0}"; guard="\${8:-0}"
 mkdir -p $(dirname ${TEST_FILES.script})
 IFS= read -r script_b64; IFS= read -r parser_b64
-if [ "$guard" = 1 ]; then IFS=' ' read -r g_dir g_key g_b64 g_boot_b64; fi
+if [ "$guard" = 1 ]; then IFS=' ' read -r g_dir g_key g_b64 g_boot_b64 g_mat_b64; fi
 ${PREPARE_SNIPPET}
 printf '%s' "$script_b64" | base64 -d > ${TEST_FILES.script}
 printf '%s' "$parser_b64" | base64 -d > ${TEST_FILES.parser}
 log_f=${TEST_FILES.log}
-run_env=(env)
+run_env=(env); run_as=()
 if [ "$guard" = 1 ]; then
-  mkdir -p "$g_dir/p" "$g_dir/o"
+  mkdir -p "$g_dir/p" "$g_dir/o"; chmod 1777 "$g_dir/o"
   printf '%s' "$g_b64" | base64 -d > "$g_dir/p/${GUARD_MODULE}.py"
   printf '%s' "$g_boot_b64" | base64 -d > "$g_dir/p/${GUARD_BOOT_MODULE}.py"
+  printf '%s' "$g_mat_b64" | base64 -d > "$g_dir/p/${MATERIAL_MODULE}.py"
   for v in 6 7 8 9 10 11 12 13 14; do mkdir -p "$g_dir/u/lib/python3.$v"; ln -s ../../../p "$g_dir/u/lib/python3.$v/site-packages"; done
   printf '{"key": "%s", "out": "%s/o"}' "$g_key" "$g_dir" > "$g_dir/conf"
   log_f="$g_dir/test.log"
   run_env=(env -u PYTHONSTARTUP -u PYTHONINSPECT -u PYTHONNOUSERSITE PYTHONDONTWRITEBYTECODE=1 "PYTHONUSERBASE=$g_dir/u"
     "PYTHONPATH=$g_dir/p\${PYTHONPATH:+:$PYTHONPATH}" "SSR_GUARD_CONF=$g_dir/conf")
+${materialLockSnippet()}
 fi
 rm -f ${TEST_FILES.log} ${TEST_FILES.parserOut} ${TEST_FILES.parserErr} /ssr/timeout.msg
 now() { date +%s%N; }
 t0=$(now)
-timeout --verbose -s KILL "$script_s" "\${run_env[@]}" bash -c 'exec bash "$0" > "$1" 2>&1 < /dev/null' ${TEST_FILES.script} "$log_f" 2> /ssr/timeout.msg
+timeout --verbose -s KILL "$script_s" "\${run_env[@]}" bash -c 's=$0; f=$1; shift; exec "$@" bash "$s" > "$f" 2>&1 < /dev/null' ${TEST_FILES.script} "$log_f" \${run_as[@]+"\${run_as[@]}"} 2> /ssr/timeout.msg
 sc=$?; t1=$(now)
+if [ "$guard" = 1 ]; then ${materialCheckSnippet()}
+fi
 st=0; [ -s /ssr/timeout.msg ] && st=1
 parse() { # $1: stdout file, $2: stderr file; sets pc, pt, pns, out
   local t=$(now)
@@ -113,6 +118,7 @@ if [ "$guard" = 1 ]; then
   done
   echo "SSR-GUARD $total \${#records[@]}"
   for f in "\${records[@]}"; do base64 -w0 "$f"; echo; done
+  ${materialSectionSnippet()}
   rm -rf "$g_dir"
 else
   echo "SSR-GUARD -"
@@ -138,6 +144,8 @@ export interface DriverOutput {
   reparse?: ParserOutput;
   /** The guard's session records (still to verify), when the run was guarded. */
   guard?: { total: number; records: string[] };
+  /** How the test material was protected and what of it changed, when the run was guarded. */
+  material?: MaterialReport;
 }
 
 /** What one parser run printed, as the driver reports it. */
@@ -164,6 +172,7 @@ export function readDriverOutput(output: string): DriverOutput | undefined {
   const stdoutLine = lines[at + 1]!;
   const reparse = readReparse(lines.slice(at + 5));
   const guard = readGuard(lines.slice(at + 5));
+  const material = readMaterialSection(lines.slice(at + 5));
   return {
     scriptExit,
     scriptTimedOut: st === 1,
@@ -179,6 +188,7 @@ export function readDriverOutput(output: string): DriverOutput | undefined {
     parserStderr: decode(lines[at + 4]),
     ...(reparse ? { reparse } : {}),
     ...(guard ? { guard } : {}),
+    ...(material ? { material } : {}),
   };
 }
 

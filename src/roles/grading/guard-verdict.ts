@@ -1,13 +1,16 @@
 import type { TestReport } from '../../harness/test-report.js';
 
 /** Signs of a run that did not measure the code, as `grade.json` lists them. */
-export type GradeFlag = 'runner-tampered' | 'results-mismatch' | 'guard-missing';
+export type GradeFlag = 'runner-tampered' | 'results-mismatch' | 'guard-missing' | 'test-files-written';
+
+/** Tampering entries (guard records) that are writes to test material, like a changed hash. */
+const WRITE_PREFIX = 'test-file-write:';
 
 /** What the guard says about one grading run, held to the original run. */
 export interface GuardVerdict {
   flags: GradeFlag[];
   /** Set when the run cannot be trusted at all: −1 whatever the parser says. */
-  fatal?: { code: 'guard-missing' | 'runner-tampered'; reason: string };
+  fatal?: { code: 'guard-missing' | 'runner-tampered' | 'test-files-written'; reason: string };
   /** Tests of `originalPassing` the parser calls passed but the runner did not pass (all of them when the record is missing or the runner was tampered with). */
   mismatched: string[];
 }
@@ -30,7 +33,14 @@ export function guardVerdict(report: TestReport, originalPassing: readonly strin
   const untrusted = missing || guard.tampered.length > 0;
   const mismatched = originalPassing.filter((id) => report.statuses[id] === 'passed' && (untrusted || guard.outcomes[id] !== 'passed'));
   if (!untrusted && mismatched.length > 0) flags.add('results-mismatch');
+  // Test material written during the run (a changed hash, or a write the guard saw) voids it whether
+  // or not the original run was guarded: the tests that ran are not the tests of the artifact.
+  const written = [...(report.material?.changes ?? []), ...(guard?.tampered ?? []).filter((entry) => entry.startsWith(WRITE_PREFIX))];
+  if (written.length > 0) flags.add('test-files-written');
   const verdict: GuardVerdict = { flags: [...flags].sort(), mismatched: originalGuarded ? mismatched : [] };
+  if (written.length > 0) {
+    return { ...verdict, fatal: { code: 'test-files-written', reason: `the test material changed during the run: ${written.slice(0, 5).join(', ')}` } };
+  }
   if (!originalGuarded) return verdict;
   if (missing) {
     const why = !guard || guard.sessions === 0 ? 'no valid record came back' : `${guard.invalid} record(s) did not verify`;
