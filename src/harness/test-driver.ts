@@ -1,5 +1,5 @@
 import { SCRATCH_DIR } from '../sandbox/sandbox.js';
-import { GUARD_BOOT_MODULE, GUARD_MODULE } from './guard-setup.js';
+import { GUARD_BOOT_MODULE, GUARD_HELPER_MODULES, GUARD_MODULE, GUARD_SUPERVISOR_MODULE } from './guard-setup.js';
 import { PREPARE_SNIPPET } from './prepare-steps.js';
 import { MATERIAL_MODULE, materialCheckSnippet, materialLockSnippet, materialSectionSnippet, readMaterialSection, type MaterialReport } from './test-material.js';
 
@@ -57,19 +57,23 @@ exec 2>${TEST_FILES.log}.driver-err
 script_s="$1"; parser_s="$2"; max_out="$3"; half_log="$4"; err_tail="$5"; reparse="$6"; prep_n="\${7:-0}"; guard="\${8:-0}"
 mkdir -p $(dirname ${TEST_FILES.script})
 IFS= read -r script_b64; IFS= read -r parser_b64
-if [ "$guard" = 1 ]; then IFS=' ' read -r g_dir g_key g_b64 g_boot_b64 g_mat_b64; fi
+if [ "$guard" = 1 ]; then IFS=' ' read -r g_dir g_key g_b64 g_boot_b64 g_mat_b64 g_audit_b64 g_code_b64 g_sup_b64; fi
 ${PREPARE_SNIPPET}
 printf '%s' "$script_b64" | base64 -d > ${TEST_FILES.script}
 printf '%s' "$parser_b64" | base64 -d > ${TEST_FILES.parser}
 log_f=${TEST_FILES.log}
-run_env=(env); run_as=()
+run_env=(env); run_as=(); sup=()
 if [ "$guard" = 1 ]; then
-  mkdir -p "$g_dir/p" "$g_dir/o"; chmod 1777 "$g_dir/o"
+  mkdir -p "$g_dir/p" "$g_dir/o" "$g_dir/s"; chmod 700 "$g_dir/o" "$g_dir/s"
   printf '%s' "$g_b64" | base64 -d > "$g_dir/p/${GUARD_MODULE}.py"
   printf '%s' "$g_boot_b64" | base64 -d > "$g_dir/p/${GUARD_BOOT_MODULE}.py"
   printf '%s' "$g_mat_b64" | base64 -d > "$g_dir/p/${MATERIAL_MODULE}.py"
+  printf '%s' "$g_audit_b64" | base64 -d > "$g_dir/p/${GUARD_HELPER_MODULES[0]}.py"
+  printf '%s' "$g_code_b64" | base64 -d > "$g_dir/p/${GUARD_HELPER_MODULES[1]}.py"
+  printf '%s' "$g_sup_b64" | base64 -d > "$g_dir/s/${GUARD_SUPERVISOR_MODULE}.py"
+  sup=(python3 "$g_dir/s/${GUARD_SUPERVISOR_MODULE}.py" "$g_dir/o" --)
   for v in 6 7 8 9 10 11 12 13 14; do mkdir -p "$g_dir/u/lib/python3.$v"; ln -s ../../../p "$g_dir/u/lib/python3.$v/site-packages"; done
-  printf '{"key": "%s", "out": "%s/o"}' "$g_key" "$g_dir" > "$g_dir/conf"
+  printf '{"version": 2}' > "$g_dir/conf"
   log_f="$g_dir/test.log"
   run_env=(env -u PYTHONSTARTUP -u PYTHONINSPECT -u PYTHONNOUSERSITE PYTHONDONTWRITEBYTECODE=1 "PYTHONUSERBASE=$g_dir/u"
     "PYTHONPATH=$g_dir/p\${PYTHONPATH:+:$PYTHONPATH}" "SSR_GUARD_CONF=$g_dir/conf")
@@ -78,7 +82,7 @@ fi
 rm -f ${TEST_FILES.log} ${TEST_FILES.parserOut} ${TEST_FILES.parserErr} /ssr/timeout.msg
 now() { date +%s%N; }
 t0=$(now)
-timeout --verbose -s KILL "$script_s" "\${run_env[@]}" bash -c 's=$0; f=$1; shift; exec "$@" bash "$s" > "$f" 2>&1 < /dev/null' ${TEST_FILES.script} "$log_f" \${run_as[@]+"\${run_as[@]}"} 2> /ssr/timeout.msg
+\${sup[@]+"\${sup[@]}"} timeout --verbose -s KILL "$script_s" "\${run_env[@]}" bash -c 's=$0; f=$1; shift; exec "$@" bash "$s" > "$f" 2>&1 < /dev/null' ${TEST_FILES.script} "$log_f" \${run_as[@]+"\${run_as[@]}"} 2> /ssr/timeout.msg <<< "\${g_key:-}"
 sc=$?; t1=$(now)
 if [ "$guard" = 1 ]; then ${materialCheckSnippet()}
 fi

@@ -30,13 +30,13 @@ from memory or /proc and forge a record; this guard stops the generic hacks (fak
 files, early exits, runner patches), not code written against the guard itself. Stdlib only.
 """
 import ast
-import hashlib
-import hmac
-import json
 import os
 import sys
 
 import pytest
+
+import ssr_guard_audit
+from ssr_guard_code import changed_test_code
 
 _CONF_ENV = "SSR_GUARD_CONF"
 # Modules whose functions decide what a test outcome is; a rebinding in any of them is tampering.
@@ -65,14 +65,8 @@ def _read_conf():
     if opts.startswith("-p ssr_grading_guard"):
         os.environ["PYTEST_ADDOPTS"] = opts[len("-p ssr_grading_guard"):].strip()
     path = os.environ.pop(_CONF_ENV, None)
-    if not path:
-        return None
-    try:
-        with open(path, "r", encoding="utf-8") as handle:
-            conf = json.load(handle)
-        return conf["key"].encode("ascii"), conf["out"]
-    except (OSError, ValueError, KeyError, AttributeError):
-        return None
+    # Armed only when the audit half (usercustomize.py) holds the supervisor's socket.
+    return True if path and ssr_guard_audit._state["fd"] is not None else None
 
 
 def _watched(name):
@@ -252,14 +246,26 @@ class _DoctestSources:
 class _Recorder:
     """Registered on the first config only, so pytest sessions run inside a test are not mixed in."""
 
-    def __init__(self, config, key, out, snap):
+    def __init__(self, config, snap):
         self.config = config
-        self.key = key
-        self.out = out
         self.snap = snap
-        self.phases = {}
         self.errors = []
+        self.sent = set()
         self.doctests = _DoctestSources(config)
+        ssr_guard_audit.send({"t": "start"})
+
+    def _stream(self, tampered, foreign=()):
+        """Send what is new since the last time: the supervisor keeps it, whatever happens next."""
+        new = [entry for entry in list(tampered) + list(foreign) if entry not in self.sent]
+        if new:
+            self.sent.update(new)
+            ssr_guard_audit.send({"t": "session-tamper", "what": [e for e in new if e in tampered], "foreign": [e for e in new if e in foreign]})
+
+    def _runner_check(self):
+        try:
+            self._stream(_changed(self.snap, _root(self.config)))
+        except Exception as error:  # noqa: BLE001
+            self._stream(["guard-error: %r" % (error,)])
 
     @pytest.hookimpl(trylast=True)
     def pytest_collection_finish(self, session):
@@ -267,6 +273,11 @@ class _Recorder:
             self.doctests.collected(session.items)
         except Exception as error:  # noqa: BLE001
             self.errors.append("doctests: %r" % (error,))
+        try:
+            self._stream(changed_test_code(self.config, session.items))
+        except Exception as error:  # noqa: BLE001
+            self.errors.append("test code: %r" % (error,))
+        self._runner_check()
 
     @pytest.hookimpl(tryfirst=True)
     def pytest_runtest_logreport(self, report):
@@ -281,27 +292,13 @@ class _Recorder:
                 phase = "skipped"
             else:
                 phase = "passed"
-            self.phases.setdefault(nodeid, []).append((report.when, phase))
+            # Checked before the outcome leaves: a report that went through rebound machinery is
+            # preceded by the tampering it went through.
+            if report.when == "call":
+                self._runner_check()
+            ssr_guard_audit.send({"t": "report", "id": nodeid, "when": report.when, "phase": phase})
         except Exception as error:  # noqa: BLE001
             self.errors.append("logreport: %r" % (error,))
-
-    def _outcomes(self):
-        """A test passed only if its call passed, no phase failed, and it was not an xfail/xpass."""
-        outcomes = {}
-        for nodeid, phases in self.phases.items():
-            kinds = [phase for _, phase in phases]
-            calls = [phase for when, phase in phases if when == "call"]
-            if "failed" in kinds:
-                outcomes[nodeid] = "failed"
-            elif "xpassed" in kinds or "xfailed" in kinds:
-                outcomes[nodeid] = "xpassed" if "xpassed" in kinds else "xfailed"
-            elif "skipped" in kinds:
-                outcomes[nodeid] = "skipped"
-            elif calls and all(phase == "passed" for phase in calls):
-                outcomes[nodeid] = "passed"
-            else:
-                outcomes[nodeid] = "missing"
-        return outcomes
 
     @pytest.hookimpl(trylast=True)
     def pytest_sessionfinish(self, session, exitstatus):
@@ -310,26 +307,9 @@ class _Recorder:
             foreign = _foreign_hookimpls(self.config)
         except Exception as error:  # noqa: BLE001
             tampered, foreign = ["guard-error: %r" % (error,)], []
-        body = json.dumps(
-            {
-                "version": 1,
-                "pid": os.getpid(),
-                "exitstatus": int(exitstatus),
-                "outcomes": self._outcomes(),
-                # A guard that could not watch everything cannot vouch for the run.
-                "tampered": tampered + ["guard-error: " + e for e in self.errors],
-                "foreignHooks": foreign,
-            },
-            sort_keys=True,
-        )
-        mac = hmac.new(self.key, body.encode("utf-8"), hashlib.sha256).hexdigest()
-        name = os.path.join(self.out, "session-%d-%d.json" % (os.getpid(), id(self)))
-        try:
-            fd = os.open(name, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
-            with os.fdopen(fd, "w", encoding="utf-8") as handle:
-                json.dump({"body": body, "mac": mac}, handle)
-        except OSError:
-            pass  # no record: the host sees an unguarded session, never a crashed run
+        # A guard that could not watch everything cannot vouch for the run.
+        self._stream(tampered + ["guard-error: " + e for e in self.errors], foreign)
+        ssr_guard_audit.send({"t": "end", "exitstatus": int(exitstatus)})
 
 
 def _safe_snapshot():
@@ -349,5 +329,4 @@ def pytest_configure(config):
     if _CONF is None or _STATE["registered"]:
         return
     _STATE["registered"] = True
-    key, out = _CONF
-    config.pluginmanager.register(_Recorder(config, key, out, _SNAPSHOT), "ssr-grading-guard-recorder")
+    config.pluginmanager.register(_Recorder(config, _SNAPSHOT), "ssr-grading-guard-recorder")
