@@ -37,19 +37,20 @@ export const GUARD_RECORD_MAX_BYTES = 8 * 1024 * 1024;
  * The second parse of the same log (asked for with reparse=1, done only on a real log: the script
  * finished and printed something) is how the validator checks that a parser is deterministic.
  *
- * With guard=1 (8th argument; a line `<dir> <key> <plugin base64>` follows the parser on stdin)
- * the script runs hardened, so that repo files can neither replace the runner nor forge what
- * grading reads (SPEC §4): the guard plugin (guard/ssr_grading_guard.py) and its start-up half
- * (guard/usercustomize.py) are written to a random folder outside /repo, which is both on
- * PYTHONPATH and the only user site (PYTHONUSERBASE: ~/.local is never read), so a script that sets
- * its own PYTHONPATH still gets it; the start-up half asks pytest processes only to load the
- * plugin ("-p"), so a python that cannot import it is never asked to. Signed session records come
- * back in the SSR-GUARD section. The log goes to that random folder too, so repo code cannot find
- * the file the parser reads by a fixed name. No bytecode written into the repo, no PYTHONSTARTUP
- * or PYTHONINSPECT.
- * For a runner other than pytest the same environment applies but no guard records exist: what
- * protects those runs is the patch sanitiser (no runner config, start-up hooks or shadowing
- * modules reach the tree) and the random log path, not the guard.
+ * With guard=1 (8th argument; a line `<dir> <key> <guard files, base64>` follows the parser on
+ * stdin, see guard-setup.ts) the script runs hardened, so that repo files can neither replace the
+ * runner nor forge what grading reads (docs/grading.md): the guard's modules (guard/) are written
+ * to a random folder outside /repo, which is both on PYTHONPATH and the only user site
+ * (PYTHONUSERBASE: ~/.local is never read), so a script that sets its own PYTHONPATH still gets
+ * it; the start-up half asks pytest processes only to load the plugin ("-p"), after installing the
+ * audit hook. The test material is locked and hashed (test-material.ts; as `nobody` where the
+ * driver is root). The script runs under the supervisor (guard/ssr_guard_supervisor.py), which
+ * takes the key on its stdin, receives the guard's stream and writes the signed session records
+ * that come back in the SSR-GUARD section; the SSR-MATERIAL section says what of the material
+ * changed. The log goes to the random folder too, so repo code cannot find the file the parser
+ * reads by a fixed name. No bytecode written into the repo, no PYTHONSTARTUP or PYTHONINSPECT.
+ * For a runner other than pytest the same environment and lock apply but no guard records exist:
+ * what protects those runs is the patch sanitiser, the lock and the random log path.
  */
 export const TEST_DRIVER = `
 set -u

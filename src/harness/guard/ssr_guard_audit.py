@@ -59,7 +59,7 @@ def send(message):
         return
     message.setdefault("pid", os.getpid())
     try:
-        os.write(fd, json.dumps(message).encode("utf-8"))
+        os.write(fd, json.dumps(message).encode("utf-8") + b"\n")
     except OSError:
         pass
 
@@ -138,17 +138,27 @@ def _watched_type(owner):
     return found
 
 
+def _replaces_test_code(owner, name):
+    """Whether setting `name` on a class of a test file replaces test code: a test, or a function
+    the test file defines there."""
+    existing = getattr(vars(owner).get(name), "__func__", vars(owner).get(name))
+    code = getattr(existing, "__code__", None)
+    return str(name).startswith("test") or (code is not None and _watched_code(code))
+
+
 def _on_setattr(args):
     owner, name = args[0], args[1]
     if name in ("__code__", "__defaults__", "__kwdefaults__") and hasattr(owner, "__code__"):
         if _watched_code(owner.__code__):
             report("test-code-replaced", "%s.%s" % (getattr(owner, "__qualname__", "?"), name))
     elif isinstance(owner, type) and _watched_type(owner):
+        runner = _modules.get("runner:" + owner.__module__)
+        if not runner and not _replaces_test_code(owner, name):
+            return  # package code decorating a test's class (a metaclass, a marker attribute)
         caller = repo_caller()
         if caller is not None:
-            # A test class's member swapped is test code replaced; anything else is the runner's.
-            kind = "runner-patched" if _modules.get("runner:" + owner.__module__) else "test-code-replaced"
-            report(kind, "%s.%s.%s by %s" % (owner.__module__, owner.__qualname__, name, caller))
+            # A test class's test or helper swapped is test code replaced; anything else is the runner's.
+            report("runner-patched" if runner else "test-code-replaced", "%s.%s.%s by %s" % (owner.__module__, owner.__qualname__, name, caller))
 
 
 def _on_open(args):
@@ -162,8 +172,26 @@ def _on_open(args):
             report("test-file-write", rel)
 
 
+def _on_compile(args):
+    filename = args[1] if len(args) > 1 else None
+    if isinstance(filename, (str, bytes)) and _material_path(filename) is not None:
+        caller = repo_caller()
+        if caller is not None:
+            report("test-code-replaced", "compile as %s by %s" % (os.fsdecode(filename), caller))
+
+
 def _hook(event, args):
     if _state["busy"]:
+        return
+    if event == "compile":
+        if len(args) > 1 and isinstance(args[1], str) and not args[1].startswith("<"):
+            _state["busy"] = True
+            try:
+                _on_compile(args)
+            except Exception:  # noqa: BLE001
+                pass
+            finally:
+                _state["busy"] = False
         return
     if event != "open" and event != "object.__setattr__" and event != "object.__delattr__" and event not in _PATH_EVENTS \
             and event not in _REPO_CALLER_EVENTS and not event.startswith(_EXEC_EVENTS):

@@ -5,12 +5,13 @@ Run by the test driver as the sandbox's own user (root in Docker), outside the t
   python3 ssr_guard_supervisor.py <out dir> -- <command...>     (stdin: the key, one line)
 
 It reads the per-run key from stdin (never an argument or a variable the tests inherit), makes a
-datagram socket pair, and runs the command with one end open as fd $SSR_GUARD_FD (stdin
-/dev/null). The guard in the pytest process (usercustomize.py, ssr_grading_guard.py) streams one
-JSON message per event to that end: `start`, one `report` per test phase, `tamper`, `end`. The
-kernel stamps every datagram with the sender's real pid (SCM_CREDENTIALS), so a message about a
+Unix socket pair, and runs the command with one end open as fd $SSR_GUARD_FD (stdin /dev/null).
+The guard in the pytest process (usercustomize.py, ssr_grading_guard.py) streams one JSON line
+per event to that end: `start`, one `report` per test phase, `tamper`, `end`. The
+kernel stamps what each process writes with its real pid (SCM_CREDENTIALS), so a message about a
 session sent by any other process (a forked child, another interpreter) is itself tampering.
-When the command is over, one record per session that reached its `end` is written to the out dir, signed with HMAC-SHA256 under the key: the key never enters the test process, so
+When the command is over, one record per session that reached its `end` is written to the out
+dir, signed with HMAC-SHA256 under the key: the key never enters the test process, so
 nothing it reads from its memory, environment or /proc can sign a result. A failure streamed is
 never taken back: a test passes only if none of its phases failed. A session with no `end` (the
 process exited early or was killed) gets no record but an `unended-<pid>` file, which the host
@@ -26,6 +27,7 @@ import socket
 import struct
 import subprocess
 import sys
+import time
 
 _CRED = struct.calcsize("3i")
 
@@ -106,32 +108,46 @@ class Supervisor:
                 open(os.path.join(self.out, "unended-%d" % pid), "w").close()
 
 
-def _drain(sock, supervisor, timeout):
+def _drain(sock, supervisor, timeout, pending):
+    """Read what is ready; lines are split per sending pid (the kernel never merges data of two
+    senders into one read), so one process cannot splice text into another's message."""
     while True:
         ready, _, _ = select.select([sock], [], [], timeout)
         if not ready:
             return
         data, ancdata, _, _ = sock.recvmsg(1 << 20, socket.CMSG_SPACE(_CRED))
+        if not data:
+            return
         pid = -1
         for level, kind, payload in ancdata:
             if level == socket.SOL_SOCKET and kind == socket.SCM_CREDENTIALS:
                 pid = struct.unpack("3i", payload[:_CRED])[0]
-        supervisor.receive(pid, data)
+        lines = (pending.pop(pid, b"") + data).split(b"\n")
+        if lines[-1]:
+            pending[pid] = lines[-1]
+        for line in lines[:-1]:
+            if line:
+                supervisor.receive(pid, line)
 
 
 def main(argv):
     out, command = argv[0], argv[2:]
     key = sys.stdin.readline().strip().encode("ascii")
-    ours, theirs = socket.socketpair(socket.AF_UNIX, socket.SOCK_DGRAM)
+    # A stream, not datagrams: a datagram queue holds 10 messages before the sender blocks.
+    ours, theirs = socket.socketpair(socket.AF_UNIX, socket.SOCK_STREAM)
     ours.setsockopt(socket.SOL_SOCKET, socket.SO_PASSCRED, 1)
     env = dict(os.environ, SSR_GUARD_FD=str(theirs.fileno()))
     devnull = os.open(os.devnull, os.O_RDONLY)
     child = subprocess.Popen(command, stdin=devnull, env=env, pass_fds=(theirs.fileno(),))
     theirs.close()
     supervisor = Supervisor(key, out)
+    pending = {}
     while child.poll() is None:
-        _drain(ours, supervisor, 0.2)
-    _drain(ours, supervisor, 0.05)  # what was sent just before the end
+        # Poll, do not wait on the socket: a reader blocked on it is woken by every message, and on
+        # a loaded machine each wake-up costs the writer a scheduling slice (tens of ms per test).
+        time.sleep(0.05)
+        _drain(ours, supervisor, 0, pending)
+    _drain(ours, supervisor, 0.05, pending)  # what was sent just before the end
     supervisor.finish()
     return child.returncode
 
