@@ -3,7 +3,7 @@ import { GUARD_BOOT_MODULE, GUARD_HELPER_MODULES, GUARD_MODULE, GUARD_SUPERVISOR
 import { PREPARE_SNIPPET } from './prepare-steps.js';
 import { MATERIAL_MODULE, materialCheckSnippet, materialLockSnippet, materialSectionSnippet, readMaterialSection, type MaterialReport } from './test-material.js';
 
-/** The artifact's names inside the sandbox are a contract (ARCHITECTURE.md). */
+/** The artifact's names inside the sandbox are a contract (method §2). */
 export const TEST_FILES = {
   script: `${SCRATCH_DIR}/test_script.sh`,
   parser: `${SCRATCH_DIR}/test_parser.py`,
@@ -39,7 +39,7 @@ export const GUARD_RECORD_MAX_BYTES = 8 * 1024 * 1024;
  *
  * With guard=1 (8th argument; a line `<dir> <key> <guard files, base64>` follows the parser on
  * stdin, see guard-setup.ts) the script runs hardened, so that repo files can neither replace the
- * runner nor forge what grading reads (docs/grading.md): the guard's modules (guard/) are written
+ * runner nor forge what grading reads (method §4, docs/grading.md): the guard's modules (guard/) are written
  * to a random folder outside /repo, which is both on PYTHONPATH and the only user site
  * (PYTHONUSERBASE: ~/.local is never read), so a script that sets its own PYTHONPATH still gets
  * it; the start-up half asks pytest processes only to load the plugin ("-p"), after installing the

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import type { GuardReport } from './guard-report.js';
 import type { MaterialReport } from './test-material.js';
 
-/** The only two statuses a test parser may print (SPEC §2). */
+/** The only two statuses a test parser may print (method §2). */
 export const testStatusSchema = z.enum(['passed', 'failed']);
 export type TestStatus = z.infer<typeof testStatusSchema>;
 

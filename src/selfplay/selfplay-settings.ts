@@ -6,8 +6,9 @@ import { advantageEstimatorSchema, DEFAULT_ADVANTAGE_ESTIMATOR } from '../rl/adv
 import { LIMIT_HIT_MODES } from '../rl/build-sample.js';
 import { STRATEGY_CHOICES } from '../roles/injector-strategy.js';
 import { samplerSyncModeSchema } from '../training/sampler-sync-mode.js';
+import { DEFAULT_PROBE_TOLERANCE } from '../training/verify-sampler.js';
 
-/** Which role's samples are written and trained (the ablations of SPEC §9). */
+/** Which role's samples are written and trained (the ablations of method §9). */
 export const TRAIN_ROLES = ['both', 'injector', 'solver'] as const;
 export type TrainRoles = (typeof TRAIN_ROLES)[number];
 
@@ -33,7 +34,7 @@ export const selfplaySettingsSchema = z.object({
   seed: z.number().int().default(0).describe('derives every episode id, strategy and sampling seed'),
   alpha: z.number().min(0).max(1).default(DEFAULT_INJECTOR_ALPHA),
   advantage: advantageEstimatorSchema.default(DEFAULT_ADVANTAGE_ESTIMATOR),
-  // SPEC §9 allows up to 8 (the paper's, rl/staleness.ts); 1 already overlaps sampling and training.
+  // method §9 allows up to 8 (the paper's, rl/staleness.ts); 1 already overlaps sampling and training.
   maxStaleness: z
     .number()
     .int()
@@ -42,7 +43,7 @@ export const selfplaySettingsSchema = z.object({
     .describe('train calls that may be in flight behind the sampling, and the oldest sample kept (versions); 0 = synchronous steps'),
   higherOrderCap: z.number().int().nonnegative().default(1).describe('order-2 bugs per order-1 bug at most'),
   trainRoles: z.enum(TRAIN_ROLES).default('both'),
-  limitHits: z.enum(LIMIT_HIT_MODES).default('fail').describe('fail: a Solver attempt that hits a limit earns -1 and stays in its group (SPEC §9); mask: graded, kept out of the loss'),
+  limitHits: z.enum(LIMIT_HIT_MODES).default('fail').describe('fail: a Solver attempt that hits a limit earns -1 and stays in its group (method §9); mask: graded, kept out of the loss'),
   emitSamples: z.boolean().default(true).describe('write RL samples (ssr corpus does not)'),
   injectorLimits: agentLimitOverridesSchema.default({}),
   solverLimits: agentLimitOverridesSchema.default({}),
@@ -51,6 +52,7 @@ export const selfplaySettingsSchema = z.object({
   trainerUrl: z.string().nullable().default(null),
   samplerUrl: z.string().nullable().default(null).describe("the policy's endpoint (--base-url): where the trainer's weights go after each step"),
   samplerSync: samplerSyncModeSchema.default('auto').describe('how the sampler loads the weights when it is not the trainer'),
+  samplerCheckTolerance: z.number().positive().default(DEFAULT_PROBE_TOLERANCE).describe("largest mean |sampler − trainer| log-prob of the check after each sync (verify-sampler.ts)"),
   saveEvery: z.number().int().nonnegative().default(0).describe('a trainer checkpoint (POST /weights/save) every N steps; 0 = none'),
   corpusDir: z.string().nullable().default(null).describe('solve-only mode: the run dir whose valid bugs are solved'),
   goldenGate: z.boolean().default(true).describe("run each repo's clean suite twice before any episode: quarantine flaky tests, raise a limit the suite is near (or refuse the repo)"),
@@ -59,9 +61,9 @@ export const selfplaySettingsSchema = z.object({
 export type SelfplaySettings = z.infer<typeof selfplaySettingsSchema>;
 export type SelfplaySettingsInput = z.input<typeof selfplaySettingsSchema>;
 
-/** The settings a resume must repeat (run.json); lane sizes, the trainer, the sampler and the checkpoint period may change. */
+/** The settings a resume must repeat (run.json); lane sizes, the trainer, the sampler (and its check) and the checkpoint period may change. */
 export function resumeKey(settings: SelfplaySettings, extra: Record<string, unknown>): Record<string, unknown> {
-  const { lanes: _lanes, trainerUrl, samplerUrl: _samplerUrl, samplerSync: _samplerSync, saveEvery: _saveEvery, leakPolicy, goldenGate, ...rest } = settings;
+  const { lanes: _lanes, trainerUrl, samplerUrl: _samplerUrl, samplerSync: _samplerSync, samplerCheckTolerance: _tolerance, saveEvery: _saveEvery, leakPolicy, goldenGate, ...rest } = settings;
   // Defaults are left out so runs started before these settings existed still resume.
   return { ...rest, ...(leakPolicy === 'flag' ? {} : { leakPolicy }), ...(goldenGate ? {} : { goldenGate }), trainer: trainerUrl !== null, ...extra };
 }

@@ -2,14 +2,19 @@ import { EngineError } from '../util/engine-error.js';
 import { serverRoot } from './http-json.js';
 import type { SamplerSyncMode } from './sampler-sync-mode.js';
 import type { SamplerState } from './sampler-state.js';
-import { syncSampler } from './sampler-sync.js';
+import { samplerKind, syncSampler } from './sampler-sync.js';
 import { saveTrainerWeights, type TrainerCheckpoint } from './trainer-checkpoint.js';
+import { verifySampler } from './verify-sampler.js';
 
 /** Where the weights go: the trainer, the sampler (`--base-url`; null when the policy has none) and how to sync it. */
 export interface WeightsRoute {
   trainerUrl: string;
   samplerUrl: string | null;
   samplerSync: SamplerSyncMode;
+  /** Names this run's adapters (run-tag.ts). */
+  runTag: string;
+  /** The sampler check's tolerance (verifySampler); default DEFAULT_PROBE_TOLERANCE. */
+  tolerance?: number;
 }
 
 /** Whether the sampler is the trainer itself (then it serves each new version as soon as it trains it). */
@@ -35,5 +40,20 @@ export async function publishWeights(route: WeightsRoute, trainerVersion: number
   if (checkpoint.version !== trainerVersion) {
     throw new EngineError('policy-unavailable', `the trainer at ${route.trainerUrl} saved version ${checkpoint.version}, but its step answered version ${trainerVersion}: another client is training it`);
   }
-  return syncSampler(route.samplerUrl!, route.samplerSync, checkpoint);
+  return syncSampler(route.samplerUrl!, route.samplerSync, checkpoint, { trainerUrl: route.trainerUrl, runTag: route.runTag, ...(route.tolerance === undefined ? {} : { tolerance: route.tolerance }) });
+}
+
+/**
+ * Before a run's first sample, with the trainer at version 0 (nothing to load): a separate sampler
+ * must already serve the trainer's weights (the same base model, no penalties), checked as after
+ * a sync. The version to sample as, or null with `--sampler-sync none`.
+ *
+ * @throws EngineError see verifySampler.
+ */
+export async function checkStartingSampler(route: WeightsRoute): Promise<SamplerState | null> {
+  if (samplesFromTrainer(route)) return { version: 0 };
+  if (route.samplerSync === 'none') return null;
+  const kind = await samplerKind(route.samplerUrl!, route.samplerSync);
+  await verifySampler({ samplerUrl: route.samplerUrl!, kind, trainerUrl: route.trainerUrl, version: 0, ...(route.tolerance === undefined ? {} : { tolerance: route.tolerance }) });
+  return { version: 0 };
 }

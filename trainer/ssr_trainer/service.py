@@ -5,7 +5,8 @@
 
 Endpoints: GET /health, GET /v1/models, POST /tokenize, POST /v1/completions,
 POST /v1/chat/completions (text only), POST /train/step, POST /weights/save,
-POST /update_weights_from_disk (SGLang's body: serve a checkpoint /weights/save wrote).
+POST /update_weights_from_disk (SGLang's body: serve a checkpoint /weights/save wrote),
+POST /logprobs (the served weights' log-probs of a given continuation: ssr's sampler check).
 Concurrent completions are decoded together by continuous batching, prompts prefilled after
 their longest cached prefix (engine.py), from weights that never change under a running sequence
 (served.py), and every completion reports the `policy_version` of the weights that produced it.
@@ -22,13 +23,18 @@ import time
 import uuid
 from typing import Any, Dict, List, Optional, Tuple
 
+import torch
+
 from .chat_template import ChatTemplate
 from .checkpoint import CheckpointError, load_checkpoint, load_weights_only, save_checkpoint
 from .completion_request import prompt_ids, sampling_jobs
+from .distributed import PARALLEL_MODES, DistributedTrainer, compute_dtype, follow, init_from_env, resolve_mode, world_size
 from .engine import SamplingEngine
 from .models import Policy, load_policy
 from .samples import parse_samples
+from .precision import MASTER_WEIGHTS
 from .prefix_cache import DEFAULT_PREFIX_CACHE_MB
+from .probe_logprobs import probe_logprobs
 from .running_batch import LOGPROB_MODES
 from .sampling import Completion
 from .served import SAMPLING_WEIGHTS, ServedWeights
@@ -56,12 +62,13 @@ class PolicyService:
 
     def __init__(self, policy: Policy, trainer: Trainer, output_dir: str = "checkpoints", sampling_weights: str = "copy",
                  batch_window_ms: float = 0.0, max_batch: int = 32, logprobs: str = "auto", prefix_cache_mb: float = DEFAULT_PREFIX_CACHE_MB) -> None:
-        self.policy = policy
+        # The full trained weights: `policy` itself, or under FSDP (distributed.py) rank 0's gathered copy.
+        self.policy = trainer.published_policy()
         self.trainer = trainer
         self.output_dir = output_dir
         self.lock = threading.Lock()
         self.started = int(time.time())
-        self.served = ServedWeights(policy, trainer.version, sampling_weights, self.lock)
+        self.served = ServedWeights(self.policy, trainer.version, sampling_weights, self.lock)
         self.engine = SamplingEngine(self.served, max_batch, batch_window_ms / 1000.0, sampler_logprobs(policy, logprobs), int(prefix_cache_mb * 2**20))
 
     @property
@@ -77,8 +84,10 @@ class PolicyService:
     def health(self) -> dict:
         return {"status": "ok", "model": self.policy.name, "kind": self.policy.kind, "lora": self.policy.lora,
                 "policy_version": self.version, "trainer_version": self.trainer.version, "device": str(self.policy.device),
+                "precision": self.trainer.precision.describe(),
                 "sampling": dict(self.engine.stats, weights=self.served.mode, window_ms=self.engine.window_s * 1000, max_batch=self.engine.max_batch,
-                                 logprobs=self.engine.logprobs, prefix_cache=self.engine.prefixes.stats())}
+                                 logprobs=self.engine.logprobs, prefix_cache=self.engine.prefixes.stats()),
+                "parallel": {"mode": getattr(self.trainer, "mode", "none"), "world_size": getattr(self.trainer, "world_size", 1)}}
 
     def models(self) -> dict:
         entry = {"id": self.policy.name, "object": "model", "created": self.started, "owned_by": "ssr-trainer",
@@ -140,6 +149,11 @@ class PolicyService:
                 "policy_version": version, "choices": choices,
                 "usage": {"prompt_tokens": len(prompt), "completion_tokens": completion_tokens, "total_tokens": len(prompt) + completion_tokens}}
 
+    def logprobs(self, body: dict) -> dict:
+        """See probe_logprobs.py: what ssr compares a separate sampler's log-probs with."""
+        self._check_model(body)
+        return probe_logprobs(self.served, body)
+
     def train_step(self, body: Any) -> dict:
         """`{samples: [...], config?: {...}, expected_version?: N}`, or the samples as JSONL lines."""
         if isinstance(body, list):
@@ -183,6 +197,9 @@ class PolicyService:
             raise _failed(400, "'model_path' must be the path of a checkpoint directory written by /weights/save")
         if body.get("load_format") not in _LOAD_FORMATS:
             raise _failed(400, f"load_format {json.dumps(body.get('load_format'))} is not supported: this service loads /weights/save checkpoints (auto)")
+        if getattr(self.trainer, "world_size", 1) > 1:
+            raise _failed(400, "this trainer runs on several processes (torchrun): it cannot load weights into all of them; "
+                          "restart it with --resume, or load them into a single-process sampler service")
         started = time.perf_counter()
         with self.served.training():
             try:
@@ -190,6 +207,7 @@ class PolicyService:
             except CheckpointError as error:
                 raise _failed(400, f"cannot load {path}: {error}") from None
             self.trainer.version = manifest["version"]
+            self.trainer.precision.sync_from_model()  # a later step trains from the loaded weights
             self.served.publish(self.policy, self.trainer.version)
         kind = manifest["model"]["weights"]
         return {"success": True, "message": f"loaded {os.path.abspath(path)} ({kind} weights) in {time.perf_counter() - started:.2f} s: serving version {self.version}",
@@ -197,10 +215,11 @@ class PolicyService:
 
 
 def sampler_logprobs(policy: Policy, mode: str) -> str:
-    """`--logprobs auto`: from the decode logits for the tiny model (fp32: within ~1e-6 of the
-    trainer's pass), teacher-forced for transformers models (bf16 decoding drifts from it)."""
+    """`--logprobs auto`: from the decode logits for the tiny model in fp32 (within ~1e-6 of the
+    trainer's pass), teacher-forced otherwise (bf16 decoding drifts from it)."""
     if mode == "auto":
-        return "decode" if policy.kind == "tiny" else "teacher-forced"
+        fp32 = all(p.dtype == torch.float32 for p in policy.module.parameters())
+        return "decode" if policy.kind == "tiny" and fp32 else "teacher-forced"
     return mode
 
 
@@ -227,7 +246,11 @@ def parse_args(argv: Optional[List[str]] = None) -> argparse.Namespace:
     p.add_argument("--lora-rank", type=int, default=16)
     p.add_argument("--lora-alpha", type=int, default=32)
     p.add_argument("--adapter", help="resume a saved LoRA adapter dir")
-    p.add_argument("--dtype", default="auto", help="auto (bf16 on GPU, fp32 on CPU) | float32 | bfloat16 | float16")
+    p.add_argument("--dtype", default="auto", help="auto (transformers: bf16 on GPU, fp32 on CPU; tiny: fp32) | float32 | bfloat16 | float16")
+    p.add_argument("--master-weights", choices=MASTER_WEIGHTS, default="fp32",
+                   help="fp32 (default): a bf16/fp16 model trains through fp32 master weights and fp32 AdamW state, the model's "
+                   "weights cast from them after each step (+4 bytes per trained parameter, +4 for their gradient); none: AdamW "
+                   "updates the low-precision weights in place (at lr 1e-6..3e-6 most bf16 updates round to nothing)")
     p.add_argument("--device", help="cpu | cuda | cuda:N (default: cuda when available)")
     p.add_argument("--max-model-len", type=int)
     p.add_argument("--gradient-checkpointing", action="store_true")
@@ -254,6 +277,9 @@ def parse_args(argv: Optional[List[str]] = None) -> argparse.Namespace:
                    "auto: decode for the tiny model (fp32), teacher-forced for transformers models")
     p.add_argument("--prefix-cache-mb", type=float, default=DEFAULT_PREFIX_CACHE_MB,
                    help="memory for KV caches of finished sequences reused as prompt prefixes (the next turn of a conversation); 0: off")
+    p.add_argument("--parallel", choices=PARALLEL_MODES, default="auto",
+                   help="under torchrun (WORLD_SIZE > 1): fsdp (sharded; fp32 masters, --dtype compute) or ddp (replicated); "
+                   "auto: fsdp on CUDA, ddp on CPU. Ignored in a single process")
     p.add_argument("--verbose", action="store_true", help="log every request")
     return p.parse_args(argv)
 
@@ -273,13 +299,20 @@ def use_chat_template(policy: Any, path: str) -> None:
 
 def main(argv: Optional[List[str]] = None) -> None:
     args = parse_args(argv)
-    import torch
-
     if args.threads:
         torch.set_num_threads(args.threads)
+    # Under torchrun: the mode is settled (and refused with its reason) before waiting for the other ranks.
+    mode = resolve_mode(args.parallel, args.device) if world_size() > 1 else None
+    if mode == "fsdp" and args.resume:
+        raise SystemExit("ssr-trainer: --resume with --parallel fsdp is not supported yet: start from the checkpoint's weights with --model DIR "
+                         "(a fresh optimizer), or resume a DDP run's checkpoint with --parallel ddp")
+    ranks = init_from_env(args.device) if mode else None
+    device, dtype = (ranks.device if ranks else args.device), args.dtype
+    if mode == "fsdp":
+        dtype = "float32"  # FSDP keeps the sharded fp32 parameters as the masters and computes in --dtype
     try:
         policy, version = load_policy(args.model, lora=args.lora, lora_rank=args.lora_rank, lora_alpha=args.lora_alpha, adapter=args.adapter,
-                                      model_config=args.model_config, tokenizer=args.tokenizer, dtype=args.dtype, device=args.device,
+                                      model_config=args.model_config, tokenizer=args.tokenizer, dtype=dtype, device=device,
                                       max_model_len=args.max_model_len, gradient_checkpointing=args.gradient_checkpointing)
     except CheckpointError as error:  # --model DIR with a broken manifest
         raise SystemExit(f"ssr-trainer: --model {args.model}: {error}") from None
@@ -296,7 +329,15 @@ def main(argv: Optional[List[str]] = None) -> None:
     if args.warmup_steps is not None:
         overrides["warmup_steps"] = args.warmup_steps
     config = default_train_config(policy).with_overrides(overrides)
-    trainer = Trainer(policy, config, version=version)
+    try:
+        if ranks:
+            # The tiny model stays fp32 under `auto`, as in one process.
+            compute = None if policy.kind == "tiny" and args.dtype == "auto" else compute_dtype(args.dtype, device)
+            trainer: Trainer = DistributedTrainer(policy, config, version, ranks, mode, compute, master_weights=args.master_weights)
+        else:
+            trainer = Trainer(policy, config, version=version, master_weights=args.master_weights)
+    except ValueError as error:  # fp16 without masters, or without a GradScaler on this device
+        raise SystemExit(f"ssr-trainer: --dtype {args.dtype} --master-weights {args.master_weights}: {error}") from None
     resumed = ""
     if args.resume:
         try:
@@ -304,18 +345,26 @@ def main(argv: Optional[List[str]] = None) -> None:
         except CheckpointError as error:
             raise SystemExit(f"ssr-trainer: cannot resume: {error}") from None
         resumed = f", resumed from {os.path.abspath(args.resume)} at step {trainer.steps}"
+    if ranks and ranks.rank > 0:
+        follow(trainer)  # rank 0 serves; this rank trains its share of each step until rank 0 stops
+        return
     service = PolicyService(policy, trainer, args.output_dir, args.sampling_weights, args.batch_window_ms, args.max_batch, args.logprobs,
                             args.prefix_cache_mb)
     server = make_server(service, args.host, args.port, args.verbose)
     host, port = server.server_address[:2]
-    print(f"ssr-trainer: serving {policy.name} ({policy.kind}{', lora' if policy.lora else ''}, {policy.parameter_count():,} parameters, "
-          f"version {trainer.version}{resumed}) on http://{host}:{port}", flush=True)
+    precision = trainer.precision.describe()
+    masters = ", fp32 master weights" if precision["master_weights"] == "fp32" else ""
+    parallel = f", {mode} on {ranks.world} processes" if ranks else ""
+    print(f"ssr-trainer: serving {policy.name} ({policy.kind}{', lora' if policy.lora else ''}, {service.policy.parameter_count():,} parameters, "
+          f"{precision['dtype']}{masters}, version {trainer.version}{resumed}{parallel}) on http://{host}:{port}", flush=True)
     try:
         server.serve_forever()
     except KeyboardInterrupt:
         pass
     finally:
         server.server_close()
+        if isinstance(trainer, DistributedTrainer):
+            trainer.stop()
 
 
 if __name__ == "__main__":

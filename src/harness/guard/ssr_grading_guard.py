@@ -4,7 +4,7 @@ The test driver ships this file into the sandbox outside /repo; usercustomize.py
 "-p ssr_grading_guard" to PYTEST_ADDOPTS in pytest processes, so it is imported while pytest
 parses its arguments: before any conftest.py or repository code runs in this process.
 
-What it does, and why (grading measures the code, not how the tests are run):
+What it does, and why (method §4: grading measures the code, not how the tests are run):
 - it is armed only when the audit half (ssr_guard_audit.py, installed by usercustomize.py at
   interpreter start) holds the supervisor's socket; it removes SSR_GUARD_CONF so child processes
   do not inherit it;

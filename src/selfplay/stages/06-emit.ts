@@ -69,7 +69,7 @@ export async function emitStage(ctx: SelfplayContext, evidence: readonly Episode
   const every = ctx.settings.saveEvery;
   const checkpoint = every > 0 && step % every === 0 ? await saveTrainerWeights(trainer.url) : undefined;
   const { samplerUrl, samplerSync } = ctx.settings;
-  const served = await publishWeights({ trainerUrl: trainer.url, samplerUrl, samplerSync }, answer.version, checkpoint);
+  const served = await publishWeights({ trainerUrl: trainer.url, samplerUrl, samplerSync, runTag: trainer.runTag, tolerance: ctx.settings.samplerCheckTolerance }, answer.version, checkpoint);
   if (served !== null) ctx.policy.serve(served);
   training.end = Date.now();
   trainer.version = answer.version;
