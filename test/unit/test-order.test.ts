@@ -2,11 +2,16 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { rank, SLOW_FIRST } from '../sequencer.js';
+import config from '../../vitest.config.js';
+import SlowFirstSequencer, { rank, SLOW_FIRST } from '../sequencer.js';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 
 describe('the test order (test/sequencer.ts)', () => {
+  it('is the order vitest uses', () => {
+    expect(config.test?.sequence?.sequencer).toBe(SlowFirstSequencer);
+  });
+
   it('names only test files that exist: a renamed slow file must not silently fall back to vitest order', () => {
     for (const [file] of SLOW_FIRST) expect(existsSync(join(ROOT, file)), file).toBe(true);
     expect(new Set(SLOW_FIRST.map(([file]) => file)).size).toBe(SLOW_FIRST.length);
