@@ -82,7 +82,8 @@ describe('ssr selfplay after kill -9: the re-run continues with no lost and no d
     const step2Started = () => existsSync(join(resumed, 'metrics.jsonl')) && readdirSync(join(resumed, 'trajectories')).some((name) => name.startsWith('s2-'));
     await killWhen(resumed, 'a step-2 trajectory', step2Started);
     await runToEnd(resumed);
-  }, 1_200_000);
+    // Four runs: at load 28 on 2 cores they took over 20 minutes (main's version as well).
+  }, 1_800_000);
 
   afterAll(async () => {
     if (root) await rm(root, { recursive: true, force: true });
