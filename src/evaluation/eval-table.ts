@@ -62,8 +62,9 @@ const pct = (rate: number | null): string => (rate === null ? '-' : `${(100 * ra
 
 /** The tables as text, for `ssr eval` without --json. */
 export function formatEvalTables(tables: { all: EvalRow; byRepo: EvalRow[]; byKind: EvalRow[] }, k: number): string {
-  const header = ['', 'instances', 'invalid', 'attempts', 'solved', 'solve rate', 'pass@1', `pass@${k}`];
-  const line = (row: EvalRow) => [row.group, row.instances, row.invalid, row.attempts, row.solved, pct(row.solveRate), pct(row.passAt1), pct(row.passAtK)].map(String);
+  // With k = 1, pass@k is pass@1: one column.
+  const header = ['', 'instances', 'invalid', 'attempts', 'solved', 'solve rate', 'pass@1', ...(k > 1 ? [`pass@${k}`] : [])];
+  const line = (row: EvalRow) => [row.group, row.instances, row.invalid, row.attempts, row.solved, pct(row.solveRate), pct(row.passAt1), ...(k > 1 ? [pct(row.passAtK)] : [])].map(String);
   const table = (title: string, rows: EvalRow[]): string => {
     const cells = [[title, ...header.slice(1)], ...rows.map(line)];
     const widths = header.map((_, i) => Math.max(...cells.map((row) => row[i]!.length)));

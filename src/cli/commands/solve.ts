@@ -102,7 +102,8 @@ export function registerSolve(program: Command): void {
       const solveRate = scored.length > 0 ? solves / scored.length : null;
       // Higher-order bugs train the Solver only (SPEC §6): they imply no injector reward.
       const injector = scored.length > 0 && priorPatch === undefined ? scoreInjector({ valid: true, solves, attempts: scored.length }) : null;
-      const summary = { bugId, attempts, solveRate, injectorReward: injector?.value ?? null };
+      // ssr solve's JSON keeps its attempt lines as they were (the grade code is in grade.json).
+      const summary = { bugId, attempts: attempts.map(withoutCode), solveRate, injectorReward: injector?.value ?? null };
       await writeFile(
         join(solveDir, 'solves.json'),
         `${JSON.stringify({ ...summary, artifact: artifactDir, repo: repo.id, policy: { name: policy.name, version: policy.version }, injectorRewardReason: injector?.reason ?? null, failToPass: validation.failToPass }, null, 2)}\n`,
@@ -114,6 +115,12 @@ export function registerSolve(program: Command): void {
       await releaseProvider(provider, (line) => process.stderr.write(`ssr solve: ${line}\n`));
     }
   });
+}
+
+function withoutCode(line: AttemptLine): Omit<AttemptLine, 'code'> {
+  const copy: Partial<AttemptLine> = { ...line };
+  delete copy.code;
+  return copy as Omit<AttemptLine, 'code'>;
 }
 
 async function readPriorPatch(file: string): Promise<string> {
