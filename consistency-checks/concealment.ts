@@ -5,11 +5,11 @@ import type { ConsistencyCheck } from '../src/validator/check-types.js';
 import { weakeningEffect } from '../src/validator/weakening-effect.js';
 
 /**
- * SPEC §3.6 concealment: on W at least one test of F no longer fails (it passes or was removed),
+ * method §3.6 concealment: on W at least one test of F no longer fails (it passes or was removed),
  * and no test that passed on B fails on W: weakening hides failures, it never adds any.
  * "Removed" means deleted by the weakening: a test missing on B and on W never ran, and a test
  * file that stops running on W (it no longer collects) hides nothing (see weakening-effect.ts).
- * Weakening must delete tests or assertions; commenting them out is rejected here (SPEC §2).
+ * Weakening must delete tests or assertions; commenting them out is rejected here (method §2).
  */
 export const concealmentCheck: ConsistencyCheck = {
   name: 'concealment',

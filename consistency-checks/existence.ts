@@ -46,7 +46,7 @@ function staticProblems(ctx: ValidationContext, bug: ParsedDiff, weaken: ParsedD
 }
 
 /**
- * SPEC §3.1 existence: every listed test file exists in O; test_weaken.diff touches listed files
+ * method §3.1 existence: every listed test file exists in O; test_weaken.diff touches listed files
  * only; bug_inject.diff touches no listed file and no test file ({@link isTestPath}) — a listed code
  * file is a doctest host, where bug_inject.diff must change code and no example and test_weaken.diff
  * only examples (classified by hunk: {@link bugHunkProblems}, {@link weakenHunkProblems}); both diffs

@@ -2,7 +2,7 @@ import { brokenByBug, fail, parserFailureVerdict, pass, passedIds, reportOf, sam
 import type { ConsistencyCheck } from '../src/validator/check-types.js';
 
 /**
- * SPEC §3.5 failing tests: on B at least `min_failing_tests` tests that passed on O fail
+ * method §3.5 failing tests: on B at least `min_failing_tests` tests that passed on O fail
  * (missing from the map counts as failed). That set is F, the FAIL_TO_PASS tests.
  * Missing counts toward F, not toward the threshold: at least `min_failing_tests` of F must have
  * run and failed on B. A "bug" that only stops the tests from running (an import that fails, a

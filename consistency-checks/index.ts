@@ -10,7 +10,7 @@ import { parserCheck } from './parser.js';
 import { testScriptCheck } from './test-script.js';
 
 /**
- * SPEC §3, in run order, plus the bug-quality checks of issue 14 (breadth right after the failing
+ * method §3, in run order, plus the bug-quality checks of issue 14 (breadth right after the failing
  * tests it reads; order-independence last, as it costs a run of its own): the first `fail` rejects.
  */
 export const consistencyChecks: readonly ConsistencyCheck[] = [

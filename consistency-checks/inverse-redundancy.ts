@@ -3,7 +3,7 @@ import { brokenByBug, fail, pass, reportOf, type Verdict } from '../src/validato
 import type { ConsistencyCheck } from '../src/validator/check-types.js';
 
 /**
- * SPEC §3.7 inverse redundancy (inverse mutation testing): for each file f of bug_inject.diff,
+ * method §3.7 inverse redundancy (inverse mutation testing): for each file f of bug_inject.diff,
  * revert only f on B and run the oracle tests; f contributes iff some test of F then passes.
  * A file that does not contribute is padding, and rejects the artifact. The runs are started in
  * parallel by the validator; this check only reads them.

@@ -3,7 +3,7 @@ import { parseUnifiedDiff } from '../src/code/unified-diff.js';
 import { fail, pass, type Verdict } from '../src/validator/check-helpers.js';
 import type { ConsistencyCheck } from '../src/validator/check-types.js';
 
-/** SPEC §3.4 min changed files: bug_inject.diff changes at least `min_changed_files` code files. */
+/** method §3.4 min changed files: bug_inject.diff changes at least `min_changed_files` code files. */
 export const minFilesCheck: ConsistencyCheck = {
   name: 'min-files',
   async run(ctx): Promise<Verdict> {

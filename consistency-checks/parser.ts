@@ -3,7 +3,7 @@ import { fail, pass, reportOf, stateLabel, type Verdict } from '../src/validator
 import type { ConsistencyCheck } from '../src/validator/check-types.js';
 
 /**
- * SPEC §3.2 parser: on the log of O the parser exits 0 in time and prints a non-empty status map;
+ * method §3.2 parser: on the log of O the parser exits 0 in time and prints a non-empty status map;
  * fed the same log twice it prints the same map. A parser is only judged on a real log: when the
  * script timed out or printed nothing on O, `test-script` reports the script's fault instead.
  */

@@ -2,7 +2,7 @@ import { fail, parserFailureVerdict, pass, passedIds, reportOf, sample, type Ver
 import type { ConsistencyCheck } from '../src/validator/check-types.js';
 
 /**
- * SPEC §3.3 test script / min passing: on O the script finishes in time, at least
+ * method §3.3 test script / min passing: on O the script finishes in time, at least
  * `min_passing_tests` tests pass and none fail; a second run of O gives the same map
  * (flaky tests reject the artifact).
  */

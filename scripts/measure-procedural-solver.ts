@@ -2,7 +2,7 @@
  * Solve rate of the procedural Solver on seeded operator bugs of pyledger (issue 5): draws
  * catalogue mutations of kind `operator` (any operator, repairable or not), keeps those that
  * make a test fail, hides them by deleting the failing tests, runs one Solver episode per bug
- * and grades it as SPEC §4 says. Needs Docker.
+ * and grades it as method §4 says. Needs Docker.
  *
  * Usage: npx tsx scripts/measure-procedural-solver.ts [--bugs 10] [--seed 1] [--json]
  */

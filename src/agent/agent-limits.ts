@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { DEFAULT_COMMAND_TIMEOUT_MS } from '../tools/tool.js';
 
-/** Episode limits (SPEC §8); every one configurable, defaults are the paper's. */
+/** Episode limits (method §8); every one configurable, defaults are the paper's. */
 export const agentLimitsSchema = z.object({
   maxTurns: z.number().int().positive().default(128).describe('Policy queries per episode.'),
   maxContextTokens: z.number().int().positive().default(128_000).describe('Prompt + completion tokens of the conversation.'),

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 
 /**
- * What a Solver must not reach (SPEC §4: it sees the buggy repo, its history wiped, and nothing
+ * What a Solver must not reach (method §4: it sees the buggy repo, its history wiped, and nothing
  * of the artifact): the repository's history or objects, the artifact's files, the host outside
  * the repo, the network, package downloads.
  */

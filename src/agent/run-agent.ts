@@ -31,7 +31,7 @@ export interface RunAgentOptions {
 }
 
 /**
- * Run one episode (SPEC §8): query the policy, run its one tool call per turn, feed back the
+ * Run one episode (method §8): query the policy, run its one tool call per turn, feed back the
  * observation with the remaining budget, until the model ends with a plain message after a submit
  * or a limit is hit. Never throws for the model's or the policy's failures: every ending is an
  * {@link AgentExit}; a trajectory sink that fails (disk) is the only exception that escapes.

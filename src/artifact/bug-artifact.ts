@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { testFilePathProblem } from './test-files-list.js';
 
-/** The artifact's file names inside an artifact directory and inside the sandbox: a contract (SPEC §2). */
+/** The artifact's file names inside an artifact directory and inside the sandbox: a contract (method §2). */
 export const ARTIFACT_FILES = {
   bugInject: 'bug_inject.diff',
   testWeaken: 'test_weaken.diff',
@@ -27,7 +27,7 @@ const testFilesSchema = z.array(z.string()).superRefine((files, ctx) => {
 });
 
 /**
- * A bug artifact as the Injector submits it (SPEC §2). Strings are the files' exact text;
+ * A bug artifact as the Injector submits it (method §2). Strings are the files' exact text;
  * `testFiles` is the parsed list of test_files.txt. Whether the diffs parse and apply is the
  * validator's question, not the schema's.
  */

@@ -50,7 +50,7 @@ function parseMetadata(text: string): { value: Record<string, unknown> } | { pro
 }
 
 /**
- * Load an artifact directory (the five files of SPEC §2, plus an optional metadata.json).
+ * Load an artifact directory (the five files of method §2, plus an optional metadata.json).
  * Only unreadable input is an error here: a diff that parses but does not apply, or touches the
  * wrong files, loads fine and fails the `existence` check (an invalid artifact, exit 1). Binary
  * data in a diff counts as unreadable (usage error, exit 2): no diff tool could read it.

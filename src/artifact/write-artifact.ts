@@ -11,7 +11,7 @@ export interface WriteArtifactOptions {
 }
 
 /**
- * Write an artifact directory: the five files of SPEC §2 (test_script.sh executable) plus
+ * Write an artifact directory: the five files of method §2 (test_script.sh executable) plus
  * metadata.json when present. Atomic: the files go to a sibling temp directory that is renamed
  * into place, so a reader never sees half an artifact and a crash leaves no `dir` behind.
  *

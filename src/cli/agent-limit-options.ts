@@ -10,7 +10,7 @@ export interface AgentLimitFlags {
   commandTimeout?: number;
 }
 
-/** Adds `--max-turns`, `--max-context-tokens`, `--max-wall-time`, `--command-timeout` (SPEC §8 limits). */
+/** Adds `--max-turns`, `--max-context-tokens`, `--max-wall-time`, `--command-timeout` (method §8 limits). */
 export function addAgentLimitOptions(command: Command): Command {
   return command
     .option('--max-turns <n>', 'policy turns per episode (default 128)', positiveInt('--max-turns'))

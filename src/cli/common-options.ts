@@ -2,7 +2,8 @@ import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { Option, type Command } from 'commander';
 import { loadReposFile, type LoadedRepos } from '../config/load-repos.js';
-import { resolveRepo, type ResolvedRepo } from '../config/resolve-repo.js';
+import type { ResolvedRepo } from '../config/resolve-repo.js';
+import { resolveRepoRef } from '../onboarding/resolve-repo-ref.js';
 import { configureK8s } from '../sandbox/k8s/k8s-settings.js';
 import { EngineError } from '../util/engine-error.js';
 
@@ -68,7 +69,7 @@ export async function loadReposOption(file: string | undefined): Promise<LoadedR
 }
 
 export async function resolveRepoOptions(options: RepoOptions): Promise<ResolvedRepo> {
-  return resolveRepo(options.repo, await loadReposOption(options.repos));
+  return resolveRepoRef(options.repo, await loadReposOption(options.repos));
 }
 
 /** Parses a positive integer flag value with a specific error. */

@@ -2,6 +2,7 @@ import { Command, CommanderError } from 'commander';
 import { COMMAND_LOADERS } from './commands/index.js';
 import { COMMAND_SUMMARIES } from './command-summaries.js';
 import { isEngineError, errorMessage } from '../util/engine-error.js';
+import { packageVersion } from '../util/build-identity.js';
 
 /** Exit codes shared by every command: 0 ok/valid, 1 negative verdict, 2 usage or infrastructure error. */
 export const EXIT_USAGE_OR_INFRA = 2;
@@ -13,6 +14,7 @@ export const EXIT_USAGE_OR_INFRA = 2;
 export async function buildProgram(only?: string): Promise<Command> {
   const program = new Command('ssr')
     .description('Self-play SWE-RL: inject bugs into real repos, validate them, solve them, train one policy.')
+    .version(packageVersion(), '-V, --version', "print ssr's version (package.json) and exit")
     .showHelpAfterError()
     // Names only in the list (flags are in `ssr <command> --help`), so every summary fits one line.
     .configureHelp({ subcommandTerm: (command) => command.name() })
@@ -29,7 +31,7 @@ export async function buildProgram(only?: string): Promise<Command> {
 
 export async function main(argv: string[]): Promise<number> {
   try {
-    // The first word names the command (the program has no options of its own): load only it.
+    // The first word names the command (the program's own options are --help and --version): load only it.
     const program = await buildProgram(argv[0]);
     await program.parseAsync(argv, { from: 'user' });
     return typeof process.exitCode === 'number' ? process.exitCode : 0;

@@ -1,5 +1,5 @@
 /**
- * Which repo files are tests and which are code. SPEC §2: bug_inject.diff may touch code files
+ * Which repo files are tests and which are code. method §2: bug_inject.diff may touch code files
  * only, and min_changed_files counts code files. The rules follow pytest's collection
  * conventions, plus the usual Go and JS/TS spellings for repos in other languages.
  */

@@ -13,7 +13,7 @@ function normalise(line: string): string {
 }
 
 /**
- * Lines of a diff that comment code out instead of deleting it (SPEC §2: "Commenting tests out is
+ * Lines of a diff that comment code out instead of deleting it (method §2: "Commenting tests out is
  * not allowed"): an added line `# <code>` (or `// <code>`) whose code equals, modulo whitespace,
  * a line the same file section removed. Trivial lines (`)`, `pass`) are ignored.
  */

@@ -4,7 +4,7 @@ import { classifyFileHunks, mayHoldDoctests } from './classify-hunk.js';
 import type { FileDiff, ParsedDiff } from './diff-types.js';
 
 /**
- * The hunk rules of SPEC §2 where a code file holds doctest examples (test code inside a code
+ * The hunk rules of method §2 where a code file holds doctest examples (test code inside a code
  * file): bug_inject.diff must change code and no example line; test_weaken.diff may change a code
  * file only in hunks that change nothing but example lines. `doctestFiles` are O's Python files
  * holding a `>>>`, with their text; a file not in it holds no example.

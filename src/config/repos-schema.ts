@@ -17,7 +17,7 @@ export const thresholdFieldsSchema = z
   })
   .strict();
 
-/** SPEC §3 thresholds; any of them may be overridden per repo. */
+/** method §3 thresholds; any of them may be overridden per repo. */
 export const thresholdsSchema = thresholdFieldsSchema.superRefine((t, ctx) => {
   if (t.max_failing_tests < t.min_failing_tests) {
     ctx.addIssue({ code: 'custom', path: ['max_failing_tests'], message: `must be at least min_failing_tests (${t.min_failing_tests})` });

@@ -21,7 +21,7 @@ export interface RepoBundles {
   envBundle: string;
 }
 
-// The Solver's view (SPEC §4, roles/reinit: .git wiped, one fresh commit "Initial commit" by ssr).
+// The Solver's view (method §4, roles/reinit: .git wiped, one fresh commit "Initial commit" by ssr).
 // Dates are O's committer date, so the same corpus always exports the same commit ids.
 const IDENTITY = { GIT_AUTHOR_NAME: 'ssr', GIT_AUTHOR_EMAIL: 'ssr@localhost', GIT_COMMITTER_NAME: 'ssr', GIT_COMMITTER_EMAIL: 'ssr@localhost' };
 

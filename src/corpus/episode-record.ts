@@ -6,7 +6,7 @@ const count = z.number().int().nonnegative();
 const ms = z.number().nonnegative();
 
 /**
- * One line of `episodes.jsonl`: how one self-play episode went (SPEC §5, §6). An order-1 episode
+ * One line of `episodes.jsonl`: how one self-play episode went (method §5, §6). An order-1 episode
  * is inject → validate → N solves; an order-2 episode starts from a failed attempt of a parent
  * bug (`parentBugId`, `attemptOf`) and has solves only. A `discarded` episode hit the
  * infrastructure: it carries the reason and no reward.

@@ -1,7 +1,7 @@
 import { REPO_DIR } from '../sandbox/sandbox.js';
 
 /**
- * A self-contained bash script that runs an instance's tests the way ssr does (SPEC §2): the
+ * A self-contained bash script that runs an instance's tests the way ssr does (method §2): the
  * artifact's test_script.sh on the repository at {@link REPO_DIR}, its whole log fed to
  * test_parser.py, whose JSON status map `{test id: "passed" | "failed"}` is printed on stdout.
  * The two files travel base64-encoded, so no content can break the script's quoting. It only runs

@@ -18,7 +18,7 @@ export interface SweBenchPrediction {
   policy_version: number;
 }
 
-/** An attempt's prediction (the last submission is the one graded, SPEC §8). */
+/** An attempt's prediction (the last submission is the one graded, method §8). */
 export function toPrediction({ bug, attempt, trajectory }: SolverAttempt): SweBenchPrediction {
   const submission = trajectory.exit?.submission;
   return {

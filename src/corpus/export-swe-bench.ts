@@ -8,7 +8,7 @@ import { evalScript } from './eval-script.js';
 import type { StoredBug } from './read-stored-bug.js';
 
 /**
- * One SWE-bench instance (SPEC §2), runnable: clone `bundle`, check out `base_commit` (the
+ * One SWE-bench instance (method §2), runnable: clone `bundle`, check out `base_commit` (the
  * Solver's view: O + bug_inject + test_weaken, one parentless commit), apply `test_patch` (the
  * oracle tests back) and run `eval_script` → FAIL_TO_PASS fail; apply `patch` too → FAIL_TO_PASS
  * and PASS_TO_PASS pass. SWE-bench's own fields come first; the rest are ssr's.
@@ -29,7 +29,7 @@ export interface SweBenchInstance {
   patch: string;
   /** The oracle tests back: inverse of test_weaken.diff. */
   test_patch: string;
-  /** SPEC §4's Solver statement around `test_patch`. */
+  /** method §4's Solver statement around `test_patch`. */
   problem_statement: string;
   /** Always empty: the Solver gets no hints. */
   hints_text: string;
@@ -67,7 +67,7 @@ export interface SweBenchInstance {
 }
 
 /**
- * Where `problem_statement` comes from: SPEC §4's Solver statement (the test change), or for a
+ * Where `problem_statement` comes from: the Solver statement of method §4 (the test change), or for a
  * mined real bug its fix commit's message (a bug without one keeps the Solver statement).
  */
 export type ProblemStatementSource = 'solver' | 'commit-message';

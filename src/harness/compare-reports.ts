@@ -17,7 +17,7 @@ export type TestClassification = Record<TestTransition, string[]>;
  * Classify every test by its status before and after a change (SWE-smith's four kinds plus the
  * two ways a test can appear or vanish).
  *
- * SPEC §3 says a test missing from a map counts as failed, so a test that passed before and is
+ * method §3 says a test missing from a map counts as failed, so a test that passed before and is
  * missing after is in MISSING_AFTER *and* PASS_TO_FAIL; one that failed before and is missing
  * after is in MISSING_AFTER and FAIL_TO_FAIL. A test that only exists after is in NEW_AFTER and
  * in no other list (there is no "before" to compare with).

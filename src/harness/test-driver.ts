@@ -2,7 +2,7 @@ import { SCRATCH_DIR } from '../sandbox/sandbox.js';
 import { GUARD_BOOT_MODULE, GUARD_MODULE } from './guard-setup.js';
 import { PREPARE_SNIPPET } from './prepare-steps.js';
 
-/** The artifact's names inside the sandbox are a contract (ARCHITECTURE.md). */
+/** The artifact's names inside the sandbox are a contract (method §2). */
 export const TEST_FILES = {
   script: `${SCRATCH_DIR}/test_script.sh`,
   parser: `${SCRATCH_DIR}/test_parser.py`,
@@ -38,7 +38,7 @@ export const GUARD_RECORD_MAX_BYTES = 8 * 1024 * 1024;
  *
  * With guard=1 (8th argument; a line `<dir> <key> <plugin base64>` follows the parser on stdin)
  * the script runs hardened, so that repo files can neither replace the runner nor forge what
- * grading reads (SPEC §4): the guard plugin (guard/ssr_grading_guard.py) and its start-up half
+ * grading reads (method §4): the guard plugin (guard/ssr_grading_guard.py) and its start-up half
  * (guard/usercustomize.py) are written to a random folder outside /repo, which is both on
  * PYTHONPATH and the only user site (PYTHONUSERBASE: ~/.local is never read), so a script that sets
  * its own PYTHONPATH still gets it; the start-up half asks pytest processes only to load the

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import type { GuardReport } from './guard-report.js';
 
-/** The only two statuses a test parser may print (SPEC §2). */
+/** The only two statuses a test parser may print (method §2). */
 export const testStatusSchema = z.enum(['passed', 'failed']);
 export type TestStatus = z.infer<typeof testStatusSchema>;
 

@@ -25,7 +25,7 @@ const BY_CALL: Record<string, string> = {
 
 /**
  * The statement that best stands in for a function body that was removed: one that keeps callers
- * running (the SPEC §7 "compatibility fix") while the behaviour is gone. Chosen from the return
+ * running (the method §7 "compatibility fix") while the behaviour is gone. Chosen from the return
  * annotation, else from what the `return` statements return (following a returned local variable
  * to its assignments), else `pass`; `yield from ()` for a generator.
  */

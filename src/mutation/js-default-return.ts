@@ -27,7 +27,7 @@ const NESTED = new Set(['function_declaration', 'function_expression', 'arrow_fu
 
 /**
  * The expression that best stands in for a removed JS/TS function body's result, so that callers
- * keep running while the behaviour is gone (SPEC §7's compatibility fix): from the TypeScript
+ * keep running while the behaviour is gone (method §7's compatibility fix): from the TypeScript
  * return type, else the JSDoc `@returns {T}` above the function, else what its `return`
  * statements return (following a returned local to its declaration). `''` for a function that
  * returns nothing (an empty body); `undefined` when nothing tells. `Promise<T>` is read as `T`.

@@ -4,7 +4,7 @@ import type { SourceLanguage } from '../code/source-language.js';
 
 /**
  * `operator`: a small in-place change (swap, negate, ±1, drop a branch). `removal`: deletes a
- * significant hunk of code, with a compatibility fix so the module still imports (SPEC §7).
+ * significant hunk of code, with a compatibility fix so the module still imports (method §7).
  */
 export const mutationKindSchema = z.enum(['operator', 'removal']);
 export type MutationKind = z.infer<typeof mutationKindSchema>;

@@ -1,23 +1,18 @@
 import { existsSync } from 'node:fs';
 import { basename, dirname, relative, resolve } from 'node:path';
 import { loadReposFile } from '../config/load-repos.js';
-import { imageRecipeSchema, repoEntrySchema, type SetupStep, type TestRunner } from '../config/repos-schema.js';
+import { imageRecipeSchema, repoEntrySchema } from '../config/repos-schema.js';
 import { resolveRepo, type ResolvedRepo } from '../config/resolve-repo.js';
 import { createProvider, prepareTemplate } from '../sandbox/sandbox-factory.js';
 import type { SandboxBackend } from '../sandbox/sandbox.js';
-import { runnerLanguage } from '../harness/repo-test-files.js';
 import { runGoldenGate } from '../selfplay/golden-gate/run-golden-gate.js';
 import type { CleanRun } from '../selfplay/golden-gate/judge-golden-gate.js';
 import { noNetworkHint } from '../selfplay/golden-gate/network-failure.js';
 import { EngineError, isEngineError } from '../util/engine-error.js';
 import type { ProgressSink } from '../util/progress.js';
-import { dependencyHints, type DependencyHint } from './dependency-hints.js';
-import { detectors } from './detectors/index.js';
-import type { InitResult, Undecided } from './init-result.js';
-import { jsDependencies } from './js-dependencies.js';
-import { detectLanguage } from './languages.js';
-import { noRunnerReason } from './no-runner-reason.js';
-import { repoFilesAt, type RepoFiles } from './repo-files.js';
+import { detectRepo } from './detect-repo.js';
+import type { InitResult } from './init-result.js';
+import { repoFilesAt } from './repo-files.js';
 import { writeReposEntry } from './write-repos-entry.js';
 
 export interface InitOptions {
@@ -45,26 +40,11 @@ async function refuseForeignId(reposFile: string, id: string, path: string): Pro
   if (source !== path) throw new EngineError('usage', `${reposFile} already has an entry "${id}" for ${source}: pass --id <another id>`);
 }
 
-/** SPEC §3's default; a suite with fewer passing tests gets its own count so validation can pass at all. */
+/** method §3's default; a suite with fewer passing tests gets its own count so validation can pass at all. */
 const DEFAULT_MIN_PASSING = 10;
 
 function defaultId(path: string): string {
   return basename(path).toLowerCase().replace(/[^a-z0-9._-]+/g, '-').replace(/^[^a-z0-9]+/, '') || 'repo';
-}
-
-async function detectRunner(files: RepoFiles, language: string) {
-  for (const detector of detectors.filter((candidate) => candidate.languages.includes(language))) {
-    const found = await detector.detect(files);
-    if (found) return found;
-  }
-  return null;
-}
-
-/** The dependency hints of the runner's language; a JS repo without a lockfile is undecided (npm ci needs one). */
-async function dependenciesFor(files: RepoFiles, runner: TestRunner): Promise<DependencyHint[] | Undecided> {
-  if (runnerLanguage(runner) === 'python') return dependencyHints(files);
-  const js = await jsDependencies(files);
-  return js.status === 'locked' ? js.hints : { field: 'package-lock.json', why: js.why };
 }
 
 /** Passed and failed tests of a clean run, the quarantined (flaky) ones left out. */
@@ -92,36 +72,13 @@ export async function runInit(options: InitOptions): Promise<InitResult> {
     gate: null, cleanSuite: null, entry: null, replaced: false, undecided: [], notes: [],
   };
   await refuseForeignId(reposFile, id, path);
-  const files = await repoFilesAt(path, byPath.commit);
-  result.language = detectLanguage(files) ?? null;
-  const language = result.language?.language;
-  if (language === undefined) {
-    result.undecided.push({ field: 'language', why: 'no source file with a known extension at HEAD' });
-    return result;
-  }
-  if (!detectors.some((detector) => detector.languages.includes(language))) {
-    result.undecided.push({ field: 'language', why: `mostly ${language} files (${result.language!.files}); ssr init detects test runners for ${[...new Set(detectors.flatMap((d) => d.languages))].join(', ')} only: write the entry by hand` });
-    return result;
-  }
-  result.runner = await detectRunner(files, language);
-  if (result.runner === null) {
-    result.undecided.push({ field: 'tests', why: await noRunnerReason(files, language) });
-    return result;
-  }
-  if (!result.runner.supported) {
-    result.undecided.push({ field: 'tests', why: `${result.runner.runner}: ${result.runner.note ?? 'not run by ssr\'s default test script'}` });
-    return result;
-  }
-  if (result.runner.warning !== undefined) result.notes.push(result.runner.warning);
-  const testRunner = result.runner.testRunner ?? 'pytest';
-  const dependencies = await dependenciesFor(files, testRunner);
-  if ('why' in dependencies) {
-    result.undecided.push(dependencies);
-    return result;
-  }
-  result.dependencies = dependencies;
-  const setup: SetupStep[] = result.dependencies.flatMap((hint) => (hint.step ? [hint.step] : []));
-  result.notes.push(...result.dependencies.filter((hint) => !hint.step).map((hint) => `${hint.file}: ${hint.detail}`));
+  const detection = await detectRepo(await repoFilesAt(path, byPath.commit));
+  Object.assign(result, { language: detection.language, runner: detection.runner, dependencies: detection.dependencies });
+  result.undecided.push(...detection.undecided);
+  result.notes.push(...detection.notes);
+  if (detection.undecided.length > 0 || detection.testRunner === undefined || result.runner === null || result.language === null) return result;
+  const { testRunner, setup } = detection;
+  const language = result.language.language;
   const limits = options.testTimeoutS === undefined ? byPath.limits : { ...byPath.limits, test_timeout_s: options.testTimeoutS };
   const repo: ResolvedRepo = { ...byPath, id, image: imageRecipeSchema.parse({ setup }), testRunner, limits };
   const test = testRunner === 'pytest' ? {} : { test: { runner: testRunner } };

@@ -2,7 +2,7 @@ import type { SamplingSettings } from './sampling-settings.js';
 import type { UnprovenTokens } from './unproven-tokens.js';
 
 /**
- * The policy handle shared by both roles (SPEC §8, ARCHITECTURE "Key contracts"). An LLM behind an
+ * The policy handle shared by both roles (method §8). An LLM behind an
  * HTTP endpoint, the procedural (model-free) policy and the scripted test double all implement it.
  */
 

@@ -6,7 +6,7 @@ import { COLORS } from './plots/palette.js';
 import { esc } from './plots/svg.js';
 import { mean } from './stats.js';
 
-/** One gibberish-output signal of metrics.jsonl's `stability` (SPEC §10). */
+/** One gibberish-output signal of metrics.jsonl's `stability` (method §10). */
 export interface StabilityMetric {
   key: keyof Stability;
   /** Plot name (kebab-case, stable). */

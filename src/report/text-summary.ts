@@ -56,7 +56,7 @@ const STABILITY_TEXT: { key: keyof Stability; label: string; show: (value: numbe
   { key: 'sampledNll', label: 'sampled NLL', show: (v) => v.toFixed(2), unit: 'nats/token', none: 'no token logprobs: tokens mode only' },
 ];
 
-/** One line of the SPEC §10 instability signals: each as its step mean (both roles), first → last step that has one. */
+/** One line of the method §10 instability signals: each as its step mean (both roles), first → last step that has one. */
 export function stabilityLine(steps: readonly StepAggregate[]): string {
   if (steps.every((step) => step.stability === null)) return 'stability: not in this metrics.jsonl (written before output length, format-error rate and sampled NLL were recorded)';
   const parts = STABILITY_TEXT.map(({ key, label, show, unit, none }) => {

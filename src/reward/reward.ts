@@ -1,7 +1,7 @@
 import { z } from 'zod';
 
 /**
- * The outcome of a pure reward function (ARCHITECTURE "Key contracts"): the scalar the policy is
+ * The outcome of a pure reward function (method §4, §5): the scalar the policy is
  * trained on, the named numbers it was computed from (for logs and reports) and one line of why.
  */
 export const rewardSchema = z.object({

@@ -28,7 +28,7 @@ function check(outcome: InjectorOutcome, alpha: number): void {
 }
 
 /**
- * SPEC §5: −1 if validation failed; −α if the solve rate s is 0 or 1; 1 − (1+α)·s otherwise.
+ * method §5: −1 if validation failed; −α if the solve rate s is 0 or 1; 1 − (1+α)·s otherwise.
  * The middle case rewards bugs at the edge of the Solver's ability; the ends are equally bad
  * (trivial or impossible bugs teach nothing).
  *

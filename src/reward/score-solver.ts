@@ -8,7 +8,7 @@ export interface SolverOutcome {
 }
 
 /**
- * SPEC §4: +1 iff the patch applied and every test that passed on O passes; −1 otherwise. A patch
+ * method §4: +1 iff the patch applied and every test that passed on O passes; −1 otherwise. A patch
  * that does not apply cannot have repaired anything, so `passedAllOriginal` is ignored then.
  */
 export function scoreSolver(outcome: SolverOutcome): Reward {

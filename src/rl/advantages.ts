@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { EngineError } from '../util/engine-error.js';
 
 /**
- * Group-relative advantage estimators (SPEC §9). RLOO is the default: unbiased, and like Dr.GRPO
+ * Group-relative advantage estimators (method §9). RLOO is the default: unbiased, and like Dr.GRPO
  * it does not divide by the group's std (which over-weights near-uniform groups).
  */
 export const advantageEstimatorSchema = z.enum(['rloo', 'grpo', 'dr-grpo']);

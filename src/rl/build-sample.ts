@@ -7,11 +7,11 @@ import { buildTokenTrajectory, type TokenTrajectory } from '../policy/token-traj
 import { EngineError, errorMessage, isEngineError } from '../util/engine-error.js';
 import { trainingSampleSchema, type MaskCode, type TrainingSample } from './training-sample.js';
 
-/** Endings where a limit cut the episode short (SPEC §8). */
+/** Endings where a limit cut the episode short (method §8). */
 export const LIMIT_EXITS: ReadonlySet<ExitStatus> = new Set(['turn-limit', 'context-limit', 'time-limit']);
 
 /**
- * What a limit hit is worth (`--limit-hits`): `fail` (SPEC §9) — a failed attempt that stays in
+ * What a limit hit is worth (`--limit-hits`): `fail` (method §9) — a failed attempt that stays in
  * its group and in the loss; `mask` — graded, but kept out of the loss (DeepSWE's choice).
  */
 export const LIMIT_HIT_MODES = ['fail', 'mask'] as const;
@@ -32,7 +32,7 @@ export interface BuildSampleInput {
   id?: string;
   /**
    * Mask trajectories that hit a turn, context or time limit (`--limit-hits mask`; default
-   * false: SPEC §9 counts a limit hit as a failed attempt that stays in the loss). DeepSWE masks
+   * false: method §9 counts a limit hit as a failed attempt that stays in the loss). DeepSWE masks
    * such truncated trajectories so the policy is not pushed away from long, unfinished reasoning.
    */
   maskLimitHits?: boolean;

@@ -1,5 +1,5 @@
 /**
- * Group ids of RL samples (SPEC §9). A group holds the rollouts that share one prompt, so their
+ * Group ids of RL samples (method §9). A group holds the rollouts that share one prompt, so their
  * rewards are comparable and the group mean is a baseline.
  */
 

@@ -1,7 +1,7 @@
 import { EngineError } from '../util/engine-error.js';
 import type { TrainingSample } from './training-sample.js';
 
-/** SPEC §9: drop trajectories from a policy more than 8 versions older than the one being trained. */
+/** method §9: drop trajectories from a policy more than 8 versions older than the one being trained. */
 export const DEFAULT_MAX_STALENESS = 8;
 
 export interface StalenessResult<T> {

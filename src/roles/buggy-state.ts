@@ -7,7 +7,7 @@ import { priorCodeChanges } from './grading/prior-code-changes.js';
 export interface BuggyStateOptions {
   /** Also apply test_weaken.diff (the Solver's sandbox; grading leaves it out). */
   weaken: boolean;
-  /** A failed Solver's pred_patch.diff, for a higher-order bug (SPEC §6). */
+  /** A failed Solver's pred_patch.diff, for a higher-order bug (method §6). */
   priorPatch?: string;
 }
 

@@ -25,7 +25,7 @@ export const GRADE_CODES = [
   'patch-no-trailing-newline', 'patch-malformed', 'patch-binary', 'no-code-change', 'guard-missing', 'runner-tampered',
 ] as const;
 
-/** The verdict on one Solver attempt (SPEC §4); `grade.json` of `ssr solve` is exactly this. */
+/** The verdict on one Solver attempt (method §4); `grade.json` of `ssr solve` is exactly this. */
 export const solverGradeSchema = z.object({
   reward: z.union([z.literal(1), z.literal(-1)]),
   /** Machine-readable cause: `solved` is the only one with reward +1. */
@@ -52,7 +52,7 @@ export interface GradeSolutionOptions {
   artifact: BugArtifact;
   /** The Solver's pred_patch.diff; null when it submitted nothing. */
   patch: string | null;
-  /** The prior pred_patch.diff of a higher-order bug (SPEC §6). */
+  /** The prior pred_patch.diff of a higher-order bug (method §6). */
   priorPatch?: string;
   /** Tests that passed on O, from the artifact's validation (see originalPassingTests). */
   originalPassing: readonly string[];
@@ -95,7 +95,7 @@ const TEST_REASONS = new Set(['oracle-test-file', 'test-file', 'runner-config', 
 type Verdict = Pick<SolverGrade, 'code' | 'reason' | 'applied' | 'failingTests'> & { flags?: string[] };
 
 /**
- * Grade a Solver's patch exactly as SPEC §4: sanitise it (only changes to code files count; see
+ * Grade a Solver's patch exactly as method §4: sanitise it (only changes to code files count; see
  * sanitizePatch), then on a fresh sandbox at O + bug_inject (+ the prior patch of a higher-order
  * bug) apply what is left with the tolerant chain (git apply, --3way, patch --fuzz), restore
  * every file of test_files.txt to O, and run test_script.sh hardened (the guard: see

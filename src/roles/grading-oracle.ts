@@ -22,7 +22,7 @@ export function oracleOf(validation: ValidationResult, quarantine: ReadonlySet<s
 }
 
 /**
- * Validate an artifact (SPEC §3) and derive its grading oracle: the one way `ssr solve`, `ssr
+ * Validate an artifact (method §3) and derive its grading oracle: the one way `ssr solve`, `ssr
  * grade` and self-play get what `gradeSolution` is graded against.
  *
  * @throws EngineError `sandbox-failed` when the validation could not judge the artifact

@@ -14,7 +14,7 @@ export interface InjectorEpisodeOptions extends RoleRunOptions {
   template: SandboxTemplate;
   provider: SandboxProvider;
   strategy: InjectorStrategy;
-  /** Missing fields take the defaults of SPEC §8. */
+  /** Missing fields take the defaults of method §8. */
   limits?: Partial<AgentLimits>;
   /** Test-script limit the prompt announces, ms (default: the repo's test_timeout_s; pass the validator's). */
   testTimeoutMs?: number;
@@ -29,7 +29,7 @@ export interface InjectorEpisode {
 }
 
 /**
- * One Injector rollout (SPEC §2, §7) in a fresh sandbox of the original repo O: the strategy's
+ * One Injector rollout (method §2, §7) in a fresh sandbox of the original repo O: the strategy's
  * prompt, the Injector's tools, the agent loop. The sandbox is disposed of before returning.
  * Model failures end the episode as data (see AgentExit); only the sandbox or the trajectory
  * file failing throws (EngineError).

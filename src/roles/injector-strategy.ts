@@ -1,11 +1,11 @@
 import { z } from 'zod';
 import type { SeededRng } from '../util/seeded-rng.js';
 
-/** The Injector prompts of SPEC §7, one template each (`prompts/injector-<strategy>.md`). */
+/** The Injector prompts of method §7, one template each (`prompts/injector-<strategy>.md`). */
 export const injectorStrategySchema = z.enum(['removal', 'history', 'direct']);
 export type InjectorStrategy = z.infer<typeof injectorStrategySchema>;
 
-/** What a command may ask for: one strategy, or `mixed` (the default of SPEC §7). */
+/** What a command may ask for: one strategy, or `mixed` (the default of method §7). */
 export const STRATEGY_CHOICES = ['removal', 'history', 'direct', 'mixed'] as const;
 export type StrategyChoice = (typeof STRATEGY_CHOICES)[number];
 

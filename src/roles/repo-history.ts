@@ -4,7 +4,7 @@ import type { SandboxProvider, SandboxTemplate } from '../sandbox/sandbox.js';
 import { EngineError } from '../util/engine-error.js';
 
 /**
- * What the history strategy (SPEC §7: undo past changes) has to work with in a repo: a repo
+ * What the history strategy (method §7: undo past changes) has to work with in a repo: a repo
  * imported as one commit, or whose later commits touch no code, gives it nothing to revert.
  */
 export const repoHistorySchema = z.object({

@@ -18,7 +18,7 @@ export interface RolePrompts {
   userPrompt: string;
 }
 
-/** What the Injector prompts state about validation (SPEC §3 thresholds, the test time limit). */
+/** What the Injector prompts state about validation (method §3 thresholds, the test time limit). */
 export interface InjectorPromptSettings {
   thresholds: Thresholds;
   testTimeoutMs: number;
@@ -46,7 +46,7 @@ export function injectorPrompts(strategy: InjectorStrategy, settings: InjectorPr
 }
 
 /**
- * The Solver's task statement (SPEC §4): test_weaken.diff reversed, i.e. the test changes that
+ * The Solver's task statement (method §4): test_weaken.diff reversed, i.e. the test changes that
  * would bring the hidden tests back.
  * @throws EngineError `artifact-invalid-input` when the diff cannot be reversed (validation rejects such artifacts).
  */
@@ -71,7 +71,7 @@ function withoutCodeContext(diff: string): string {
 }
 
 /**
- * The Solver's prompts: the fixed template of SPEC §4 wrapping the reversed test_weaken.diff; for a
+ * The Solver's prompts: the fixed template of method §4 wrapping the reversed test_weaken.diff; for a
  * JS runner a note naming the language and the runner follows it (never the test script or files).
  */
 export function solverPrompts(artifact: BugArtifact, limits: AgentLimits, testRunner: TestRunner = 'pytest'): RolePrompts {
@@ -84,7 +84,7 @@ export function solverPrompts(artifact: BugArtifact, limits: AgentLimits, testRu
 }
 
 /**
- * The task statement alone (SPEC §4's template around the reversed test_weaken.diff, without how
+ * The task statement alone (method §4's template around the reversed test_weaken.diff, without how
  * the ssr harness collects the patch): what a SWE-bench export gives as `problem_statement`.
  */
 export function solverStatement(artifact: BugArtifact): string {

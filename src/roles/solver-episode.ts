@@ -15,9 +15,9 @@ export interface SolverEpisodeOptions extends RoleRunOptions {
   provider: SandboxProvider;
   /** A validated artifact. */
   artifact: BugArtifact;
-  /** A failed Solver's pred_patch.diff, for a higher-order bug (SPEC §6). */
+  /** A failed Solver's pred_patch.diff, for a higher-order bug (method §6). */
   priorPatch?: string;
-  /** Missing fields take the defaults of SPEC §8. */
+  /** Missing fields take the defaults of method §8. */
   limits?: Partial<AgentLimits>;
   /** The repo's runner, which a JS repo's prompt names (default pytest: the prompt names none). */
   testRunner?: TestRunner;
@@ -32,7 +32,7 @@ export interface SolverEpisode {
 }
 
 /**
- * One Solver attempt (SPEC §4): the isolated buggy sandbox (see prepareSolverSandbox), the fixed
+ * One Solver attempt (method §4): the isolated buggy sandbox (see prepareSolverSandbox), the fixed
  * prompt around the reversed test_weaken.diff, the Solver's tools, the agent loop. Grading is a
  * separate step (gradeSolution) on a fresh sandbox. Throws only for infrastructure (EngineError).
  */

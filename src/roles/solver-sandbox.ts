@@ -21,7 +21,7 @@ find ${REPO_DIR} -name __pycache__ -type d -prune -exec rm -rf {} +
 `;
 
 /**
- * The Solver's sandbox (SPEC §4): O + bug_inject.diff + test_weaken.diff (+ the prior patch of a
+ * The Solver's sandbox (method §4): O + bug_inject.diff + test_weaken.diff (+ the prior patch of a
  * higher-order bug), the scratch dir emptied, `.git` wiped and re-initialised with one commit. The
  * Solver sees no history, no artifact file, no test script, parser or list. The caller disposes it.
  */

@@ -2,7 +2,7 @@ import type { Trajectory } from '../agent/trajectory.js';
 import type { DiffHunk } from '../code/diff-types.js';
 import { parseUnifiedDiff } from '../code/unified-diff.js';
 
-/** Size and change kinds of a bug, for the diversity metrics of SPEC §10. */
+/** Size and change kinds of a bug, for the diversity metrics of method §10. */
 export interface BugShape {
   /** Files bug_inject.diff changes. */
   files: number;

@@ -22,7 +22,7 @@ export function failedAttemptsOf(attempts: readonly SolveAttempt[], episodeId: s
  * Whether an order-2 bug is a task for the Solver. It is a Solver task, not an Injector's
  * craft: every check must pass except `inverse-redundancy`, which judges whether each changed
  * file is needed, and a failed attempt's residue (an edit that repaired one file's behaviour
- * without restoring its text) is exactly a file that is not; SPEC §6 makes such half-finished
+ * without restoring its text) is exactly a file that is not; method §6 makes such half-finished
  * states the point of order 2. The verdict stored in validation.json stays the full one.
  */
 export function solvable(validation: Pick<ValidationResult, 'valid' | 'failedCheck'>): boolean {
@@ -42,7 +42,7 @@ async function submittedPatch(path: string): Promise<string | null> {
 }
 
 /**
- * SPEC §6: grow order-2 bugs from a completed order-1 episode's failed attempts, in attempt
+ * method §6: grow order-2 bugs from a completed order-1 episode's failed attempts, in attempt
  * order, until `higherOrderCap` of them got Solver attempts. A candidate whose patch does not
  * apply or changes no code is skipped; one whose combined bug is no Solver task (see
  * {@link solvable}) is kept for analysis and the next is tried. Attempts are graded against the

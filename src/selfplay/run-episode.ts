@@ -12,7 +12,7 @@ import { scoreEpisode, type EpisodeIdentity } from './stages/05-score.js';
 
 /**
  * One order-1 episode end to end, then the order-2 episodes grown from its failed attempts
- * (SPEC §6). A completed episode already in the store is not run again (resume); one the run is
+ * (method §6). A completed episode already in the store is not run again (resume); one the run is
  * too late for (the engine went away) is not started.
  * @returns the episode's record, or null when it was not started.
  */

@@ -7,7 +7,7 @@ import { LIMIT_HIT_MODES } from '../rl/build-sample.js';
 import { STRATEGY_CHOICES } from '../roles/injector-strategy.js';
 import { samplerSyncModeSchema } from '../training/sampler-sync-mode.js';
 
-/** Which role's samples are written and trained (the ablations of SPEC §9). */
+/** Which role's samples are written and trained (the ablations of method §9). */
 export const TRAIN_ROLES = ['both', 'injector', 'solver'] as const;
 export type TrainRoles = (typeof TRAIN_ROLES)[number];
 
@@ -33,7 +33,7 @@ export const selfplaySettingsSchema = z.object({
   seed: z.number().int().default(0).describe('derives every episode id, strategy and sampling seed'),
   alpha: z.number().min(0).max(1).default(DEFAULT_INJECTOR_ALPHA),
   advantage: advantageEstimatorSchema.default(DEFAULT_ADVANTAGE_ESTIMATOR),
-  // SPEC §9 allows up to 8 (the paper's, rl/staleness.ts); 1 already overlaps sampling and training.
+  // method §9 allows up to 8 (the paper's, rl/staleness.ts); 1 already overlaps sampling and training.
   maxStaleness: z
     .number()
     .int()
@@ -42,7 +42,7 @@ export const selfplaySettingsSchema = z.object({
     .describe('train calls that may be in flight behind the sampling, and the oldest sample kept (versions); 0 = synchronous steps'),
   higherOrderCap: z.number().int().nonnegative().default(1).describe('order-2 bugs per order-1 bug at most'),
   trainRoles: z.enum(TRAIN_ROLES).default('both'),
-  limitHits: z.enum(LIMIT_HIT_MODES).default('fail').describe('fail: a Solver attempt that hits a limit earns -1 and stays in its group (SPEC §9); mask: graded, kept out of the loss'),
+  limitHits: z.enum(LIMIT_HIT_MODES).default('fail').describe('fail: a Solver attempt that hits a limit earns -1 and stays in its group (method §9); mask: graded, kept out of the loss'),
   emitSamples: z.boolean().default(true).describe('write RL samples (ssr corpus does not)'),
   injectorLimits: agentLimitOverridesSchema.default({}),
   solverLimits: agentLimitOverridesSchema.default({}),

@@ -7,7 +7,7 @@ const byRole = z.object({ injector: numbers, solver: numbers });
 const rate = z.number().min(0).max(1).nullable();
 
 /**
- * Gibberish-output signals (SPEC §10), one entry per trajectory that made at least one turn. Only
+ * Gibberish-output signals (method §10), one entry per trajectory that made at least one turn. Only
  * `sampledNll` needs token logprobs (tokens mode): it stays empty for openai and procedural runs.
  */
 export const stabilitySchema = z.object({
@@ -68,7 +68,7 @@ export const stepMetricsSchema = z.object({
   operators: counts.describe('valid order-1 bugs by change kind (the procedural operator when known, else the diff shape)'),
   turns: byRole.describe('policy turns per trajectory'),
   tokens: byRole.describe('prompt + completion tokens per trajectory'),
-  stability: stabilitySchema.optional().describe('instability at scale (SPEC §10), one value per trajectory; absent from lines written before it existed'),
+  stability: stabilitySchema.optional().describe('instability at scale (method §10), one value per trajectory; absent from lines written before it existed'),
   stageMs: z.object({ prepare: z.number(), inject: z.number(), validate: z.number(), solve: z.number(), score: z.number(), emit: z.number() }),
   samples: z.object({
     written: count,

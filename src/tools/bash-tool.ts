@@ -37,7 +37,7 @@ export interface BashToolOptions {
   maxOutputBytes?: number;
 }
 
-/** `bash`: a persistent, non-interactive shell in the sandbox (SPEC §8). */
+/** `bash`: a persistent, non-interactive shell in the sandbox (method §8). */
 export function createBashTool(options: BashToolOptions = {}): Tool<BashArgs> {
   const maxOutputBytes = options.maxOutputBytes ?? DEFAULT_TOOL_OUTPUT_BYTES;
   return {

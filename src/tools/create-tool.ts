@@ -17,7 +17,7 @@ const EXISTS = '__ssr_exists__';
 const NO_PARENT = '__ssr_no_parent__';
 const CREATED = '__ssr_created__';
 
-/** `create`: a new file only; never overwrites, never makes directories (SPEC §8). */
+/** `create`: a new file only; never overwrites, never makes directories (method §8). */
 export const createTool: Tool<CreateArgs> = {
   name: 'create',
   description:

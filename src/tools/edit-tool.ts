@@ -13,7 +13,7 @@ export const editArgsSchema = z.object({
 });
 export type EditArgs = z.infer<typeof editArgsSchema>;
 
-/** `edit`: one search/replace block on whole lines (SPEC §8). */
+/** `edit`: one search/replace block on whole lines (method §8). */
 export const editTool: Tool<EditArgs> = {
   name: 'edit',
   description:

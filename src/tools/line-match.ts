@@ -1,5 +1,5 @@
 /**
- * Pure line-wise search/replace behind the `edit` tool (SPEC §8): the search text is one or more
+ * Pure line-wise search/replace behind the `edit` tool (method §8): the search text is one or more
  * whole lines that must occur exactly once. Every failure says why, with a hint the model can act
  * on, because a bare "no match" makes models retry the same wrong text.
  */

@@ -65,7 +65,7 @@ function accepted(submission: Submission, sizes: Record<string, string>): ToolRe
   return { output: `Submission recorded.${warning}\n${AGAIN}`, isError: false, submission };
 }
 
-/** Injector `submit`: the five artifact files of SPEC §2. */
+/** Injector `submit`: the five artifact files of method §2. */
 export const injectorSubmitTool: Tool<InjectorSubmitArgs> = {
   name: 'submit',
   description:

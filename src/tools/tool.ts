@@ -3,7 +3,7 @@ import type { AgentRole, ToolSpec } from '../policy/policy.js';
 import type { Sandbox } from '../sandbox/sandbox.js';
 import type { Submission } from './submission.js';
 
-/** Per-command time limit of `bash` unless the episode sets another (SPEC §8). */
+/** Per-command time limit of `bash` unless the episode sets another (method §8). */
 export const DEFAULT_COMMAND_TIMEOUT_MS = 120_000;
 
 /** What a tool needs from the episode it runs in. */

@@ -19,9 +19,14 @@ export function buildIdentity(): BuildIdentity {
   return cached;
 }
 
+/** package.json `version` alone: what `ssr --version` prints, without the git calls of {@link buildIdentity}. */
+export function packageVersion(): string {
+  return (JSON.parse(readFileSync(packagePath('package.json'), 'utf8')) as { version: string }).version;
+}
+
 function readIdentity(): BuildIdentity {
   const root = packagePath();
-  const { version } = JSON.parse(readFileSync(packagePath('package.json'), 'utf8')) as { version: string };
+  const version = packageVersion();
   const git = (...args: string[]): string | null => {
     try {
       return execFileSync('git', ['-C', root, ...args], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }).trim();

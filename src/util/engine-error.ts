@@ -1,5 +1,6 @@
 /**
- * Machine-readable error codes for infrastructure and usage failures (tier 3 in ARCHITECTURE.md).
+ * Machine-readable error codes for infrastructure and usage failures: they stop a command or discard
+ * an episode, and never become a reward (method §4).
  * Tool mistakes and invalid artifacts are data, never an EngineError.
  */
 export type EngineErrorCode =

@@ -61,7 +61,7 @@ export function passedIds(map: StatusMap): string[] {
     .sort();
 }
 
-/** SPEC §3.5 F: tests that passed on O and fail (or are missing) on B. */
+/** method §3.5 F: tests that passed on O and fail (or are missing) on B. */
 export function brokenByBug(original: StatusMap, buggy: StatusMap): string[] {
   return passedIds(original).filter((id) => buggy[id] !== 'passed');
 }

@@ -11,7 +11,7 @@ import type { StateKey, StateRun } from './state-runs.js';
  */
 export type CheckStatus = 'pass' | 'fail' | 'error';
 
-/** The checks of SPEC §3 and issue 14's bug-quality checks, by their exact names, in run order. */
+/** The checks of method §3 and issue 14's bug-quality checks, by their exact names, in run order. */
 export const CHECK_NAMES = [
   'existence',
   'parser',
@@ -67,7 +67,7 @@ export type ApplyStateOutcome =
  *   answer must agree with what `run()` of that state would do. `existence` is the only check
  *   that reads it: the later checks can then assume every state they run was prepared.
  * - `run(state)` — prepare a state in a fresh sandbox and run test_script.sh + test_parser.py
- *   on it (SPEC §3 "run"); each state runs at most once per artifact (O twice:
+ *   on it (method §3 "run"); each state runs at most once per artifact (O twice:
  *   `original` and `original-repeat`, for flakiness).
  * - `runScript(name, script)` — a check's own script and parser on B (O + bug_inject.diff) in a
  *   fresh sandbox, once per name: a focused run the artifact's script cannot give.
@@ -82,7 +82,7 @@ export interface ValidationContext {
   runScript(name: string, script: CheckScript): Promise<StateRun>;
 }
 
-/** One check of SPEC §3: a name and a judgement over the context. Throws only for engine bugs. */
+/** One check of method §3: a name and a judgement over the context. Throws only for engine bugs. */
 export interface ConsistencyCheck {
   name: CheckName;
   run(ctx: ValidationContext): Promise<Omit<CheckResult, 'durationMs' | 'name'>>;

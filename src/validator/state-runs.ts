@@ -11,7 +11,7 @@ import { BaselineCache } from './baseline-cache.js';
 import { listFilesIn, listOriginalFiles, readDoctestFilesIn, readOriginalDoctestFiles } from './original-files.js';
 import { ORIGINAL_TREE, stateTrees } from './state-tree.js';
 
-/** The repo states of SPEC §3: O (twice), B, W, and B with one file reverted. */
+/** The repo states of method §3: O (twice), B, W, and B with one file reverted. */
 export type StateKey = 'original' | 'original-repeat' | 'buggy' | 'weakened' | `inverse:${string}`;
 
 /** Outcome of preparing a state and running the tests on it. `error` is infrastructure, never the artifact's fault. */
@@ -57,7 +57,7 @@ const cancelledRuns = new WeakSet<StateRun>();
 /**
  * Runs every state in its own fresh sandbox, each at most once, through a shared bounded queue.
  * All states are independent, so `prefetch` starts them all at once: the checks then read
- * results in order, and the wall time approaches one run instead of the sum (SPEC §3 asks for
+ * results in order, and the wall time approaches one run instead of the sum (method §3 asks for
  * the inverse runs in parallel; the original and buggy runs gain the same way). A state whose tree
  * (state-tree.ts) already ran, for this artifact or an earlier one in the process, reuses that
  * run through the baseline cache instead of starting a sandbox.

@@ -85,7 +85,7 @@ function runnerFor(artifact: BugArtifact, options: ValidateOptions, bugFiles: st
 }
 
 /**
- * Run the consistency checks of SPEC §3 in order over fresh sandboxes. Every state is started at
+ * Run the consistency checks of method §3 in order over fresh sandboxes. Every state is started at
  * once (bounded by the queue) so the checks mostly wait on runs already in flight; the first
  * `fail` stops the run and cancels what has not started. An `error` stops it too, but voids the
  * verdict instead of blaming the artifact.

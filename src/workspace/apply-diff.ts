@@ -8,7 +8,7 @@ const { dirname } = posix;
 /** Exit code of the write step, out of the range git and patch use. */
 const WRITE_FAILED = 199;
 
-/** The fallback chain, most exact first (SPEC §4: git apply, then --3way, then patch --fuzz). */
+/** The fallback chain, most exact first (method §4: git apply, then --3way, then patch --fuzz). */
 export const APPLY_METHODS = ['git-apply', 'git-apply-3way', 'patch-fuzz'] as const;
 export type ApplyMethod = (typeof APPLY_METHODS)[number];
 
@@ -33,12 +33,17 @@ export interface ApplyOptions {
 // 3-way runs against a throwaway index that snapshots the working tree, with --cached so a
 // conflict never writes markers into files; only a clean result is then carried to the working
 // tree, as a diff from the snapshot (which the working tree still equals, so it applies exactly).
+// The copy keeps the index's mtime (cp -p), as diffAgainstHead's does: git trusts an entry's cached
+// stat only when the file is older than the index, so a fresh copy (mtime now) would hide a
+// same-size edit made in the second the entry was written ("racy git"). The snapshot would then
+// hold the old content, the merge would succeed on it, the carried diff would not apply to the
+// real file, and the chain would fall through to patch --fuzz.
 const THREE_WAY_SCRIPT = `
 set -u
 patch="$1"; idx="$2"; shift 2
 export GIT_INDEX_FILE="$idx"
 trap 'rm -f -- "$idx" "$idx.lock" "$idx.diff"' EXIT
-if [ -f .git/index ]; then cp .git/index "$idx" || exit 90; else rm -f -- "$idx"; fi
+if [ -f .git/index ]; then cp -p .git/index "$idx" || exit 90; else rm -f -- "$idx"; fi
 git add -A >/dev/null || { echo "ssr: could not snapshot the working tree"; exit 90; }
 snap=$(git write-tree) || exit 90
 git apply --3way --cached --whitespace=nowarn "$@" "$patch" || exit $?

@@ -37,7 +37,7 @@ async function flakyRepo(): Promise<ResolvedRepo> {
     const env = { ...process.env, GIT_AUTHOR_DATE: date, GIT_COMMITTER_DATE: date, GIT_AUTHOR_NAME: 't', GIT_AUTHOR_EMAIL: 't@t', GIT_COMMITTER_NAME: 't', GIT_COMMITTER_EMAIL: 't@t' };
     for (const args of [['init', '-q', '-b', 'main'], ['add', '-A'], ['commit', '-q', '-m', 'flaky suite']]) execFileSync('git', ['-C', dir, ...args], { env, stdio: 'ignore' });
   }
-  // The coin flips leave fewer than SPEC's 10 tests passing in both runs; this suite is about
+  // The coin flips leave fewer than the 10 passing tests of method §3.3 in both runs; this suite is about
   // quarantine, not the gate's minimum, so it asks for one.
   const repo = await resolveRepo(dir, undefined);
   return { ...repo, thresholds: { ...repo.thresholds, min_passing_tests: 1 } };

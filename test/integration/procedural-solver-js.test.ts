@@ -67,7 +67,7 @@ async function lastNScenario(template: SandboxTemplate): Promise<Scenario> {
 
 // The procedural Solver on a JavaScript repo (issue 16): it tells node:test from jskit's
 // package.json, runs the task's test file with it, localises with V8 coverage of single tests,
-// and repairs with the JS inverse catalogue; graded as SPEC §4 says.
+// and repairs with the JS inverse catalogue; graded as method §4 says.
 describe('the procedural Solver on jskit (Docker, Node 18, node:test)', () => {
   let repo: ResolvedRepo;
   let ctx: ScenarioContext;

@@ -15,7 +15,7 @@ import { withSandbox } from '../helpers/sandboxes.js';
  * Solver scenarios on pyledger: a bug made on the host (a catalogue mutation, a hand-written
  * removal), its failing tests found by running the suite, those tests deleted from their files
  * as a weakening Injector would, and the five-file artifact built from the two diffs. The Solver
- * then plays a real episode (`runSolverEpisode`) and is graded as SPEC §4 says (`gradeSolution`).
+ * then plays a real episode (`runSolverEpisode`) and is graded as method §4 says (`gradeSolution`).
  */
 export interface ScenarioContext {
   template: SandboxTemplate;

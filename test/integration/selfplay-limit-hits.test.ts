@@ -11,7 +11,7 @@ import { episodesById, miniRepo, spawnCli } from './selfplay-helpers.js';
 
 /**
  * One turn per Solver attempt: every attempt ends at the turn limit. `--limit-hits fail` (the
- * default, SPEC §9) scores each −1 and trains it; `mask` grades it and keeps it out of the loss.
+ * default, method §9) scores each −1 and trains it; `mask` grades it and keeps it out of the loss.
  */
 describe('ssr selfplay --limit-hits: a Solver attempt that hits the turn limit', () => {
   let root: string;

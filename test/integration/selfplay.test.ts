@@ -18,7 +18,7 @@ import { runCli, type CliRun } from '../helpers/cli.js';
 const COMMIT = 'a0fcf854bb26b37599c51843decfcb341a864f73';
 const ALPHA = 0.8;
 
-/** SPEC §5, written out again here so the test does not trust the engine's own scoreInjector. */
+/** method §5, written out again here so the test does not trust the engine's own scoreInjector. */
 function expectedInjectorReward(solves: number, scored: number): number {
   const s = solves / scored;
   return s === 0 || s === 1 ? -ALPHA : 1 - (1 + ALPHA) * s;
@@ -99,7 +99,7 @@ describe('ssr selfplay: one step on pyledger with the procedural policy (real Do
     expect(records.every((record) => Array.isArray(record.leaks) && record.leaks.length === 0)).toBe(true);
   });
 
-  it('produces valid bugs whose rewards follow SPEC §5, recomputed from solves.json', () => {
+  it('produces valid bugs whose rewards follow method §5, recomputed from solves.json', () => {
     const order1 = records.filter((r) => r.order === 1);
     expect(order1.filter((r) => r.valid).length).toBeGreaterThanOrEqual(1);
     for (const record of order1) {

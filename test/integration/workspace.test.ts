@@ -128,6 +128,25 @@ describe.each<[SandboxBackend, (repo: Awaited<ReturnType<typeof tinyRepo>>) => P
   );
 
   it(
+    'the 3-way fallback sees an edit that only git\'s racy check can see (index written in the edit\'s second)',
+    inFixture(async (sandbox) => {
+      await sh(sandbox, "sed -i 's/^line 15$/LINE 15/' a.py");
+      const patch = await diffAgainstHead(sandbox, ['a.py']);
+      await revertFile(sandbox, 'a.py');
+      // What a busy machine does by chance (the index entry, the index and a same-size edit of the
+      // same inode all in one second, the apply a second later), made certain: the entry's and the
+      // edit's mtime are pinned to the index's, and ctime is not compared.
+      const pinned = '@1700000000';
+      await sh(sandbox, `git config core.trustctime false && touch -d ${pinned} a.py && git update-index -q --refresh && touch -d ${pinned} .git/index`);
+      await sh(sandbox, `o=$(grep -bo '^line 12$' a.py | cut -d: -f1) && printf LINE | dd of=a.py bs=1 seek=$o conv=notrunc status=none && touch -d ${pinned} a.py`);
+      expect(await sh(sandbox, 'git diff --name-only')).toBe('a.py\n'); // git itself sees the edit (and, unlike status, writes no index)
+      const result = await applyDiff(sandbox, patch, { label: 'racy' });
+      expect(result).toMatchObject({ status: 'applied', method: 'git-apply-3way' });
+      expect(await sh(sandbox, 'grep -n LINE a.py')).toBe('12:LINE 12\n15:LINE 15\n');
+    }),
+  );
+
+  it(
     'falls back to patch --fuzz when neither git apply works (context changed, no base blob)',
     inFixture(async (sandbox) => {
       // A hand-written hunk whose first context line is wrong and that names no blob.

@@ -1,4 +1,4 @@
-"""Reference group-relative advantage estimators (SPEC §9), the same definitions as ssr's
+"""Reference group-relative advantage estimators (method §9), the same definitions as ssr's
 `src/rl/advantages.ts`, pinned by `test/fixtures/rl/advantages.json`.
 
 The trainer never recomputes advantages (ssr's are used as given); this module exists so the

@@ -24,6 +24,7 @@ import torch
 from torch.nn import functional as F
 
 from .models import Policy, load_policy
+from .precision import MASTER_WEIGHTS
 from .samples import TokenData, TrainingSample
 from .train import TrainConfig, Trainer
 
@@ -98,10 +99,12 @@ def plain_forward_backward(policy: Policy, ids: torch.Tensor) -> None:
     module.zero_grad(set_to_none=True)
 
 
-def run(policy: Policy, batch: int, seq_len: int, steps: int, warmup: int, response_fraction: float, peak_tflops: Optional[float]) -> Dict[str, Any]:
+def run(policy: Policy, batch: int, seq_len: int, steps: int, warmup: int, response_fraction: float, peak_tflops: Optional[float],
+        master_weights: str = "fp32") -> Dict[str, Any]:
     device = policy.device
     samples = synthetic_batch(policy, batch, seq_len, response_fraction)
-    trainer = Trainer(policy, TrainConfig(lr=0.0, warmup_steps=0, micro_batch_tokens=batch * seq_len))
+    # The train step includes what the precision rules cost: fp32 masters' gradients, AdamW on them, the cast back.
+    trainer = Trainer(policy, TrainConfig(lr=0.0, warmup_steps=0, micro_batch_tokens=batch * seq_len), master_weights=master_weights)
     ids = torch.tensor([s.tokens.ids for s in samples], device=device)
 
     def timed(fn) -> float:
@@ -140,7 +143,7 @@ def run(policy: Policy, batch: int, seq_len: int, steps: int, warmup: int, respo
             "batch": batch, "seq_len": seq_len, "tokens": tokens, "trained_fraction": response_fraction,
             "flops_per_step": flops, "peak": peak_note, "train_step": step, "rl_forward_backward": rl, "plain_forward_backward": plain,
             "step_over_plain_time": step_seconds / plain_seconds, "rl_fwd_bwd_over_plain_time": rl_seconds / plain_seconds,
-            "torch": torch.__version__}
+            "precision": trainer.precision.describe(), "torch": torch.__version__}
 
 
 def main(argv: Optional[List[str]] = None) -> None:
@@ -149,6 +152,7 @@ def main(argv: Optional[List[str]] = None) -> None:
     p.add_argument("--model-config", help="TinyConfig fields (tiny) or a transformers config (hf-config), JSON or a file")
     p.add_argument("--lora", action="store_true")
     p.add_argument("--dtype", default="auto")
+    p.add_argument("--master-weights", choices=MASTER_WEIGHTS, default="fp32", help="as the service's flag")
     p.add_argument("--device")
     p.add_argument("--batch", type=int, default=4)
     p.add_argument("--seq-len", type=int, default=512)
@@ -162,12 +166,13 @@ def main(argv: Optional[List[str]] = None) -> None:
     if args.threads:
         torch.set_num_threads(args.threads)
     policy, _ = load_policy(args.model, lora=args.lora, model_config=args.model_config, dtype=args.dtype, device=args.device)
-    result = run(policy, args.batch, args.seq_len, args.steps, args.warmup, args.response_fraction, args.peak_tflops)
+    result = run(policy, args.batch, args.seq_len, args.steps, args.warmup, args.response_fraction, args.peak_tflops, args.master_weights)
     if args.json:
         print(json.dumps(result))
         return
     print(f"{result['model']} ({result['kind']}, {result['parameters']:,} parameters) on {result['device']}, torch {result['torch']}")
-    print(f"batch {args.batch} x {args.seq_len} tokens, {args.response_fraction:.0%} trained; peak: {result['peak']}")
+    print(f"batch {args.batch} x {args.seq_len} tokens, {args.response_fraction:.0%} trained; peak: {result['peak']}; "
+          f"{result['precision']['dtype']}, master weights {result['precision']['master_weights']}")
     rows = (("RL train step", "train_step"), ("RL fwd+bwd", "rl_forward_backward"), ("plain fwd+bwd", "plain_forward_backward"))
     for label, key in rows:
         r = result[key]

@@ -124,10 +124,13 @@ def batch_logprobs(
 class TinyPolicy(Policy):
     kind = "tiny"
 
-    def __init__(self, config: Optional[TinyConfig] = None, name: str = "tiny", device: Optional[str] = None) -> None:
-        self.module = TinyByteLM(config)
+    def __init__(self, config: Optional[TinyConfig] = None, name: str = "tiny", device: Optional[str] = None,
+                 dtype: Optional[torch.dtype] = None) -> None:
+        self.module = TinyByteLM(config)  # initialised in fp32 (the same weights in every dtype, rounded)
         if device:
             self.module.to(device)
+        if dtype is not None:
+            self.module.to(dtype=dtype)
         self.config = self.module.config
         self.tokenizer = ByteTokenizer()
         self.name = name
@@ -182,10 +185,10 @@ class TinyPolicy(Policy):
         self.module.load_state_dict(torch.load(os.path.join(path, TINY_WEIGHTS_FILE), map_location=self.device, weights_only=True))
 
     @classmethod
-    def load(cls, path: str, device: Optional[str] = None) -> "TinyPolicy":
+    def load(cls, path: str, device: Optional[str] = None, dtype: Optional[torch.dtype] = None) -> "TinyPolicy":
         with open(os.path.join(path, TINY_CONFIG_FILE)) as handle:
             config = TinyConfig(**json.load(handle))
-        policy = cls(config, name=os.path.basename(os.path.normpath(path)) or "tiny", device=device)
+        policy = cls(config, name=os.path.basename(os.path.normpath(path)) or "tiny", device=device, dtype=dtype)
         policy.load_weights(path)
         return policy
 
@@ -272,13 +275,15 @@ def load_policy(
     """
     device = device or ("cuda" if torch.cuda.is_available() else "cpu")
     version = saved_version(model)
+    # The tiny model is fp32 unless a dtype is named (auto too: it exists for CPU tests).
+    tiny_dtype = None if dtype == "auto" else _dtype(dtype, device)
     if model == "tiny":
         config = TinyConfig(**_json_arg(model_config)) if model_config else TinyConfig()
         if max_model_len:
             config.max_seq_len = max_model_len
-        return TinyPolicy(config, device=device), 0
+        return TinyPolicy(config, device=device, dtype=tiny_dtype), 0
     if os.path.isfile(os.path.join(model, TINY_CONFIG_FILE)):
-        return TinyPolicy.load(model, device=device), version
+        return TinyPolicy.load(model, device=device, dtype=tiny_dtype), version
     return _load_hf(model, lora, lora_rank, lora_alpha, adapter, model_config, tokenizer, dtype, device, max_model_len, gradient_checkpointing), version
 
 
@@ -328,7 +333,16 @@ def _load_hf(model, lora, lora_rank, lora_alpha, adapter, model_config, tokenize
             net = peft.PeftModel.from_pretrained(net, adapter, is_trainable=True)
         else:
             net = peft.get_peft_model(net, peft.LoraConfig(r=lora_rank, lora_alpha=lora_alpha, target_modules="all-linear", task_type="CAUSAL_LM"))
+        _adapters_in_fp32(net)
     return HFPolicy(net, tok, name, lora=bool(lora or adapter), max_model_len=max_model_len)
+
+
+def _adapters_in_fp32(net: Any) -> None:
+    """LoRA's trained parameters in fp32 whatever the base's dtype: they are few, and bf16 adapters
+    would lose small updates as bf16 weights do (peft's forward casts the input to the adapter's dtype)."""
+    for param in net.parameters():
+        if param.requires_grad and param.dtype != torch.float32:
+            param.data = param.data.float()
 
 
 def _dtype(dtype: str, device: str) -> torch.dtype:

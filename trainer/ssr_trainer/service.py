@@ -22,12 +22,15 @@ import time
 import uuid
 from typing import Any, Dict, List, Optional, Tuple
 
+import torch
+
 from .chat_template import ChatTemplate
 from .checkpoint import CheckpointError, load_checkpoint, load_weights_only, save_checkpoint
 from .completion_request import prompt_ids, sampling_jobs
 from .engine import SamplingEngine
 from .models import Policy, load_policy
 from .samples import parse_samples
+from .precision import MASTER_WEIGHTS
 from .prefix_cache import DEFAULT_PREFIX_CACHE_MB
 from .running_batch import LOGPROB_MODES
 from .sampling import Completion
@@ -77,6 +80,7 @@ class PolicyService:
     def health(self) -> dict:
         return {"status": "ok", "model": self.policy.name, "kind": self.policy.kind, "lora": self.policy.lora,
                 "policy_version": self.version, "trainer_version": self.trainer.version, "device": str(self.policy.device),
+                "precision": self.trainer.precision.describe(),
                 "sampling": dict(self.engine.stats, weights=self.served.mode, window_ms=self.engine.window_s * 1000, max_batch=self.engine.max_batch,
                                  logprobs=self.engine.logprobs, prefix_cache=self.engine.prefixes.stats())}
 
@@ -190,6 +194,7 @@ class PolicyService:
             except CheckpointError as error:
                 raise _failed(400, f"cannot load {path}: {error}") from None
             self.trainer.version = manifest["version"]
+            self.trainer.precision.sync_from_model()  # a later step trains from the loaded weights
             self.served.publish(self.policy, self.trainer.version)
         kind = manifest["model"]["weights"]
         return {"success": True, "message": f"loaded {os.path.abspath(path)} ({kind} weights) in {time.perf_counter() - started:.2f} s: serving version {self.version}",
@@ -197,10 +202,11 @@ class PolicyService:
 
 
 def sampler_logprobs(policy: Policy, mode: str) -> str:
-    """`--logprobs auto`: from the decode logits for the tiny model (fp32: within ~1e-6 of the
-    trainer's pass), teacher-forced for transformers models (bf16 decoding drifts from it)."""
+    """`--logprobs auto`: from the decode logits for the tiny model in fp32 (within ~1e-6 of the
+    trainer's pass), teacher-forced otherwise (bf16 decoding drifts from it)."""
     if mode == "auto":
-        return "decode" if policy.kind == "tiny" else "teacher-forced"
+        fp32 = all(p.dtype == torch.float32 for p in policy.module.parameters())
+        return "decode" if policy.kind == "tiny" and fp32 else "teacher-forced"
     return mode
 
 
@@ -227,7 +233,11 @@ def parse_args(argv: Optional[List[str]] = None) -> argparse.Namespace:
     p.add_argument("--lora-rank", type=int, default=16)
     p.add_argument("--lora-alpha", type=int, default=32)
     p.add_argument("--adapter", help="resume a saved LoRA adapter dir")
-    p.add_argument("--dtype", default="auto", help="auto (bf16 on GPU, fp32 on CPU) | float32 | bfloat16 | float16")
+    p.add_argument("--dtype", default="auto", help="auto (transformers: bf16 on GPU, fp32 on CPU; tiny: fp32) | float32 | bfloat16 | float16")
+    p.add_argument("--master-weights", choices=MASTER_WEIGHTS, default="fp32",
+                   help="fp32 (default): a bf16/fp16 model trains through fp32 master weights and fp32 AdamW state, the model's "
+                   "weights cast from them after each step (+4 bytes per trained parameter, +4 for their gradient); none: AdamW "
+                   "updates the low-precision weights in place (at lr 1e-6..3e-6 most bf16 updates round to nothing)")
     p.add_argument("--device", help="cpu | cuda | cuda:N (default: cuda when available)")
     p.add_argument("--max-model-len", type=int)
     p.add_argument("--gradient-checkpointing", action="store_true")
@@ -273,8 +283,6 @@ def use_chat_template(policy: Any, path: str) -> None:
 
 def main(argv: Optional[List[str]] = None) -> None:
     args = parse_args(argv)
-    import torch
-
     if args.threads:
         torch.set_num_threads(args.threads)
     try:
@@ -296,7 +304,10 @@ def main(argv: Optional[List[str]] = None) -> None:
     if args.warmup_steps is not None:
         overrides["warmup_steps"] = args.warmup_steps
     config = default_train_config(policy).with_overrides(overrides)
-    trainer = Trainer(policy, config, version=version)
+    try:
+        trainer = Trainer(policy, config, version=version, master_weights=args.master_weights)
+    except ValueError as error:  # fp16 without masters, or without a GradScaler on this device
+        raise SystemExit(f"ssr-trainer: --dtype {args.dtype} --master-weights {args.master_weights}: {error}") from None
     resumed = ""
     if args.resume:
         try:
@@ -308,8 +319,10 @@ def main(argv: Optional[List[str]] = None) -> None:
                             args.prefix_cache_mb)
     server = make_server(service, args.host, args.port, args.verbose)
     host, port = server.server_address[:2]
+    precision = trainer.precision.describe()
+    masters = ", fp32 master weights" if precision["master_weights"] == "fp32" else ""
     print(f"ssr-trainer: serving {policy.name} ({policy.kind}{', lora' if policy.lora else ''}, {policy.parameter_count():,} parameters, "
-          f"version {trainer.version}{resumed}) on http://{host}:{port}", flush=True)
+          f"{precision['dtype']}{masters}, version {trainer.version}{resumed}) on http://{host}:{port}", flush=True)
     try:
         server.serve_forever()
     except KeyboardInterrupt:

@@ -1,4 +1,5 @@
-"""One joint RL step over both roles' samples: filter, micro-batch, accumulate, clip, AdamW, version += 1."""
+"""One joint RL step over both roles' samples: filter, micro-batch, accumulate, clip, AdamW, version += 1.
+Low-precision models train through fp32 master weights (precision.py)."""
 
 from __future__ import annotations
 
@@ -14,6 +15,7 @@ import torch
 from .advantages import loss_denominator
 from .loss import LossConfig, policy_loss_terms
 from .models import Policy, batch_logprobs
+from .precision import Precision
 from .samples import ROLES, TrainingSample, parse_sample
 
 EXCLUSION_REASONS = ("stale", "masked", "no_tokens", "no_loss_tokens", "too_long", "zero_advantage_group")
@@ -179,14 +181,19 @@ def processed_mask(batch: Sequence[TrainingSample], device: torch.device) -> tor
 class Trainer:
     """Owns the optimizer and the weights version of one policy."""
 
-    def __init__(self, policy: Policy, config: Optional[TrainConfig] = None, version: int = 0) -> None:
+    def __init__(self, policy: Policy, config: Optional[TrainConfig] = None, version: int = 0, master_weights: str = "fp32") -> None:
         self.policy = policy
         self.config = (config or TrainConfig()).validate()
         self.version = version
+        #: optimizer steps that updated the weights (the warm-up position)
         self.steps = 0
-        self.params = policy.trainable_parameters()
-        if not self.params:
+        trainable = policy.trainable_parameters()
+        if not trainable:
             raise ValueError("the policy has no trainable parameters")
+        # A bf16 / fp16 model trains through fp32 masters (precision.py): they hold the gradients
+        # and are what AdamW updates; for an fp32 model they are the parameters themselves.
+        self.precision = Precision(trainable, master_weights)
+        self.params = self.precision.masters
         c = self.config
         self.optimizer = torch.optim.AdamW(self.params, lr=c.lr, betas=c.betas, eps=c.adam_eps, weight_decay=c.weight_decay)
         # No dropout in RL: the trainer's logprobs must match the sampler's teacher-forced ones.
@@ -197,29 +204,35 @@ class Trainer:
 
     def step(self, samples: Iterable[Any], overrides: Optional[Dict[str, Any]] = None) -> Dict[str, Any]:
         """One optimizer step on `samples` (TrainingSample or wire dicts). Always bumps the version,
-        also when every sample was filtered out (then the weights do not change)."""
+        also when nothing updates the weights: every sample filtered out, a gradient of exactly zero
+        (no advantage left), or an fp16 step the loss scaler skipped. Only steps that updated count
+        as steps (`steps`, the warm-up position): a step with no signal does not use up warm-up."""
         started = time.perf_counter()
         config = self.config.with_overrides(overrides)
         parsed = [s if isinstance(s, TrainingSample) else parse_sample(s, f"sample {i}") for i, s in enumerate(samples)]
         metrics = self.accumulate(parsed, config)
+        self.precision.unscale(self.optimizer)
         grad_norm = self._clip(config)
         lr = config.lr_at(self.steps)
         for group in self.optimizer.param_groups:
             group["lr"] = lr
-        if metrics["samples"]["trained"] > 0:
-            self.optimizer.step()
+        updated = False
+        # A zero gradient would still move the weights through Adam's momentum: that is no update from these samples.
+        if metrics["samples"]["trained"] > 0 and grad_norm != 0.0:
+            updated = self.precision.step(self.optimizer)
         self.optimizer.zero_grad(set_to_none=True)
-        self.steps += 1
+        if updated:
+            self.steps += 1
         self.version += 1
         seconds = time.perf_counter() - started
-        metrics.update({"lr": lr, "grad_norm": grad_norm, "step": self.steps, "version": self.version, "seconds": seconds})
+        metrics.update({"lr": lr, "grad_norm": grad_norm, "step": self.steps, "updated": updated, "version": self.version, "seconds": seconds})
         metrics["tokens_per_second"] = metrics["tokens"]["sequence"] / seconds if seconds > 0 else 0.0
         return metrics
 
     def state_dict(self) -> Dict[str, Any]:
         """What a resume needs besides the weights: AdamW's state (moments, its step), the step
         count (the warm-up position) and the version."""
-        return {"version": self.version, "steps": self.steps, "optimizer": self.optimizer.state_dict()}
+        return {"version": self.version, "steps": self.steps, "optimizer": self.optimizer.state_dict(), "precision": self.precision.state_dict()}
 
     def load_state_dict(self, state: Dict[str, Any]) -> None:
         """Restores `state_dict()`'s output. AdamW's hyper-parameters stay this trainer's config's
@@ -236,6 +249,7 @@ class Trainer:
         self.optimizer.load_state_dict(saved)
         for group in self.optimizer.param_groups:
             group.update(betas=self.config.betas, eps=self.config.adam_eps, weight_decay=self.config.weight_decay)
+        self.precision.load_state_dict(state.get("precision"))
         self.steps, self.version = int(state["steps"]), int(state["version"])
 
     def accumulate(self, samples: Sequence[TrainingSample], config: Optional[TrainConfig] = None) -> Dict[str, Any]:
@@ -258,7 +272,7 @@ class Trainer:
         for batch in micro_batches(kept, config):
             role = batch[0].role
             if previous_role is not None and role != previous_role and config.per_role_grad_norm and both_roles:
-                role_norms[previous_role] = _grad_norm(self.params)
+                role_norms[previous_role] = _grad_norm(self.params) / self.precision.loss_scale
                 snapshot = [None if p.grad is None else p.grad.detach().clone() for p in self.params]
             previous_role = role
             ids, attention, select, sampler, advantages = collate(batch, self.policy.tokenizer.pad_id, self.policy.device)
@@ -266,7 +280,7 @@ class Trainer:
             with_entropy = bool(config.loss.entropy_coef)
             logprobs, entropy = batch_logprobs(self.policy, ids, select, config.loss.logprob_chunk, with_entropy, attention)
             per_token, diagnostics = policy_loss_terms(logprobs, sampler, advantages, config.loss, entropy, processed)
-            (per_token.sum() / denominator).backward()
+            self.precision.backward(per_token.sum() / denominator)
             bucket = sums[role]
             bucket["loss"] += float(per_token.detach().sum()) / denominator
             bucket["loss_tokens"] += per_token.numel()
@@ -274,7 +288,7 @@ class Trainer:
             for name, value in diagnostics.items():
                 bucket[name] += float(value.sum())
         if previous_role is not None and config.per_role_grad_norm:
-            role_norms[previous_role] = _grad_norm(self.params, snapshot)
+            role_norms[previous_role] = _grad_norm(self.params, snapshot) / self.precision.loss_scale
         return self._metrics(samples, selection, sums, role_norms, denominator)
 
     def _clip(self, config: TrainConfig) -> float:

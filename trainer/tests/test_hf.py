@@ -133,3 +133,37 @@ def test_a_checkpoint_of_another_lora_rank_or_of_full_weights_is_refused(tmp_pat
         next(p for p in other_base.module.parameters() if not p.requires_grad).add_(0.01)  # same architecture, other values
     with pytest.raises(CheckpointError, match="frozen base weights: this service's base model is not the one the adapter was trained on"):
         load_checkpoint(str(tmp_path / "v0"), other_base, Trainer(other_base))
+
+
+def test_a_bf16_base_trains_lora_adapters_kept_in_fp32():
+    pytest.importorskip("peft")
+    policy, _ = load_policy("hf-config", model_config=QWEN2, device="cpu", dtype="bfloat16", lora=True, lora_rank=4)
+    trained = [p for p in policy.module.parameters() if p.requires_grad]
+    frozen = [p for p in policy.module.parameters() if not p.requires_grad]
+    assert trained and all(p.dtype == torch.float32 for p in trained)
+    assert frozen and all(p.dtype == torch.bfloat16 for p in frozen)
+    trainer = Trainer(policy, TrainConfig(lr=1e-3, warmup_steps=0))
+    assert not trainer.precision.enabled  # fp32 adapters are their own masters: no copy
+    before = [p.detach().clone() for p in trained]
+    metrics = trainer.step([sampled(policy, "t", seed=1, advantage=1.0), sampled(policy, "t", seed=2, advantage=-1.0)])
+    assert metrics["updated"] and any(not torch.equal(a, b) for a, b in zip(before, trained))
+
+
+def test_fp16_full_fine_tuning_uses_fp32_masters_and_torchs_loss_scaler():
+    policy, _ = load_policy("hf-config", model_config=QWEN2, device="cpu", dtype="float16")
+    trainer = Trainer(policy, TrainConfig(lr=1e-5, warmup_steps=0))
+    assert trainer.precision.enabled and trainer.precision.scaler is not None
+    samples = [sampled(policy, "t", seed=1, advantage=1.0), sampled(policy, "t", seed=2, advantage=-1.0)]
+    before = [p.detach().clone() for p in trainer.params]
+    metrics = trainer.step(samples)
+    assert metrics["updated"] and metrics["grad_norm"] > 0
+    changed = sum(int((a != b).sum()) for a, b in zip(before, trainer.params)) / sum(a.numel() for a in before)
+    assert changed > 0.5  # fp16's spacing would swallow most 1e-5 updates; the masters keep them
+    model = policy.trainable_parameters()
+    assert all(p.dtype == torch.float16 and torch.equal(p, m.half()) for p, m in zip(model, trainer.params))
+    # An overflowing step is skipped by the scaler: nothing changes and it does not count as a step.
+    trainer.precision.scaler.update(new_scale=2.0 ** 100)  # fp16 gradients overflow at this scale
+    kept = [p.detach().clone() for p in trainer.params]
+    skipped = trainer.step([dict(s, policyVersion=trainer.version) for s in samples])
+    assert not skipped["updated"] and trainer.steps == 1 and trainer.version == 2
+    assert all(torch.equal(a, b) for a, b in zip(kept, trainer.params))

@@ -115,6 +115,34 @@ def test_warmup_is_linear_to_the_target_lr():
     assert TrainConfig(warmup_steps=0).lr_at(0) == pytest.approx(3e-6)
 
 
+def test_warmup_counts_only_steps_that_updated(tiny_policy):
+    """Filtered-out samples, zero-advantage groups and a zero gradient update nothing: the version
+    moves, the warm-up does not, and Adam's momentum from earlier steps does not move the weights."""
+    trainer = Trainer(tiny_policy, TrainConfig(lr=1e-3, warmup_steps=4))
+    signal = [sampled(tiny_policy, "task", seed=s, advantage=a, group="g", sample_id=f"s{s}") for s, a in ((1, 1.0), (2, -1.0))]
+    first = trainer.step(signal)
+    assert first["step"] == 1 and first["lr"] == pytest.approx(2.5e-4)
+    silent = [dict(s, advantage=0.0) for s in signal]
+    empty_steps = [
+        [dict(signal[0], masked=True)],  # every sample filtered out
+        silent,  # a zero-advantage group (skipped)
+    ]
+    for samples in empty_steps:
+        before = [p.detach().clone() for p in tiny_policy.module.parameters()]
+        metrics = trainer.step([dict(s, policyVersion=trainer.version) for s in samples])
+        assert trainer.steps == 1 and metrics["step"] == 1 and not metrics["updated"]
+        assert all(torch.equal(a, b) for a, b in zip(before, tiny_policy.module.parameters()))
+    # Kept, but no signal: the gradient is exactly zero, and Adam's momentum alone would move the weights.
+    before = [p.detach().clone() for p in tiny_policy.module.parameters()]
+    metrics = trainer.step([dict(s, policyVersion=trainer.version) for s in silent], {"skip_zero_advantage_groups": False})
+    assert metrics["samples"]["trained"] == 2 and metrics["grad_norm"] == 0.0
+    assert trainer.steps == 1 and trainer.version == 4 and not metrics["updated"]
+    assert all(torch.equal(a, b) for a, b in zip(before, tiny_policy.module.parameters()))
+    after = trainer.step([dict(s, policyVersion=trainer.version) for s in signal])
+    assert after["step"] == 2 and after["lr"] == pytest.approx(5e-4)  # the warm-up's second step
+    assert first["updated"] and after["updated"]
+
+
 def test_grad_norm_is_clipped_and_reported(tiny_policy):
     samples = mixed_batch(tiny_policy)
     metrics = Trainer(tiny_policy, TrainConfig(max_grad_norm=1e-6)).step(samples)

@@ -1,6 +1,7 @@
 import { resolve } from 'node:path';
 import type { Command } from 'commander';
-import { resolveRepo, type ResolvedRepo } from '../../config/resolve-repo.js';
+import type { ResolvedRepo } from '../../config/resolve-repo.js';
+import { resolveRepoRef } from '../../onboarding/resolve-repo-ref.js';
 import { withBreadthFlags } from '../breadth-options.js';
 import { runSelfplay } from '../../selfplay/run-selfplay.js';
 import { selfplaySettingsSchema } from '../../selfplay/selfplay-settings.js';
@@ -33,7 +34,7 @@ export function registerCorpus(program: Command): void {
     const repos: ResolvedRepo[] = [];
     for (const id of ids) {
       if (!loaded.file.repos.some((repo) => repo.id === id)) throw new EngineError('usage', `ssr corpus: --repo ${id} is not in ${flags.repos ?? 'repos.yaml'}`);
-      repos.push(withBreadthFlags(await resolveRepo(id, loaded), flags));
+      repos.push(withBreadthFlags(await resolveRepoRef(id, loaded), flags));
     }
     const settings = selfplaySettingsSchema.parse({
       ...sharedSettings(flags),

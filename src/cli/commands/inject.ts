@@ -57,7 +57,7 @@ export function registerInject(program: Command): void {
   addRepoOptions(command);
   addPolicyOptions(command);
   command
-    .addOption(new Option('--strategy <strategy>', 'injector prompt (SPEC §7); mixed draws removal or history per rollout').choices(STRATEGY_CHOICES).default('mixed'))
+    .addOption(new Option('--strategy <strategy>', 'injector prompt (method §7); mixed draws removal or history per rollout').choices(STRATEGY_CHOICES).default('mixed'))
     .requiredOption('--out <dir>', 'output folder: bugs go to <out>/bugs/<bug-id>/, episodes without a bug to <out>/episodes/<episode-id>/')
     .option('--json', 'print one JSON line {valid, failedCheck, bugDir, turns, exitStatus} instead of a report')
     .option('--test-timeout <seconds>', "time limit of one test_script.sh run (default: the repo's test_timeout_s)", positiveInt('--test-timeout'))

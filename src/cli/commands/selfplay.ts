@@ -1,7 +1,8 @@
 import { resolve } from 'node:path';
 import { Option, type Command } from 'commander';
 import type { AgentLimits } from '../../agent/agent-limits.js';
-import { resolveRepo, type ResolvedRepo } from '../../config/resolve-repo.js';
+import type { ResolvedRepo } from '../../config/resolve-repo.js';
+import { resolveRepoRef } from '../../onboarding/resolve-repo-ref.js';
 import { resolveDefaultPolicy, type PolicyFlags } from '../../policy/create-policy.js';
 import type { LogTarget } from '../../report/step-log/step-log.js';
 import { addLogToOption, createRunPolicy, resolvedRunSettings } from '../run-provenance.js';
@@ -92,7 +93,7 @@ export function addRunOptions(command: Command): Command {
   command
     .requiredOption('--out <dir>', 'run dir (bugs/, episodes.jsonl, trajectories/, samples/, metrics.jsonl); re-running the same command resumes it')
     .option('--json', 'print one JSON summary {steps, episodes, valid, invalidByCheck, solverAttempts, solved, higherOrder, rewards, bugQuality, outDir} on stdout')
-    .addOption(new Option('--strategy <strategy>', 'injector prompt (SPEC §7); mixed draws removal or history per rollout').choices(STRATEGY_CHOICES).default('mixed'))
+    .addOption(new Option('--strategy <strategy>', 'injector prompt (method §7); mixed draws removal or history per rollout').choices(STRATEGY_CHOICES).default('mixed'))
     .option('--repos <file>', 'repo set file (default: ./repos.yaml when present)')
     .option('--test-timeout <seconds>', "time limit of one test_script.sh run (default: the repo's test_timeout_s)", positiveInt('--test-timeout'))
     .option('--solver-max-turns <n>', 'policy turns per Solver attempt (default: --max-turns)', positiveInt('--solver-max-turns'))
@@ -191,7 +192,7 @@ export function registerSelfplay(program: Command): void {
     .requiredOption('--steps <n>', 'self-play steps to run (a resumed run skips the finished ones)', positiveInt('--steps'))
     .option('--episodes-per-step <n>', 'order-1 episodes per repo per step (default: 2 with the procedural or scripted policy, 8 with a model: the Injector group)', positiveInt('--episodes-per-step'))
     .option('--attempts <n>', 'Solver attempts per bug: the Solver RL group size', positiveInt('--attempts'), 8)
-    .option('--alpha <a>', 'injector reward α of SPEC §5, in [0, 1] (default 0.8)', unitInterval('--alpha'))
+    .option('--alpha <a>', 'injector reward α of method §5, in [0, 1] (default 0.8)', unitInterval('--alpha'))
     .addOption(new Option('--advantage <estimator>', 'group-relative advantage').choices(advantageEstimatorSchema.options).default('rloo'))
     .option(
       '--max-staleness <n>',
@@ -202,7 +203,7 @@ export function registerSelfplay(program: Command): void {
     .option('--higher-order-cap <n>', 'order-2 bugs grown from each order-1 bug at most (0: none)', nonNegativeInt('--higher-order-cap'), 1)
     .addOption(new Option('--train-roles <roles>', 'roles whose samples are written and trained (ablations)').choices(TRAIN_ROLES).default('both'))
     .addOption(
-      new Option('--limit-hits <mode>', 'a Solver attempt that hits a turn/context/time limit: fail = -1, stays in its group (SPEC §9); mask = graded, out of the loss')
+      new Option('--limit-hits <mode>', 'a Solver attempt that hits a turn/context/time limit: fail = -1, stays in its group (method §9); mask = graded, out of the loss')
         .choices(LIMIT_HIT_MODES)
         .default('fail'),
     )
@@ -221,7 +222,7 @@ export function registerSelfplay(program: Command): void {
     if (!flags.repo?.length) throw new EngineError('usage', 'ssr selfplay: give at least one --repo <id|path>');
     const loaded = await loadReposOption(flags.repos);
     const repos: ResolvedRepo[] = [];
-    for (const ref of flags.repo) repos.push(withBreadthFlags(await resolveRepo(ref, loaded), flags));
+    for (const ref of flags.repo) repos.push(withBreadthFlags(await resolveRepoRef(ref, loaded), flags));
     if (new Set(repos.map((repo) => repo.id)).size !== repos.length) throw new EngineError('usage', 'ssr selfplay: a --repo is given twice');
     if ((flags.resume || flags.saveEvery) && !flags.trainer) throw new EngineError('usage', `ssr selfplay: ${flags.resume ? '--resume' : '--save-every'} needs --trainer <url>`);
     const settings = selfplaySettingsSchema.parse({

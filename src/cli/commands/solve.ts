@@ -36,7 +36,7 @@ interface SolveOptions extends RepoOptions, PolicyFlags, AgentLimitFlags, WarmFl
   leakPolicy: LeakPolicy;
 }
 
-/** The paper's RL group size (SPEC §5). */
+/** The paper's RL group size (method §5). */
 const DEFAULT_ATTEMPTS = 8;
 
 export function registerSolve(program: Command): void {
@@ -52,7 +52,7 @@ export function registerSolve(program: Command): void {
     .option('--json', 'print one JSON line {bugId, attempts, solveRate, injectorReward} instead of a report')
     .option('--concurrency <n>', 'attempts running at once (default: all of them)', positiveInt('--concurrency'))
     .option('--test-timeout <seconds>', "time limit of one test_script.sh run (default: the repo's test_timeout_s)", positiveInt('--test-timeout'))
-    .option('--prior-patch <file>', "a failed attempt's pred_patch.diff: solve the higher-order bug it makes (SPEC §6; no injector reward)");
+    .option('--prior-patch <file>', "a failed attempt's pred_patch.diff: solve the higher-order bug it makes (method §6; no injector reward)");
   addAgentLimitOptions(command);
   addLeakPolicyOption(command);
   addSandboxOption(command);
@@ -100,7 +100,7 @@ export function registerSolve(program: Command): void {
       const scored = attempts.filter((a) => a.reward !== null);
       const solves = scored.filter((a) => a.reward === 1).length;
       const solveRate = scored.length > 0 ? solves / scored.length : null;
-      // Higher-order bugs train the Solver only (SPEC §6): they imply no injector reward.
+      // Higher-order bugs train the Solver only (method §6): they imply no injector reward.
       const injector = scored.length > 0 && priorPatch === undefined ? scoreInjector({ valid: true, solves, attempts: scored.length }) : null;
       // ssr solve's JSON keeps its attempt lines as they were (the grade code is in grade.json).
       const summary = { bugId, attempts: attempts.map(withoutCode), solveRate, injectorReward: injector?.value ?? null };

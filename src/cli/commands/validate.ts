@@ -55,7 +55,7 @@ function exitCodeOf(result: ValidationResult): number {
 export function registerValidate(program: Command): void {
   const command = program
     .command('validate')
-    .description('run the consistency checks (SPEC §3 plus breadth and order independence) on a bug artifact (exit 0 valid, 1 invalid, 2 usage/infrastructure error)');
+    .description('run the consistency checks (method §3 plus breadth and order independence) on a bug artifact (exit 0 valid, 1 invalid, 2 usage/infrastructure error)');
   addRepoOptions(command);
   command
     .option('--artifact <dir>', 'artifact directory with the five files (bug_inject.diff, test_weaken.diff, test_files.txt, test_script.sh, test_parser.py)')

@@ -6,7 +6,7 @@ with its final stats line ("=== 3 passed, 1 failed in 0.12s ==="); a new header 
 unclosed block. That way text a test prints (captured output shown above the summary) cannot
 plant results, and a log cut off by a timeout yields only what pytest actually reported.
 
-Mapping (SPEC section 2): PASSED -> passed; FAILED, ERROR and XPASS (an expected failure that
+Mapping (method §2): PASSED -> passed; FAILED, ERROR and XPASS (an expected failure that
 unexpectedly passed) -> failed; XFAIL and SKIPPED are omitted. A collection error reports the
 module path as its id. When one id is reported twice (a test that passed but errored in
 teardown, or a script that runs pytest twice), failed wins.

@@ -4,7 +4,7 @@ The test driver ships this file into the sandbox outside /repo; usercustomize.py
 "-p ssr_grading_guard" to PYTEST_ADDOPTS in pytest processes, so it is imported while pytest
 parses its arguments: before any conftest.py or repository code runs in this process.
 
-What it does, and why (SPEC section 4: grading measures the code, not how the tests are run):
+What it does, and why (method §4: grading measures the code, not how the tests are run):
 - reads its configuration (a per-run key and an output folder) from the file named by
   SSR_GUARD_CONF and removes that variable, so child processes do not inherit it;
 - records every test's outcome from the runner's own reports (setup, call, teardown): a test

@@ -10,7 +10,7 @@ const STUB_DECORATORS = /^@(\w+\.)*(abstractmethod|overload)\b/m;
 /**
  * Replace a function's body with a plausible default (`return []`, `return 0`, `pass`, ...; see
  * `defaultReturn`), keeping the signature, decorators and docstring so the module still imports
- * and callers still run (SPEC §7 removal).
+ * and callers still run (method §7 removal).
  */
 export const removeFunctionBody: MutationOperator = {
   name: 'remove-function-body',

@@ -22,7 +22,7 @@ export interface ParseTextToolCallOptions {
   tools?: readonly ToolSpec[];
 }
 
-/** Parses an assistant reply written in a text tool-call format (SPEC §8: exactly one tool call per turn). */
+/** Parses an assistant reply written in a text tool-call format (method §8: exactly one tool call per turn). */
 export function parseTextToolCall(text: string, options: ParseTextToolCallOptions = {}): TextToolCallParse {
   const parser = TOOL_PARSERS[options.parser ?? 'cwm'];
   const taughtHermes = parser.name === 'cwm' && (options.format ?? DEFAULT_TEXT_TOOL_FORMAT) === 'hermes';

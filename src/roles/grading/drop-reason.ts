@@ -1,7 +1,7 @@
 import { z } from 'zod';
 
 /**
- * Why a file section of a Solver's patch was dropped before grading (SPEC §4: only changes to
+ * Why a file section of a Solver's patch was dropped before grading (method §4: only changes to
  * code files count; nothing may change how the tests are collected or run):
  * - `outside-repo`: an absolute path, a `..` segment, or git's own metadata (`.git/`);
  * - `symlink`: a symbolic link added, changed or removed (a fix never needs one; one can point out

@@ -1,5 +1,5 @@
 /**
- * The JavaScript / TypeScript files a Solver's patch may not change (SPEC §4: nothing that changes
+ * The JavaScript / TypeScript files a Solver's patch may not change (method §4: nothing that changes
  * how the tests are collected or run counts). Jest, Vitest, Mocha, node:test, tape and node-tap
  * read configuration, setup files, reporters, transforms and mocks from the tree; an honest fix
  * changes none of them.

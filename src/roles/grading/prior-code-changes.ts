@@ -4,7 +4,7 @@ import { sanitizePatch } from './sanitize-patch.js';
 export type PriorCodeChanges = { status: 'ok'; patch: string } | { status: 'none'; reason: string };
 
 /**
- * The part of a failed Solver patch that becomes part of a higher-order bug (SPEC §6): exactly what
+ * The part of a failed Solver patch that becomes part of a higher-order bug (method §6): exactly what
  * grading applied of it ({@link sanitizePatch}), code changes only. Anything else — runner config,
  * start-up hooks, shadowing modules, symlinks, test files — would otherwise ride into the order-2
  * buggy state and change how its tests run for every later attempt (a `pytest.ini` that deselects

@@ -3,7 +3,7 @@ import { posix } from 'node:path';
 /**
  * Files a JS runner's configuration names as machinery: setup files, global setup and teardown,
  * reporters, environments, sequencers, resolvers, transforms, `--require` hooks. A Solver's patch
- * may not change them (SPEC §4), whatever they are called: `setupFiles: ['./tools/x.ts']` makes
+ * may not change them (method §4), whatever they are called: `setupFiles: ['./tools/x.ts']` makes
  * tools/x.ts as much a part of the runner as vitest.config.ts itself, and conventional names
  * (js-runner-files.ts) do not catch it. The config read is the ORIGINAL tree's, never the patched
  * one: a patch that also edits the config cannot move the protection elsewhere.

@@ -1,5 +1,5 @@
 /**
- * Top-level module names a Solver's patch may not add (SPEC §4: new modules that shadow the test
+ * Top-level module names a Solver's patch may not add (method §4: new modules that shadow the test
  * runner, installed packages or the standard library). A file `json.py` or a package `pytest/` at
  * a sys.path root would be imported instead of the real one, by the runner or by the tests.
  */

@@ -13,7 +13,7 @@ export interface AblationInput {
 }
 
 /**
- * The ablations of SPEC §9 as `ssr selfplay` flag sets. Appended after the user's flags, so they
+ * The ablations of method §9 as `ssr selfplay` flag sets. Appended after the user's flags, so they
  * win over a conflicting --strategy or --train-roles.
  */
 export const ABLATIONS: Record<string, (input: AblationInput) => AblationVariant[]> = {

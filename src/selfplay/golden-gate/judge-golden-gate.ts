@@ -72,7 +72,7 @@ export type GoldenGate = z.infer<typeof goldenGateSchema>;
 const seconds = (ms: number): string => `${(ms / 1000).toFixed(1)} s`;
 
 /**
- * Judge the two clean runs of a repo (SPEC §3's determinism, once per image, before any episode):
+ * Judge the two clean runs of a repo (method §3's determinism, once per image, before any episode):
  * tests whose outcome differs between them (missing in one counts) are quarantined; a suite that
  * timed out or gave no statuses refuses the repo; one slower than {@link NEAR_LIMIT_SHARE} of the
  * limit gets {@link RAISE_FACTOR}× its time as the new limit — or is refused when that passes

@@ -33,7 +33,7 @@ export interface PlanInput {
 
 /**
  * Stage 1 (prepare): the step's order-1 episodes, `episodesPerStep` per repo, repos in the given
- * order. Ids, seeds and strategies (`mixed` draws per rollout, SPEC §7) are pure functions of
+ * order. Ids, seeds and strategies (`mixed` draws per rollout, method §7) are pure functions of
  * (seed, step, repo, index) and each repo's history, so a resumed run plans exactly the same
  * episodes; `mixed` plans history only where the repo has usable history. In solve-only mode
  * the corpus bugs are taken round-robin across steps, so every bug is used before any repeats.

@@ -24,7 +24,7 @@ export interface ValidateInput {
 }
 
 /**
- * Stage 3 (validate): the consistency checks of SPEC §3 (sandboxes from the `sandbox` lane, the
+ * Stage 3 (validate): the consistency checks of method §3 (sandboxes from the `sandbox` lane, the
  * original runs shared through the run's baseline cache), then the bug dir is stored, valid or
  * not (invalid ones are kept for analysis; a valid duplicate of a stored buggy tree is not
  * stored twice). A verdict voided by the infrastructure is a discard, never "invalid".

@@ -10,7 +10,7 @@ import { attemptId, runSeed } from '../episode-ids.js';
 import { roleLimits } from '../../roles/role-limits.js';
 import { quarantineOf, runRepo, testTimeoutOf, type SelfplayContext } from '../selfplay-context.js';
 
-/** One Solver attempt, graded (SPEC §4) or discarded (infrastructure: no reward). */
+/** One Solver attempt, graded (method §4) or discarded (infrastructure: no reward). */
 export interface AttemptOutcome {
   /** `<episode>-a<n>`: also its trajectory id. */
   id: string;
@@ -91,7 +91,7 @@ async function runAttempt(ctx: SelfplayContext, input: SolveInput, n: number): P
     const penalty = leakPenalty(ctx.settings.leakPolicy, leaks);
     if (penalty !== null) return { id, n, status: 'failed', reward: -1, reason: penalty, ...effort };
     if (ctx.settings.limitHits === 'fail' && LIMIT_EXITS.has(exit.exitStatus)) {
-      // SPEC §9: a failed attempt that stays in its group, whatever it last submitted (not graded).
+      // method §9: a failed attempt that stays in its group, whatever it last submitted (not graded).
       ctx.health.reportSuccess();
       return { id, n, status: 'failed', reward: -1, reason: `limit hit: ${exit.exitStatus} (--limit-hits fail)`, ...effort };
     }

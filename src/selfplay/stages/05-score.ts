@@ -3,7 +3,7 @@ import { scoreInjector } from '../../reward/score-injector.js';
 import { discardText, type Discard } from '../discard.js';
 import type { AttemptOutcome } from './04-solve.js';
 
-/** What the Injector's side of an episode came to, for its reward (SPEC §5). */
+/** What the Injector's side of an episode came to, for its reward (method §5). */
 export type InjectorVerdict =
   /** Nothing (usable) was submitted: −1, like an invalid artifact. */
   | { kind: 'no-artifact' }
@@ -32,7 +32,7 @@ export interface Score {
 
 /**
  * Stage 5 (score), the pure part: Solver rewards are the graded ±1 of every scored attempt;
- * the Injector earns −1 for no or an invalid artifact, else SPEC §5 over the solve rate of the
+ * the Injector earns −1 for no or an invalid artifact, else method §5 over the solve rate of the
  * scored attempts. Discarded attempts count nowhere. A bug with attempts wanted and none scored
  * has no solve rate: the episode is discarded rather than rewarded on nothing.
  */

@@ -1,6 +1,7 @@
-import { describe, expect, it } from 'vitest';
+import { readFileSync } from 'node:fs';
+import { describe, expect, it, vi } from 'vitest';
 import { COMMAND_LOADERS } from '../../../src/cli/commands/index.js';
-import { buildProgram } from '../../../src/cli/main.js';
+import { buildProgram, main } from '../../../src/cli/main.js';
 
 const everyCommand = await buildProgram();
 
@@ -31,5 +32,19 @@ describe('ssr --help', () => {
 
   it('loads every command when the first word names none (ssr --help, ssr help, a typo)', async () => {
     for (const first of [undefined, '--help', 'help', 'valdate']) expect((await buildProgram(first)).commands.map((command) => command.name())).toEqual(COMMAND_LOADERS.map(([name]) => name));
+  });
+});
+
+describe('ssr --version', () => {
+  it("prints package.json's version and exits 0", async () => {
+    const { version } = JSON.parse(readFileSync(new URL('../../../package.json', import.meta.url), 'utf8')) as { version: string };
+    const written: string[] = [];
+    const write = vi.spyOn(process.stdout, 'write').mockImplementation((chunk: string | Uint8Array) => written.push(String(chunk)) > 0);
+    try {
+      for (const flag of ['--version', '-V']) expect(await main([flag])).toBe(0);
+    } finally {
+      write.mockRestore();
+    }
+    expect(written).toEqual([`${version}\n`, `${version}\n`]);
   });
 });

@@ -8,7 +8,7 @@ import { evalScript } from '../../../src/corpus/eval-script.js';
 import { readJsTestFiles } from '../../../src/harness/js-test-files.js';
 
 // The exported eval_script of a JS artifact carries nothing Python-only but its parser (every
-// test_parser.py is Python, SPEC §2): it runs the artifact's own node:test script and prints the
+// test_parser.py is Python, method §2): it runs the artifact's own node:test script and prints the
 // status map. Real run on the host (its Node and python3), the repo at a temp dir instead of /repo.
 let dir: string;
 beforeAll(() => {

@@ -30,7 +30,7 @@ describe('default pytest -rA parser on real pytest 7.2 logs', () => {
     ['test_skipped', 'omitted'],
     ['test_marked_skip', 'omitted'],
     ['test_xfail', 'omitted'],
-    // SPEC §2: an unexpected pass of an xfail test is failed, strict or not.
+    // method §2: an unexpected pass of an xfail test is failed, strict or not.
     ['test_xpass', 'failed'],
     ['test_xpass_strict', 'failed'],
     ['test_param[a b]', 'passed'],

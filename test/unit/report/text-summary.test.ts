@@ -23,7 +23,7 @@ describe('formatTextSummary', () => {
     expect(text.endsWith('\n')).toBe(true);
   });
 
-  it('one stability line: step means of both roles, first → last step (SPEC §10)', async () => {
+  it('one stability line: step means of both roles, first → last step (method §10)', async () => {
     const lines = formatTextSummary(await readRun(fixtureRun('selfplay-trainer'))).split('\n');
     expect(lines.filter((line) => line.startsWith('stability'))).toEqual([
       'stability (step mean over both roles, first → last step): output 81 → 85 tokens/turn, format errors 1.2% → 2.9% of turns, sampled NLL 0.43 → 0.60 nats/token',

@@ -3,7 +3,7 @@ import { DEFAULT_INJECTOR_ALPHA, scoreInjector } from '../../../src/reward/score
 import { EngineError } from '../../../src/util/engine-error.js';
 
 describe('scoreInjector', () => {
-  // SPEC §5: with N = 8 and k solves.
+  // method §5: with N = 8 and k solves.
   it.each([
     [0, -0.8],
     [1, 0.775],

@@ -5,7 +5,7 @@ import { EngineError } from '../../../src/util/engine-error.js';
 const sample = (role: 'injector' | 'solver', policyVersion: number) => ({ id: `${role}-${policyVersion}`, role, policyVersion });
 
 describe('dropStale', () => {
-  it('defaults to 8 versions (SPEC §9)', () => {
+  it('defaults to 8 versions (method §9)', () => {
     expect(DEFAULT_MAX_STALENESS).toBe(8);
   });
 

@@ -98,7 +98,7 @@ describe('solver prompt', () => {
   });
 
 
-  it('wraps the reversed test_weaken.diff in the fixed SPEC §4 template, and reveals nothing else', async () => {
+  it('wraps the reversed test_weaken.diff in the fixed method §4 template, and reveals nothing else', async () => {
     const artifact = await loadArtifactDir(FIXTURE);
     const { systemPrompt, userPrompt } = solverPrompts(artifact, limits);
     expect(userPrompt).toMatch(/^I'm improving the test suite of the repository in \/repo with the changes below, but the code fails/);

@@ -104,7 +104,7 @@ describe('aggregateStepMetrics', () => {
   });
 });
 
-describe('aggregateStepMetrics: stability signals (SPEC §10)', () => {
+describe('aggregateStepMetrics: stability signals (method §10)', () => {
   /** The solver-side stability values of a step whose one episode has these attempt trajectories. */
   const signals = (...trajectories: Array<Trajectory | null>) =>
     aggregateStepMetrics({

@@ -5,7 +5,7 @@ import { countsTowardCap, failedAttemptsOf, solvable } from '../../../src/selfpl
 
 const attempt = (id: string, status: SolveAttempt['status']): SolveAttempt => ({ id, status, reward: status === 'solved' ? 1 : status === 'failed' ? -1 : null, exitStatus: 'submitted', reason: '' });
 
-describe('order-2 candidates (SPEC §6)', () => {
+describe('order-2 candidates (method §6)', () => {
   it('are the failed attempts of the episode itself, in attempt order', () => {
     const attempts = [
       attempt('ep-a10', 'failed'), attempt('ep-a2', 'failed'), attempt('ep-a1', 'solved'), attempt('ep-a3', 'discarded'),

@@ -8,7 +8,7 @@ const solvedOf8 = (k: number) => attempts(...Array.from({ length: 8 }, (_, i): S
 
 const valid: InjectorVerdict = { kind: 'valid' };
 
-describe('scoreEpisode (SPEC §5 over the scored attempts)', () => {
+describe('scoreEpisode (method §5 over the scored attempts)', () => {
   it.each([
     [0, -0.8],
     [1, 0.775],

@@ -11,7 +11,7 @@ followed by that nonce counts instead (see report_text): a block code under test
 the log itself counts nothing.
 
 Id: the file relative to /repo, then the describe titles and the test title, joined by " > "
-(`test/calc.test.js > calc > nested > adds`). Mapping (SPEC section 2): passed -> passed;
+(`test/calc.test.js > calc > nested > adds`). Mapping (method §2): passed -> passed;
 failed -> failed; pending, skipped, todo and disabled are omitted. A file that failed to run
 (syntax error, missing import: no test results) is reported as its path, failed. When one id
 is reported twice (it.each titles that collide), failed wins. Stdlib only.

@@ -11,7 +11,7 @@ the log itself counts nothing.
 
 Id: the file relative to /repo, then Mocha's full title (describe titles and the test title
 joined by spaces, as Mocha itself names a test): `test/calc.spec.js > calc nested adds`.
-Mapping (SPEC section 2): `passes` -> passed; `failures` -> failed, a failing hook included
+Mapping (method §2): `passes` -> passed; `failures` -> failed, a failing hook included
 (Mocha reports it as `"before all" hook for "<test>"`, and the tests it skipped are not run);
 `pending` (it.skip, tests without a body) is omitted. Failed wins over passed. Stdlib only.
 """

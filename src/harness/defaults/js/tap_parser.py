@@ -13,7 +13,7 @@ blocks, joined by " > ".
 - Any other test point is an assertion: it belongs to its enclosing block, the `# Subtest`
   names above it, or for tape's flat output the last `# <name>` comment, else the file itself.
   A block's status is failed if one of its assertions failed, passed if one passed.
-Mapping (SPEC section 2): `ok` -> passed, `not ok` -> failed; points with a `# SKIP` or
+Mapping (method §2): `ok` -> passed, `not ok` -> failed; points with a `# SKIP` or
 `# TODO` directive are omitted. YAML diagnostics blocks (`---` ... `...`) are skipped, so
 error text quoting TAP cannot plant results, and so is node:test's test output (it prefixes
 it with "# "). Tape and node-tap do not wrap what a test prints: a test that prints TAP lines

@@ -11,7 +11,7 @@ const SKIPPED_NAMES = new Set(['constructor']);
 /**
  * Replace a JS/TS function or method body with a default return (`return [];`, `return 0;`, an
  * empty body for one that returns nothing; see `jsDefaultReturn`), keeping the signature and the
- * JSDoc above it, so callers still run but the behaviour is gone (SPEC §7 removal). The comments
+ * JSDoc above it, so callers still run but the behaviour is gone (method §7 removal). The comments
  * inside the body go with it (they described the removed code).
  */
 export const jsRemoveFunctionBody: MutationOperator = {

@@ -7,7 +7,7 @@ export interface KeptChange<T> {
 
 /**
  * Choose `count` kept changes in distinct files such that each breaks some test that none of the
- * others breaks: then reverting any one file fixes a test, which is what SPEC §3.7's inverse
+ * others breaks: then reverting any one file fixes a test, which is what method §3.7's inverse
  * redundancy check asks of a multi-file bug. Earlier changes are preferred; null when no such
  * set exists yet.
  */

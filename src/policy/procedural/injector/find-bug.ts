@@ -43,7 +43,7 @@ export interface SearchOptions {
  * undone), keep those that make tests fail on behaviour, and stop as soon as kept changes in
  * `minChangedFiles` files combine so each file matters. The combination is then applied and run
  * as a whole, and for a multi-file bug each file is reverted alone to confirm it contributes
- * (SPEC §3.7); a file that does not is dropped and the search goes on. Null when the candidates
+ * (method §3.7); a file that does not is dropped and the search goes on. Null when the candidates
  * or the budget run out first.
  */
 export async function* findBug(ctx: ProgramContext, candidates: BugCandidate[], options: SearchOptions): Steps<FoundBug | null> {

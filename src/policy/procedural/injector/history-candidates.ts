@@ -11,7 +11,7 @@ export interface LoggedCommit {
   modified: string[];
 }
 
-/** Subjects of commits worth reverting (SPEC §7: past fixes, edge cases, optimisations). */
+/** Subjects of commits worth reverting (method §7: past fixes, edge cases, optimisations). */
 export const HISTORY_SUBJECT = /\b(fix|bug|edge|corner|handle|regression|optimi[sz]|crash|incorrect|wrong)/i;
 
 /** The command listing recent commits: `@@commit SHA SUBJECT` then `M\tpath` lines. */

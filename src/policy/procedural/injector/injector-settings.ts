@@ -1,6 +1,6 @@
 import type { SeededRng } from '../../../util/seeded-rng.js';
 
-/** How the procedural Injector breaks code: SPEC §7 removal and history; `operator` plays `direct`. */
+/** How the procedural Injector breaks code: method §7 removal and history; `operator` plays `direct`. */
 export type InjectorStrategy = 'removal' | 'history' | 'operator';
 
 /** What the Injector takes from its prompts: the strategy and the thresholds it must meet. */
@@ -51,7 +51,7 @@ const DEFAULTS = { minChangedFiles: 1, minFailingTests: 1, minPassingTests: 10, 
 /**
  * Read strategy and thresholds from the rendered prompts. A strategy named outright wins
  * ("Strategy: history"); else the cue words of each strategy are counted. `mixed` or no clear
- * winner draws removal or history with `rng`, as SPEC §7's default mix does per rollout.
+ * winner draws removal or history with `rng`, as method §7's default mix does per rollout.
  */
 export function readInjectorSettings(systemPrompt: string, userPrompt: string, rng: SeededRng): InjectorSettings {
   const text = `${systemPrompt}\n${userPrompt}`;

@@ -19,7 +19,7 @@ export type AttemptVerdict =
  * Judge one tried change from its run: keep it when at least `minFailing` tests that passed
  * before now fail on behaviour (an assertion, a wrong exception) in test files with no failure
  * on the original; refuse it when a module no longer imports, when nothing or only
- * import/name errors break (SPEC §7: tests must fail on behaviour), or when too much breaks
+ * import/name errors break (method §7: tests must fail on behaviour), or when too much breaks
  * (more than the validator's breadth cap: the bug would be rejected as blunt).
  */
 export function judgeAttempt(summary: RunSummary | null, facts: RepoFacts, minFailing: number, breadth: BreadthCap = NO_CAP): AttemptVerdict {

@@ -25,7 +25,7 @@ function changesExamples(before: string, after: string): boolean {
 
 /**
  * How often each operator is drawn relative to the others. Removal favours emptying whole
- * function bodies and loops (SPEC §7: "significant hunks"); operator mutations favour the
+ * function bodies and loops (method §7: "significant hunks"); operator mutations favour the
  * Stryker / SWE-smith classics over literal tweaks, which tests notice less often.
  */
 const WEIGHTS: Record<string, number> = {

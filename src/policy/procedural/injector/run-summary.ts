@@ -58,7 +58,7 @@ function count(text: string, key: string): number {
   return Number(new RegExp(`\\b${key}=(\\d+)`).exec(text)?.[1] ?? 0);
 }
 
-/** Exception classes that mean the code no longer imports or runs at all, not that it misbehaves (SPEC §7). */
+/** Exception classes that mean the code no longer imports or runs at all, not that it misbehaves (method §7). */
 const TRIVIAL = new Set(['collection', 'missing', 'ImportError', 'ModuleNotFoundError', 'NameError', 'UnboundLocalError', 'SyntaxError', 'IndentationError']);
 /** The same for JS/TS: a name that no longer exists, code that no longer parses (an import of a missing export is a SyntaxError). */
 const TRIVIAL_JS = new Set(['collection', 'missing', 'ReferenceError', 'SyntaxError']);

@@ -18,7 +18,7 @@ export interface TestSelection {
   passingOnOriginal: number;
 }
 
-/** Tests hidden at most: beyond this, the remaining failures stay visible (SPEC §3.6 needs one hidden). */
+/** Tests hidden at most: beyond this, the remaining failures stay visible (method §3.6 needs one hidden). */
 const MAX_HIDDEN = 40;
 
 /**

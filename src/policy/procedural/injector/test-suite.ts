@@ -28,7 +28,7 @@ export function searchCommand(suite: TestSuite, files?: readonly string[]): stri
   return `${RUN_ENV} ${unittestCommand(suite.startDir, files)}`;
 }
 
-/** The artifact's test_script.sh: the selected test files, verbose per-test output (SPEC §2). */
+/** The artifact's test_script.sh: the selected test files, verbose per-test output (method §2). */
 export function testScript(suite: TestSuite, files: readonly string[]): string {
   if (suite.kind === 'js') return jsTestScript(suite.runner, files);
   const run =

@@ -28,7 +28,7 @@ export interface WeakenPlan {
 /**
  * Plan the `edit` calls that delete the given tests (decorators and the comment lines right
  * above included) or single assert statements from a test file. Tests are deleted, never
- * commented out (SPEC §2). A class left with no statement but its docstring is deleted whole so
+ * commented out (method §2). A class left with no statement but its docstring is deleted whole so
  * the file still parses. Nearby deletions are merged into one edit.
  */
 export function planWeakening(source: string, targets: readonly WeakenTarget[]): WeakenPlan {

@@ -19,7 +19,7 @@ export interface Weakening {
   deletedAssertions: string[];
   /** Tests of F that no longer fail on W. */
   hidden: number;
-  /** Tests of F still failing on W (allowed: SPEC §3.6 needs at least one hidden). */
+  /** Tests of F still failing on W (allowed: method §3.6 needs at least one hidden). */
   stillFailing: string[];
   /** What the weakening deleted in the end: single assertions, whole tests, or both. */
   granularity: WeakeningGranularity;

@@ -22,7 +22,7 @@ export interface InjectorMetadata {
   attempts: number;
 }
 
-/** Paths of the artifact files inside the sandbox (SPEC §2 names) plus metadata.json. */
+/** Paths of the artifact files inside the sandbox (method §2 names) plus metadata.json. */
 export const ARTIFACT_PATHS = {
   bug_inject: `${ARTIFACT_DIR}/bug_inject.diff`,
   test_weaken: `${ARTIFACT_DIR}/test_weaken.diff`,

@@ -47,7 +47,7 @@ export interface SolverProgramContext {
 const FULL_SUITE_MAX_S = 60;
 
 /**
- * The procedural Solver (SPEC §4, issue 5): an honest automated-program-repair baseline that plays
+ * The procedural Solver (method §4, issue 5): an honest automated-program-repair baseline that plays
  * through the tools like a model. It applies the task's test changes, runs the tests under
  * coverage, ranks code lines by Ochiai suspiciousness plus traceback frames, then tries the
  * inverse operator catalogue's edits at the most suspicious lines one `edit` at a time, rerunning

@@ -30,7 +30,7 @@ describe('readInjectorSettings', () => {
     expect(settings).toMatchObject({ minChangedFiles: 3, minFailingTests: 2, minPassingTests: 10 });
   });
 
-  it('defaults to SPEC §3 thresholds', () => {
+  it('defaults to method §3 thresholds', () => {
     expect(readInjectorSettings('Strategy: history', '', seededRng(1))).toMatchObject({ minChangedFiles: 1, minFailingTests: 1, minPassingTests: 10 });
   });
 

@@ -11,7 +11,7 @@ printed. Then the FAIL / ERROR / UNEXPECTED SUCCESS blocks of the final report, 
 authoritative: they mark their tests failed whatever the result lines said. A log of several
 unittest runs (one per module, say) is read run by run.
 
-Mapping (SPEC section 2): ok -> passed; FAIL, ERROR, unexpected success and a failed subtest ->
+Mapping (method §2): ok -> passed; FAIL, ERROR, unexpected success and a failed subtest ->
 failed; skipped and expected failure are omitted. A module that fails to import is reported by
 unittest as `unittest.loader._FailedTest.<module>`; its id is the module (`tests.test_money`).
 An error in setUpClass / setUpModule is reported under its class or module id. Stdlib only.
