@@ -49,7 +49,6 @@ const skipped = (reason: SkipReason, detail: string): Judgement => ({ status: 's
  */
 export async function judgeCandidate(ctx: JudgeContext, candidate: MiningCandidate): Promise<Judgement> {
   const artifact = await commitArtifact(ctx.history, candidate, runnerOf(ctx.repo));
-  if (artifact === null) return skipped('no-test-change', `no runnable test file among ${candidate.testFiles.join(', ')}`);
   const repo: ResolvedRepo = { ...ctx.repo, commit: candidate.sha };
   try {
     return await judgeInSandboxes(ctx, repo, candidate, artifact);

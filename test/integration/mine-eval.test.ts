@@ -23,7 +23,13 @@ describe('ssr mine + ssr eval on pyrange (real git history, real Docker, real py
     await rm(root, { recursive: true, force: true });
   });
 
-  it('mines the two fix commits as real bugs and counts every other commit by reason; a rerun resumes', async () => {
+  it('mines the two fix commits as real bugs and counts every other commit by reason; --max stops early and a rerun resumes', async () => {
+    // Newest first: commit 6 (its test passes before), then the exponent fix, where --max 1 stops.
+    const first = await cli(['mine', '--repo', 'pyrange', '--out', mined(), '--max', '1', '--json']);
+    expect(first.code, first.stderr).toBe(0);
+    expect(JSON.parse(first.stdout)).toMatchObject({ commitsListed: 6, scanned: 5, mined: 1, stoppedBy: 'max' });
+    expect(first.stderr).toMatch(/\[2\/3 candidates, 6 commits\] 437237550258 real bug bug-\w+ · 1 real bug\(s\) · ETA \d+s/);
+
     const { code, stdout, stderr } = await cli(['mine', '--repo', 'pyrange', '--out', mined(), '--json']);
     expect(code, stderr).toBe(0);
     const summary = JSON.parse(stdout) as { mined: number; bugIds: string[]; skipped: Record<string, number>; scanned: number; commitsListed: number };
@@ -32,7 +38,8 @@ describe('ssr mine + ssr eval on pyrange (real git history, real Docker, real py
       'merge-commit': 0, 'root-commit': 1, 'shallow-boundary': 0, 'no-test-change': 1, 'no-code-change': 1, 'does-not-build': 0,
       'does-not-apply': 0, 'tests-do-not-fail-before': 1, flaky: 0, 'too-broad': 0, rejected: 0,
     });
-    expect(stderr).toMatch(/\[3\/3 candidates, 6 commits\] .* ETA \d+s/);
+    // Only the one candidate left was judged: the earlier run's verdicts were read back.
+    expect(stderr).toMatch(/\[1\/1 candidates, 6 commits\] 221fe485b104 real bug/);
     const bugs = await Promise.all(summary.bugIds.map(async (id) => ({
       metadata: JSON.parse(await readFile(join(mined(), 'bugs', id, 'metadata.json'), 'utf8')) as { commit: string; strategy: string; mined: { subject: string } },
       validation: JSON.parse(await readFile(join(mined(), 'bugs', id, 'validation.json'), 'utf8')) as { valid: boolean; failToPass: string[] },
