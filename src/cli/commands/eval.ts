@@ -4,6 +4,7 @@ import type { Command } from 'commander';
 import type { LeakPolicy } from '../../agent/leak-flag.js';
 import { formatEvalTables } from '../../evaluation/eval-table.js';
 import { evalPaths } from '../../evaluation/eval-log.js';
+import { checkEvalConfig } from '../../evaluation/eval-config.js';
 import { loadCorpusSet } from '../../evaluation/load-corpus-set.js';
 import { loadJsonlSet } from '../../evaluation/load-jsonl-set.js';
 import { refuseMissingImages } from '../../evaluation/missing-images.js';
@@ -72,6 +73,7 @@ export function registerEval(program: Command): void {
     const out = resolve(options.out);
     await mkdir(out, { recursive: true });
     const policy = await createPolicy(options);
+    await checkEvalConfig(out, { set: setPath, policy: policy.name });
     const provider = createProvider(backend);
     const log = (line: string) => process.stderr.write(`ssr eval: ${line}\n`);
     try {

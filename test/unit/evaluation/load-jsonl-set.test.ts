@@ -2,6 +2,7 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { checkEvalConfig } from '../../../src/evaluation/eval-config.js';
 import { loadJsonlSet } from '../../../src/evaluation/load-jsonl-set.js';
 import { refuseMissingImages } from '../../../src/evaluation/missing-images.js';
 import { repoLookup } from '../../../src/evaluation/repo-lookup.js';
@@ -53,5 +54,18 @@ describe('refuseMissingImages', () => {
     const instances = ['a', 'b', 'c'].map((id, i) => ({ instanceId: id, userImage: i === 2 ? 'here:1' : 'gone:1' })) as never[];
     await expect(refuseMissingImages(instances, async (ref) => ref === 'here:1')).rejects.toThrow(/names 1 image\(s\) that do not exist on this machine.*\n {2}gone:1 \(a, b\)$/s);
     await expect(refuseMissingImages(instances, async () => true)).resolves.toBeUndefined();
+  });
+});
+
+describe('checkEvalConfig', () => {
+  it('records the set and policy, resumes with the same, refuses another policy', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'ssr-eval-config-'));
+    try {
+      await checkEvalConfig(dir, { set: '/sets/a', policy: 'procedural' });
+      await expect(checkEvalConfig(dir, { set: '/sets/a', policy: 'procedural' })).resolves.toBeUndefined();
+      await expect(checkEvalConfig(dir, { set: '/sets/a', policy: 'openai:m' })).rejects.toThrow(/holds attempts of policy procedural, not openai:m: give another --out/);
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
   });
 });
