@@ -28,7 +28,7 @@ describe('ssr mine + ssr eval on pyrange (real git history, real Docker, real py
     const first = await cli(['mine', '--repo', 'pyrange', '--out', mined(), '--max', '1', '--json']);
     expect(first.code, first.stderr).toBe(0);
     expect(JSON.parse(first.stdout)).toMatchObject({ commitsListed: 6, scanned: 5, mined: 1, stoppedBy: 'max' });
-    expect(first.stderr).toMatch(/\[2\/3 candidates, 6 commits\] 437237550258 real bug bug-\w+ · 1 real bug\(s\) · ETA \d+s/);
+    expect(first.stderr).toMatch(/\[2\/3 candidates, 6 commits\] 437237550258 real bug bug-\w+ · 1 real bug\(s\) · ETA \S+/);
 
     const { code, stdout, stderr } = await cli(['mine', '--repo', 'pyrange', '--out', mined(), '--json']);
     expect(code, stderr).toBe(0);
