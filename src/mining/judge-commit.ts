@@ -69,7 +69,10 @@ async function judgeInSandboxes(ctx: JudgeContext, repo: ResolvedRepo, candidate
     { repo, template, provider: ctx.provider, testTimeoutMs: gate.testTimeoutMs, queue: ctx.queue, baselines: ctx.baselines },
     quarantine,
   );
-  if (oracle.status === 'invalid') return skipped(reasonOfFailedCheck(oracle.failedCheck), `${oracle.failedCheck}: ${oracle.reason}`);
+  if (oracle.status === 'invalid') {
+    const evidence = oracle.validation.checks.find((check) => check.name === oracle.failedCheck)?.evidence;
+    return skipped(reasonOfFailedCheck(oracle.failedCheck, evidence as Record<string, unknown> | undefined), `${oracle.failedCheck}: ${oracle.reason}`);
+  }
   const failToPass = oracle.validation.failToPass.filter((id) => !quarantine.has(id));
   if (failToPass.length === 0) return skipped('flaky', `every failing test is quarantined by the golden gate (${oracle.quarantined.length})`);
   // Quarantined tests are in no oracle set: what export and eval read is what grading uses.

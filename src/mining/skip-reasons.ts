@@ -14,6 +14,7 @@ export const SKIP_REASONS = [
   'does-not-build',
   'does-not-apply',
   'tests-do-not-fail-before',
+  'tests-cannot-run-before',
   'flaky',
   'too-broad',
   'rejected',
@@ -31,16 +32,24 @@ export const SKIP_REASON_TEXT: Record<SkipReason, string> = {
   'does-not-build': 'its image does not build, or its clean suite is refused by the golden gate',
   'does-not-apply': 'its reversed change does not apply or run as an artifact (existence, parser, test-script, min-files)',
   'tests-do-not-fail-before': 'the tests it adds or changes pass on the parent\'s code',
+  'tests-cannot-run-before': 'the tests it adds do not even run on the parent\'s code (they import what it adds: a feature, not a fix)',
   flaky: 'its failing tests are not stable (quarantined by the golden gate, or order-dependent)',
   'too-broad': 'more failing tests or test files than the breadth cap allows',
   rejected: 'rejected by another consistency check (concealment, inverse redundancy)',
 };
 
-/** The validator's check that rejected a mined commit → why it is skipped. */
-export function reasonOfFailedCheck(check: string): SkipReason {
+/**
+ * The validator's check that rejected a mined commit → why it is skipped. The failing-tests
+ * check's evidence tells a fix whose tests pass before from a feature whose tests cannot run
+ * before: enough tests broken, too few of them ran and failed (they were not even collected).
+ */
+export function reasonOfFailedCheck(check: string, evidence?: Record<string, unknown>): SkipReason {
   switch (check) {
-    case 'failing-tests':
-      return 'tests-do-not-fail-before';
+    case 'failing-tests': {
+      const { failing, ranAndFailed, minFailing } = (evidence ?? {}) as { failing?: number; ranAndFailed?: number; minFailing?: number };
+      const cannotRun = failing !== undefined && ranAndFailed !== undefined && minFailing !== undefined && failing >= minFailing && ranAndFailed < minFailing;
+      return cannotRun ? 'tests-cannot-run-before' : 'tests-do-not-fail-before';
+    }
     case 'breadth':
       return 'too-broad';
     case 'order-independence':

@@ -36,7 +36,7 @@ describe('ssr mine + ssr eval on pyrange (real git history, real Docker, real py
     expect(summary).toMatchObject({ commitsListed: 6, scanned: 6, mined: 2, stoppedBy: 'history-end', infrastructure: 0 });
     expect(summary.skipped).toEqual({
       'merge-commit': 0, 'root-commit': 1, 'shallow-boundary': 0, 'no-test-change': 1, 'no-code-change': 1, 'does-not-build': 0,
-      'does-not-apply': 0, 'tests-do-not-fail-before': 1, flaky: 0, 'too-broad': 0, rejected: 0,
+      'does-not-apply': 0, 'tests-do-not-fail-before': 1, 'tests-cannot-run-before': 0, flaky: 0, 'too-broad': 0, rejected: 0,
     });
     // Only the one candidate left was judged: the earlier run's verdicts were read back.
     expect(stderr).toMatch(/\[1\/1 candidates, 6 commits\] 221fe485b104 real bug/);

@@ -40,4 +40,12 @@ describe('reasonOfFailedCheck', () => {
   ])('%s → %s', (check, reason) => {
     expect(reasonOfFailedCheck(check)).toBe(reason);
   });
+
+  it.each([
+    [{ failing: 0, ranAndFailed: 0, minFailing: 1 }, 'tests-do-not-fail-before'],
+    [{ failing: 357, ranAndFailed: 0, minFailing: 1 }, 'tests-cannot-run-before'],
+    [{ failing: 3, ranAndFailed: 2, minFailing: 1 }, 'tests-do-not-fail-before'],
+  ])('failing-tests with evidence %j → %s', (evidence, reason) => {
+    expect(reasonOfFailedCheck('failing-tests', evidence)).toBe(reason);
+  });
 });

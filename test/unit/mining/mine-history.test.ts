@@ -5,7 +5,9 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { imageRecipeSchema, limitsSchema, thresholdsSchema } from '../../../src/config/repos-schema.js';
 import type { ResolvedRepo } from '../../../src/config/resolve-repo.js';
+import { RepoHistoryReader } from '../../../src/mining/repo-history-reader.js';
 import { runMine } from '../../../src/mining/run-mine.js';
+import { parseUnifiedDiff } from '../../../src/code/unified-diff.js';
 import { createProvider } from '../../../src/sandbox/sandbox-factory.js';
 import { silentProgress } from '../../../src/util/progress.js';
 
@@ -81,6 +83,22 @@ describe('ssr mine on histories without a candidate (real git, no sandbox)', () 
     git(single, 'init', '-q', '-b', 'main');
     await commit(single, { 'lib/a.py': 'x = 1\n' }, 'only');
     expect(await mine(single, 'single-out')).toMatchObject({ commitsListed: 1, scanned: 1, mined: 0, skipped: expect.objectContaining({ 'root-commit': 1 }) });
+  });
+
+  it('diffs exactly as git prints them: a hunk whose last context line is blank keeps it', async () => {
+    const blank = join(root, 'blank');
+    await mkdir(blank);
+    git(blank, 'init', '-q', '-b', 'main');
+    await commit(blank, { 'lib/f.py': 'x = 1\n\n' }, 'one');
+    await commit(blank, { 'lib/f.py': 'x = 2\n\n' }, 'two');
+    const reader = await RepoHistoryReader.open(blank);
+    try {
+      const diff = await reader.diff(git(blank, 'rev-parse', 'HEAD'), git(blank, 'rev-parse', 'HEAD~1'), ['lib/f.py']);
+      expect(diff.endsWith('-x = 2\n+x = 1\n \n')).toBe(true);
+      expect(parseUnifiedDiff(diff).touchedPaths).toEqual(['lib/f.py']);
+    } finally {
+      await reader.close();
+    }
   });
 
   it('refuses to resume a mined set with another repo', async () => {
