@@ -2,6 +2,7 @@ import { mkdir } from 'node:fs/promises';
 import PQueue from 'p-queue';
 import type { ResolvedRepo } from '../config/resolve-repo.js';
 import type { SandboxBackend, SandboxProvider } from '../sandbox/sandbox.js';
+import { EngineError } from '../util/engine-error.js';
 import type { ProgressSink } from '../util/progress.js';
 import { BaselineCache } from '../validator/baseline-cache.js';
 import { classifyCommit, type MiningCandidate } from './classify-commit.js';
@@ -41,7 +42,9 @@ export async function runMine(options: MineOptions): Promise<MineSummary> {
   await checkMineConfig(options.out, options.repo);
   const history = await RepoHistoryReader.open(options.repo.location);
   try {
-    const since = options.since === undefined ? undefined : await history.resolve(options.since);
+    const since = options.since === undefined ? undefined : await history.resolve(options.since).catch(() => {
+      throw new EngineError('usage', `--since ${options.since}: no such commit in ${options.repo.location} (give a sha, tag or branch of its history)`);
+    });
     const commits = await history.commits(options.repo.commit, { since, max: options.maxCommits });
     const judged = await readMinedLog(options.out);
     const counts = { mined: [...judged.values()].filter((r) => r.verdict === 'mined').length, infrastructure: 0, judgedNow: 0 };

@@ -66,6 +66,7 @@ describe('ssr mine on histories without a candidate (real git, no sandbox)', () 
     expect((await readFile(join(root, 'full', 'mined.jsonl'), 'utf8')).trim().split('\n')).toHaveLength(5);
     expect(await mine(repo, 'two', { maxCommits: 2 })).toMatchObject({ commitsListed: 2, scanned: 2, stoppedBy: 'max-commits' });
     expect(await mine(repo, 'since', { since: 'HEAD~1' })).toMatchObject({ commitsListed: 1, skipped: expect.objectContaining({ 'no-test-change': 1 }) });
+    await expect(mine(repo, 'since-bad', { since: 'no-such-tag' })).rejects.toThrow(/--since no-such-tag: no such commit in .*repo/);
   });
 
   it('a shallow clone: its oldest commit is counted as the shallow boundary, not as a root', async () => {
