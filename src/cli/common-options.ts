@@ -72,6 +72,15 @@ export async function resolveRepoOptions(options: RepoOptions): Promise<Resolved
   return resolveRepoRef(options.repo, await loadReposOption(options.repos));
 }
 
+/** Parses a positive (finite) number flag value with a specific error. */
+export function positiveNumber(flag: string): (value: string) => number {
+  return (value: string) => {
+    const parsed = Number(value);
+    if (value.trim() === '' || !Number.isFinite(parsed) || parsed <= 0) throw new EngineError('usage', `${flag}: expected a positive number, got "${value}"`);
+    return parsed;
+  };
+}
+
 /** Parses a positive integer flag value with a specific error. */
 export function positiveInt(flag: string): (value: string) => number {
   return (value: string) => {

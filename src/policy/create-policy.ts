@@ -103,6 +103,7 @@ async function createHttpPolicy(kind: 'openai' | 'tokens', http: HttpSettings, o
       toolProtocol: options.toolProtocol,
       maxContext: options.maxContext,
       sampling: { temperature: http.temperature, top_p: http.topP, seed: http.seed },
+      samplerLogprobs: options.samplerLogprobs,
       promptTokens: options.promptTokens,
     });
     const log = options.log ?? ((line: string) => void process.stderr.write(`${line}\n`));

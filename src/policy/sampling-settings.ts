@@ -20,6 +20,16 @@ export const samplingSettingsSchema = z.object({
 });
 export type SamplingSettings = z.infer<typeof samplingSettingsSchema>;
 
+/**
+ * Every sampling parameter tokens mode does not set, at the value that leaves the distribution
+ * alone, sent explicitly with each request: a server fills an absent one from its own defaults
+ * (vLLM's default `--generation-config auto` takes `repetition_penalty`, `min_p` … from the model's
+ * generation config) while still returning raw log-probs, which would then not describe what
+ * sampled. No `logit_bias` is sent (none is the neutral value). `top_k` -1 ("off") is in the
+ * settings: vLLM, SGLang and the ssr service all read -1 that way.
+ */
+export const NEUTRAL_SAMPLING_PARAMS = { repetition_penalty: 1, presence_penalty: 0, frequency_penalty: 0, min_p: 0 } as const;
+
 /** Behaviour = sampler: the distribution raw log-probs describe. */
 export const RAW_SAMPLING: SamplingSettings = { temperature: 1, topP: 1, topK: -1, logprobs: 'raw' };
 

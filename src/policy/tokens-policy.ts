@@ -11,7 +11,7 @@ import { toTextProtocolMessages } from './text-protocol/to-text-protocol-message
 import { DEFAULT_TEXT_TOOL_FORMAT, type TextToolFormat } from './text-protocol/text-tool-format.js';
 import type { ToolParserName } from './text-protocol/tool-parsers/tool-parsers.js';
 import { newMessageTokens, type PreviousCompletion } from './new-message-tokens.js';
-import { resolveSamplingSettings, type SamplerLogprobs, type SamplingSettings } from './sampling-settings.js';
+import { NEUTRAL_SAMPLING_PARAMS, resolveSamplingSettings, type SamplerLogprobs, type SamplingSettings } from './sampling-settings.js';
 import { turnCap } from './turn-cap.js';
 import type { UnprovenTokens } from './unproven-tokens.js';
 
@@ -119,6 +119,9 @@ export class TokensPolicy implements Policy {
     const prompt = await this.buildPrompt(request, chat, tools, turns);
 
     const url = `${this.endpoint.root}/v1/completions`;
+    // The model name and the version are fixed together when the request is sent: weights
+    // published while it runs (a new adapter name, a new version) are not what sampled it.
+    const sentVersion = this.latestVersion;
     const body = {
       model: this.model,
       prompt: prompt.ids,
@@ -126,13 +129,16 @@ export class TokensPolicy implements Policy {
       temperature: this.sampling.temperature,
       top_p: this.sampling.topP,
       top_k: this.sampling.topK,
+      ...NEUTRAL_SAMPLING_PARAMS,
       ...defined({ seed: request.seed ?? this.options.seed }),
       logprobs: 1,
       return_tokens_as_token_ids: true,
       skip_special_tokens: false,
     };
     const sampled = readCompletionTokens(await this.client.postJson(url, body, request.signal), url);
-    const policyVersion = sampled.policyVersion ?? this.latestVersion;
+    // A server that reports the version that sampled (the ssr service) is believed; otherwise the
+    // version this request was sent to (vLLM, SGLang: they finish running requests on the old weights).
+    const policyVersion = sampled.policyVersion ?? sentVersion;
     this.latestVersion = Math.max(this.latestVersion, policyVersion);
     this.episodes.set(request.episodeId, { promptIds: prompt.ids, completionIds: sampled.tokenIds, finishReason: sampled.finishReason, turns: turns + 1 });
 

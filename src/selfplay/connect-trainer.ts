@@ -1,5 +1,6 @@
 import { readJsonl } from '../corpus/jsonl-file.js';
 import type { RunStore } from '../corpus/run-store.js';
+import { runTag } from '../training/run-tag.js';
 import { trainerVersion } from '../training/trainer-client.js';
 import { TrainingJournal, type Checkpoint } from '../training/training-journal.js';
 import { checkTrainerVersion, runLastVersion } from '../training/version-guard.js';
@@ -37,5 +38,5 @@ export async function connectTrainer(input: ConnectInput): Promise<RunTrainer> {
     const pending = store.episodes().filter((record) => record.step >= input.firstUndoneStep).map((record) => record.id);
     await journal.append({ type: 'resume', step: input.firstUndoneStep, ...checkpoint, pending, at: new Date().toISOString() });
   }
-  return { url, journal, version };
+  return { url, journal, version, runTag: await runTag(store.paths.root) };
 }

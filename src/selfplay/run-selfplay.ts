@@ -9,7 +9,7 @@ import type { EngineAddress } from '../sandbox/engines/engine-address.js';
 import { createProvider, prepareFleetTemplate, prepareTemplate } from '../sandbox/sandbox-factory.js';
 import { releaseProvider } from '../sandbox/pool/release-provider.js';
 import type { SandboxBackend, SandboxProvider } from '../sandbox/sandbox.js';
-import { publishWeights } from '../training/publish-weights.js';
+import { checkStartingSampler, publishWeights } from '../training/publish-weights.js';
 import { BaselineCache } from '../validator/baseline-cache.js';
 import { EngineHealth, type EngineHealthOptions } from './engine-health.js';
 import { jsonSummary, type SelfplayJsonSummary } from './json-summary.js';
@@ -149,8 +149,10 @@ export async function runSelfplay(input: SelfplayRunInput): Promise<SelfplayRunR
       : await connectTrainer({ url: settings.trainerUrl, store, resume: input.resume ?? false, firstUndoneStep, ...(input.onResume ? { onResume: input.onResume } : {}) });
     if (trainer !== null) {
       // A separate sampler must serve the trainer's weights before the first sample: a trainer that resumed is ahead of it.
-      const { samplerUrl, samplerSync } = settings;
-      const served = trainer.version === 0 ? { version: 0 } : await publishWeights({ trainerUrl: trainer.url, samplerUrl, samplerSync }, trainer.version);
+      const { samplerUrl, samplerSync, maxStaleness } = settings;
+      // At version 0 there is nothing to load, but the sampler must serve the same weights as the trainer all the same.
+      const route = { trainerUrl: trainer.url, samplerUrl, samplerSync, runTag: trainer.runTag, tolerance: settings.samplerCheckTolerance, maxStaleness };
+      const served = trainer.version === 0 ? await checkStartingSampler(route) : await publishWeights(route, trainer.version);
       if (served !== null) policy.serve(served);
     }
     const perStep = corpus ? [...corpus.values()].filter((bugs) => bugs.length > 0).length * settings.episodesPerStep : repoIds.length * settings.episodesPerStep;

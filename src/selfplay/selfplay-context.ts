@@ -44,6 +44,8 @@ export interface RunTrainer {
   journal: TrainingJournal;
   /** The trainer's version after the last train call this run made or found done. */
   version: number;
+  /** Names the adapters this run has a sampler load (run-tag.ts). */
+  runTag: string;
 }
 
 /** What every stage of a run shares. */

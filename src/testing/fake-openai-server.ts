@@ -26,6 +26,8 @@ export type FakeFailure =
   | { type: 'drop' }
   /** Answer normally after `ms`, unless the client has given up by then. */
   | { type: 'delay'; ms: number }
+  /** Answer normally once `until` resolves (a test publishes new weights while the request runs). */
+  | { type: 'hold'; until: Promise<void> }
   /** HTTP 400 worded the way vLLM words a prompt longer than the context. */
   | { type: 'context-overflow' }
   /** HTTP 200 with an HTML page (a web UI or a proxy's login page where the API was expected). */
@@ -67,6 +69,12 @@ export interface FakeOpenAIServerOptions {
   omitUsage?: boolean;
   /** Request fields the server rejects with HTTP 400 when present (as strict hosted APIs do). */
   rejectParams?: string[];
+  /**
+   * vLLM `--logprobs-mode`: `raw_logprobs` (the default: the model's own log-probs) or
+   * `processed_logprobs` (after temperature / top-k / top-p). Shows in what a top_k 1 request gets
+   * back: processed, log-prob 0 for the only token left; raw, the model's (below 0).
+   */
+  logprobsMode?: 'raw' | 'processed';
 }
 
 export interface FakeOpenAIServer {
@@ -123,6 +131,8 @@ export async function startFakeOpenAIServer(options: FakeOpenAIServerOptions = {
       if (!Array.isArray(prompt) || !prompt.every((id) => Number.isInteger(id))) return [400, { error: { message: 'prompt must be a list of token ids' } }];
       const maxTokens = typeof body.max_tokens === 'number' ? body.max_tokens : 16;
       if (prompt.length + maxTokens > maxModelLen) return [400, overflowBody(maxModelLen, prompt.length + maxTokens)];
+      // Greedy (top_k 1) requests are probes: answered from the model, no scripted completion consumed.
+      if (body.top_k === 1) return [200, greedyResponse(model, Math.min(maxTokens, 8), options.logprobsMode ?? 'raw')];
       const completion = completions.shift();
       if (!completion) return [400, { error: { message: 'fake-openai-server: no scripted completion left' } }];
       const stopTokenId = options.stopTokenId ?? (options.tokenizeUrl === undefined ? TOY_END_OF_TURN : undefined);
@@ -154,8 +164,8 @@ export async function startFakeOpenAIServer(options: FakeOpenAIServerOptions = {
     }
     if (failure?.type === 'context-overflow') return send(res, 400, JSON.stringify(overflowBody(maxModelLen, maxModelLen + 1)));
     if (failure?.type === 'html') return send(res, 200, '<!doctype html><html><head><title>Sign in</title></head><body>Please sign in</body></html>', { 'content-type': 'text/html' });
-    if (failure?.type === 'delay') {
-      await new Promise((resolve) => setTimeout(resolve, failure.ms));
+    if (failure?.type === 'delay' || failure?.type === 'hold') {
+      await (failure.type === 'hold' ? failure.until : new Promise((resolve) => setTimeout(resolve, failure.ms)));
       // A client that timed out must not consume a scripted reply meant for its retry.
       if (closed) return;
     }
@@ -236,6 +246,13 @@ function completionResponse(model: string, completion: FakeCompletion, maxTokens
     usage: { prompt_tokens: 0, completion_tokens: ids.length },
     ...(completion.policyVersion === undefined ? {} : { policy_version: completion.policyVersion }),
   };
+}
+
+/** `count` tokens sampled with top_k 1, with the log-probs each `--logprobs-mode` returns. */
+function greedyResponse(model: string, count: number, mode: 'raw' | 'processed'): unknown {
+  const ids = toyEncode('a'.repeat(count));
+  const logprobs = ids.map((_, i) => (mode === 'processed' ? 0 : fakeLogprob(i)));
+  return { id: 'cmpl-fake', object: 'text_completion', model, choices: [{ index: 0, text: toyDecode(ids), logprobs: { tokens: ids.map((id) => `token_id:${id}`), token_logprobs: logprobs }, finish_reason: 'length' }] };
 }
 
 function send(res: ServerResponse, status: number, body: string, headers: Record<string, string> = {}): void {

@@ -195,7 +195,10 @@ describe('tokens policy over HTTP', () => {
     const policy = new TokensPolicy({ ...options, baseUrl: server.baseUrl });
     server.replyCompletion({ text: '<tool: bash>\nls\n</tool>' });
     const turn = await policy.complete(request(start));
-    expect(posts(server, '/v1/completions')[0]!.body).toMatchObject({ temperature: 1, top_p: 1, top_k: -1 });
+    const sent = posts(server, '/v1/completions')[0]!.body as Record<string, unknown>;
+    // Every other parameter at its neutral value, explicitly: a server would fill an absent one from its generation config.
+    expect(sent).toMatchObject({ temperature: 1, top_p: 1, top_k: -1, repetition_penalty: 1, presence_penalty: 0, frequency_penalty: 0, min_p: 0 });
+    expect(sent).not.toHaveProperty('logit_bias');
     expect(turn.sample!.sampling).toEqual({ temperature: 1, topP: 1, topK: -1, logprobs: 'raw' });
     expect(turn.sample!.promptTokenIds).toEqual(templateIds(start, true));
   });
@@ -222,6 +225,24 @@ describe('tokens policy over HTTP', () => {
     const turn = await policy.complete(request(start));
     expect(posts(server, '/v1/completions')[0]!.body).toMatchObject({ temperature: 0.6, top_p: 0.95, top_k: 20 });
     expect(turn.sample!.sampling).toEqual({ temperature: 0.6, topP: 0.95, topK: 20, logprobs: 'processed' });
+  });
+
+  it('labels a turn with the version it was sent to, also when its answer arrives after new weights were published', async () => {
+    const policy = new TokensPolicy({ ...options, baseUrl: server.baseUrl });
+    let release!: () => void;
+    server.fail({ type: 'delay', ms: 0 }); // the /tokenize before it
+    server.fail({ type: 'hold', until: new Promise<void>((resolve) => (release = resolve)) });
+    server.replyCompletion({ text: '<tool: bash>\nls\n</tool>' }, { text: '<tool: bash>\npwd\n</tool>' });
+    const pending = policy.complete(request(start));
+    while (posts(server, '/v1/completions').length === 0) await new Promise((resolve) => setImmediate(resolve));
+    // The sampler loads version 1 (a new adapter name) while the request sent to version 0 runs.
+    policy.useModel('ssr-run-v1');
+    policy.advanceVersion(1);
+    release();
+    expect((await pending).sample!.policyVersion).toBe(0);
+    const next = await policy.complete(request(start, { episodeId: 'ep-2' }));
+    expect(next.sample!.policyVersion).toBe(1);
+    expect(posts(server, '/v1/completions').map((post) => (post.body as { model: string }).model)).toEqual(['fake-model', 'ssr-run-v1']);
   });
 
   it('renders history it did not sample anew, marked state-lost', async () => {

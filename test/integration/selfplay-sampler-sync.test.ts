@@ -1,5 +1,5 @@
 import type { ChildProcess } from 'node:child_process';
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readFileSync, readdirSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -9,6 +9,8 @@ import { silentProgress } from '../../src/util/progress.js';
 import { trainingSampleSchema, type TrainingSample } from '../../src/rl/training-sample.js';
 import { prepareTemplate } from '../../src/sandbox/sandbox-factory.js';
 import { stepMetricsSchema } from '../../src/selfplay/step-metrics.js';
+import { runPreflight } from '../../src/policy/preflight/run-preflight.js';
+import { FAST_TINY_CONFIG } from '../../src/training/bench/sampling-service.js';
 import { miniRepo, spawnCli } from './selfplay-helpers.js';
 import { requireTrainerPython, startTrainerService } from './trainer-service.js';
 
@@ -76,7 +78,10 @@ describe('ssr selfplay with a separate sampler (two real trainer services, tiny 
     expect([ours.policy_version, theirs.policy_version]).toEqual([2, 2]);
     expect(choice(theirs).token_ids).toEqual(choice(ours).token_ids);
     expect(choice(theirs).logprobs.token_logprobs).toEqual(choice(ours).logprobs.token_logprobs);
-    expect(existsSync(join(root, 'trainer-ckpt', 'v1', 'manifest.json')) && existsSync(join(root, 'trainer-ckpt', 'v2', 'manifest.json'))).toBe(true);
+    // Each sync exported the weights only (no optimizer state), and no resumable checkpoint was written (no --save-every).
+    expect(readdirSync(join(root, 'trainer-ckpt')).sort()).toEqual(['sampler']);
+    expect(readdirSync(join(root, 'trainer-ckpt', 'sampler')).sort()).toEqual(['v1', 'v2']);
+    expect(readdirSync(join(root, 'trainer-ckpt', 'sampler', 'v2')).sort()).toEqual(['manifest.json', 'model.pt', 'tiny_config.json']);
 
     const metrics = readFileSync(join(out, 'metrics.jsonl'), 'utf8').trim().split('\n').map((line) => stepMetricsSchema.parse(JSON.parse(line)));
     expect(metrics.map((line) => [line.step, line.policyVersion, line.trainer?.version])).toEqual([[1, 0, 1], [2, 1, 2]]);
@@ -93,12 +98,32 @@ describe('ssr selfplay with a separate sampler (two real trainer services, tiny 
 
   it('a sampler that cannot load the weights stops the run after the step that made them: nothing trains after it', async () => {
     const trainer = await start(['--output-dir', join(root, 'trainer2-ckpt')]);
-    // Another architecture: the checkpoint is refused by its identity check, as a wrong --model would be.
-    const sampler = await start(['--model-config', JSON.stringify({ d_model: 8, n_layers: 1, n_heads: 1, d_ff: 16, attn_chunk: 2048 })]);
+    // The same weights (the check before the first sample passes) under another model configuration: the
+    // checkpoint is refused by its identity check, as a wrong --model would be.
+    const sampler = await start(['--model-config', JSON.stringify({ ...JSON.parse(FAST_TINY_CONFIG), attn_chunk: 1024 })]);
     const { code, stderr } = await selfplay(sampler, trainer, join(root, 'run-bad'), repo);
     expect(code).toBe(2);
     expect(stderr).toContain(`the sampler at ${sampler} did not load the new weights (POST /update_weights_from_disk): HTTP 400`);
     expect(stderr).toMatch(/another model configuration[\s\S]*both services started with the same model flags/);
     expect([await versionOf(trainer), await versionOf(sampler)]).toEqual([1, 0]);
   }, 600_000);
+
+  it('a sampler that serves other weights than the trainer (another initialisation) stops the run before its first sample', async () => {
+    const trainer = await start(['--output-dir', join(root, 'trainer3-ckpt')]);
+    const sampler = await start(['--model-config', JSON.stringify({ ...JSON.parse(FAST_TINY_CONFIG), seed: 1 })]);
+    const out = join(root, 'run-other');
+    const { code, stderr } = await selfplay(sampler, trainer, out, repo);
+    expect(code).toBe(2);
+    expect(stderr).toMatch(new RegExp(`the sampler at ${sampler} does not serve the trainer's weights \\(POST /v1/completions\\): the log-probs it returned for 16 sampled tokens differ from the trainer's \\(POST ${trainer}/logprobs, version 0\\)`));
+    expect(existsSync(join(out, 'samples', 'v0.jsonl'))).toBe(false);
+    expect([await versionOf(trainer), await versionOf(sampler)]).toEqual([0, 0]);
+  }, 600_000);
+
+  it('the ssr service refuses a --sampler-logprobs processed claim at the preflight: it samples top-k from the whole vocabulary only', async () => {
+    const service = await start([]);
+    await expect(runPreflight({ endpoint: { root: service }, mode: 'tokens', samplerLogprobs: 'processed' })).rejects.toMatchObject({
+      code: 'usage',
+      message: expect.stringMatching(/\/v1\/completions refused a probe with top_k 1 \(HTTP 400: .*'top_k' 1 is not supported.*drop --sampler-logprobs processed/),
+    });
+  }, 60_000);
 });

@@ -101,6 +101,13 @@ describe('preflight: what a model server serves and how it takes tool calls', ()
     expect(probes(server)).toEqual([]);
     expect(server.requests.some((r) => r.path === '/tokenize')).toBe(true);
   });
+
+  it('tokens mode, --sampler-logprobs processed: a vLLM returning processed log-probs passes the top_k 1 probe', async () => {
+    const server = await serve({ flavor: 'vllm', logprobsMode: 'processed' });
+    await preflight(server, { mode: 'tokens', samplerLogprobs: 'processed' });
+    const probe = server.requests.find((r) => r.path === '/v1/completions')!.body as Record<string, unknown>;
+    expect(probe).toMatchObject({ top_k: 1, repetition_penalty: 1, presence_penalty: 0, frequency_penalty: 0, min_p: 0, logprobs: 1 });
+  });
 });
 
 describe('preflight: bad input gets one line (URL, what was expected, the fix), not a discarded run', () => {
@@ -168,6 +175,16 @@ describe('preflight: bad input gets one line (URL, what was expected, the fix), 
     server.replyChat({ type: 'text', content: '<tool: bash>\nls\n</tool>' });
     const turn = await policy.complete({ episodeId: 'e', role: 'solver', messages: [{ role: 'user', content: 'go' }], tools: [], seed: 5 });
     expect(turn.toolCalls[0]!.name).toBe('bash');
+  });
+
+  it('--sampler-logprobs processed against a vLLM that returns raw log-probs: refused with the server flag', async () => {
+    const server = await serve({ flavor: 'vllm' });
+    await expect(preflight(server, { mode: 'tokens', samplerLogprobs: 'processed' })).rejects.toMatchObject({
+      code: 'usage',
+      message: expect.stringMatching(new RegExp(`${server.baseUrl}/v1/completions sampled 8 tokens with top_k 1 and returned log-probs -0\\.010, .*raw log-probs: drop --sampler-logprobs processed .*--logprobs-mode processed_logprobs`)),
+    });
+    // Raw log-probs claimed (the default): nothing to probe.
+    await preflight(server, { mode: 'tokens' });
   });
 
   it('tokens mode against a server without /tokenize (an OpenAI-compatible proxy)', async () => {

@@ -40,6 +40,23 @@ def prompt_ids(policy: Policy, prompt: Any) -> List[int]:
     return prompt
 
 
+#: Sampling parameters this service does not apply, and the value that means "off". ssr's tokens
+#: mode sends each explicitly (a vLLM would otherwise fill them from the model's generation
+#: config); any other value is refused rather than ignored, or the returned log-probs would not
+#: describe what sampled.
+NEUTRAL = {"repetition_penalty": 1.0, "presence_penalty": 0.0, "frequency_penalty": 0.0, "min_p": 0.0}
+
+
+def check_neutral(body: dict) -> None:
+    for key, neutral in NEUTRAL.items():
+        value = body.get(key)
+        if value is not None and (isinstance(value, bool) or not isinstance(value, (int, float)) or value != neutral):
+            raise bad_request(f"'{key}' {json.dumps(value)} is not supported: this service samples from the model's own distribution; "
+                              f"send {neutral:g} or leave it out")
+    if body.get("logit_bias"):
+        raise bad_request("'logit_bias' is not supported: this service samples from the model's own distribution; send none")
+
+
 def sampling_jobs(policy: Policy, body: dict, prompt: List[int]) -> List[SampleJob]:
     """The `n` jobs of one request; choice i of a seeded request is seeded `seed + i`."""
     max_model_len = policy.max_model_len
@@ -57,6 +74,7 @@ def sampling_jobs(policy: Policy, body: dict, prompt: List[int]) -> List[SampleJ
         # never applied (and their logprobs with the wrong distribution).
         raise bad_request(f"'top_k' {json.dumps(top_k)} is not supported: this service samples from the whole vocabulary "
                           "(temperature, top_p); send -1 or leave it out")
+    check_neutral(body)
     if body.get("stop"):
         raise bad_request("'stop' strings are not supported: use 'stop_token_ids'")
     extra = body.get("stop_token_ids") or []

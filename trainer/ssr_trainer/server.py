@@ -87,7 +87,8 @@ class _Handler(BaseHTTPRequestHandler):
     def do_POST(self) -> None:  # noqa: N802
         s = self.service
         self._dispatch({"/tokenize": s.tokenize, "/v1/completions": s.completions, "/v1/chat/completions": s.chat_completions,
-                        "/train/step": s.train_step, "/weights/save": s.save, "/update_weights_from_disk": s.update_weights_from_disk}, with_body=True)
+                        "/train/step": s.train_step, "/weights/save": s.save, "/update_weights_from_disk": s.update_weights_from_disk,
+                        "/logprobs": s.logprobs}, with_body=True)
 
 
 def make_server(service: Any, host: str = "127.0.0.1", port: int = 0, verbose: bool = False) -> ThreadingHTTPServer:

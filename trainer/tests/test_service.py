@@ -211,3 +211,28 @@ def test_chat_completions_answer_with_text():
     assert response["choices"][0]["message"]["role"] == "assistant"
     assert isinstance(response["choices"][0]["message"]["content"], str)
     assert response["policy_version"] == 0 and response["usage"]["completion_tokens"] >= 1
+
+
+def test_neutral_sampling_parameters_are_accepted_and_others_refused(server):
+    """ssr's tokens mode sends every penalty at its neutral value; a value the service would not apply is refused, never ignored."""
+    base, _ = server
+    neutral = {"prompt": [1, 2], "max_tokens": 2, "seed": 3, "repetition_penalty": 1, "presence_penalty": 0, "frequency_penalty": 0.0,
+               "min_p": 0, "top_k": -1, "logit_bias": {}}
+    status, answer = call(base, "/v1/completions", neutral)
+    assert status == 200 and len(answer["choices"][0]["token_ids"]) == 2, answer
+    for key, value in [("repetition_penalty", 1.05), ("presence_penalty", 0.5), ("frequency_penalty", -0.1), ("min_p", 0.05), ("logit_bias", {"5": 10})]:
+        status, payload = call(base, "/v1/completions", {**neutral, key: value})
+        assert status == 400 and f"'{key}'" in payload["error"]["message"] and "not supported" in payload["error"]["message"], (key, payload)
+
+
+def test_logprobs_of_a_continuation_match_what_sampling_returned(server):
+    """POST /logprobs scores a continuation with the served weights: the sampled tokens' own log-probs come back."""
+    base, _ = server
+    status, sampled = call(base, "/v1/completions", {"prompt": [5, 6, 7], "max_tokens": 6, "seed": 1, "ignore_eos": True})
+    assert status == 200
+    choice = sampled["choices"][0]
+    status, scored = call(base, "/logprobs", {"prompt": [5, 6, 7], "continuation": choice["token_ids"]})
+    assert status == 200 and scored["policy_version"] == sampled["policy_version"] and scored["continuation"] == choice["token_ids"]
+    assert max(abs(a - b) for a, b in zip(scored["logprobs"], choice["logprobs"]["token_logprobs"])) < 1e-4
+    status, payload = call(base, "/logprobs", {"prompt": [5], "continuation": []})
+    assert status == 400 and "'continuation' must be a non-empty array" in payload["error"]["message"]

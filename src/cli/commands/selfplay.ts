@@ -12,6 +12,7 @@ import { LIMIT_HIT_MODES, type LimitHitMode } from '../../rl/build-sample.js';
 import type { SandboxBackend } from '../../sandbox/sandbox.js';
 import { STRATEGY_CHOICES, type StrategyChoice } from '../../roles/injector-strategy.js';
 import { samplerSyncModeSchema, type SamplerSyncMode } from '../../training/sampler-sync-mode.js';
+import { DEFAULT_PROBE_TOLERANCE } from '../../training/verify-sampler.js';
 import { selectBackend } from '../../sandbox/select-backend.js';
 import type { EngineAddress } from '../../sandbox/engines/engine-address.js';
 import { addDockerHostOption, dockerHostsOf } from '../docker-host-options.js';
@@ -19,7 +20,7 @@ import { runSelfplay, type SelfplayRunResult } from '../../selfplay/run-selfplay
 import { selfplaySettingsSchema, TRAIN_ROLES, type SelfplaySettingsInput, type TrainRoles } from '../../selfplay/selfplay-settings.js';
 import { EngineError } from '../../util/engine-error.js';
 import { addAgentLimitOptions, agentLimitsFromFlags, type AgentLimitFlags } from '../agent-limit-options.js';
-import { addSandboxOption, addWarmOption, loadReposOption, positiveInt, type SandboxChoice, type WarmFlags } from '../common-options.js';
+import { addSandboxOption, addWarmOption, loadReposOption, positiveInt, positiveNumber, type SandboxChoice, type WarmFlags } from '../common-options.js';
 import { addPolicyOptions } from '../policy-options.js';
 import { addBreadthOptions, withBreadthFlags, type BreadthFlags } from '../breadth-options.js';
 import { addLeakPolicyOption } from '../leak-policy-option.js';
@@ -60,8 +61,10 @@ interface SelfplayFlags extends RunFlags {
   corpus?: string;
   trainer?: string;
   samplerSync: SamplerSyncMode;
+  samplerCheckTolerance?: number;
   leakPolicy: LeakPolicy;
   saveEvery?: number;
+  keepCheckpoints: number;
   resume?: boolean;
 }
 
@@ -214,7 +217,10 @@ export function registerSelfplay(program: Command): void {
         .choices(samplerSyncModeSchema.options)
         .default('auto'),
     )
-    .option('--save-every <n>', 'with --trainer: a trainer checkpoint (POST <url>/weights/save) every n steps, recorded in <out>/training.jsonl', positiveInt('--save-every'))
+    .option('--sampler-check-tolerance <x>', `after each sync the sampler's log-probs of a probe must match the trainer's within this mean difference (default ${DEFAULT_PROBE_TOLERANCE}; docs/rl-contract.md)`,
+      positiveNumber('--sampler-check-tolerance'))
+    .option('--save-every <n>', 'with --trainer: a resumable trainer checkpoint (POST <url>/weights/save: weights, optimizer, training state) every n steps, recorded in <out>/training.jsonl; a separate sampler otherwise gets weights-only exports', positiveInt('--save-every'))
+    .option('--keep-checkpoints <n>', 'with --save-every: the resumable checkpoints kept on the trainer\'s disk (each save deletes all but the newest n)', positiveInt('--keep-checkpoints'), 2)
     .option('--resume', 'with --trainer: the trainer service was restarted from the run\'s last checkpoint (--resume <its path>); continue the run from it');
   addLeakPolicyOption(command);
   addRunOptions(command);
@@ -238,7 +244,9 @@ export function registerSelfplay(program: Command): void {
       trainerUrl: flags.trainer ?? null,
       samplerUrl: samplerUrlOf(flags),
       samplerSync: flags.samplerSync,
+      ...(flags.samplerCheckTolerance === undefined ? {} : { samplerCheckTolerance: flags.samplerCheckTolerance }),
       saveEvery: flags.saveEvery ?? 0,
+      keepCheckpoints: flags.keepCheckpoints,
       corpusDir: flags.corpus === undefined ? null : resolve(flags.corpus),
       leakPolicy: flags.leakPolicy,
     });

@@ -2,7 +2,9 @@ import { EngineError, isEngineError } from '../../util/engine-error.js';
 import type { Endpoint } from '../endpoint.js';
 import { defined } from '../defined.js';
 import { JsonHttpClient } from '../http-client.js';
+import type { SamplerLogprobs } from '../sampling-settings.js';
 import { probeChat } from './probe-chat.js';
+import { probeProcessedLogprobs } from './probe-processed-logprobs.js';
 import { probeTokenize } from './probe-tokenize.js';
 import { readContextLength } from './read-context-length.js';
 import { readServedModels } from './read-served-models.js';
@@ -20,6 +22,8 @@ export interface PreflightOptions {
   /** `--max-context`: the model's context when the server does not report one (the smaller wins when both do). */
   maxContext?: number;
   sampling?: { temperature?: number; top_p?: number; seed?: number };
+  /** Tokens mode, `--sampler-logprobs`: `processed` is probed (probeProcessedLogprobs), never taken on trust. */
+  samplerLogprobs?: SamplerLogprobs;
   /** Estimated tokens of the smallest first prompt of a role: a context below it cannot run an episode. */
   promptTokens?: number;
   /** For tests: the client to use (default: few, quick retries, so a dead server fails in about a second). */
@@ -44,6 +48,7 @@ export async function runPreflight(options: PreflightOptions): Promise<ServerFac
       throw new EngineError('usage', `${root}/v1/models does not list the model "${options.model}" (it serves ${served.map((entry) => entry.id).join(', ')}): fix --model`);
     }
     const tokenizeLength = options.mode === 'tokens' ? await probeTokenize(client, root, model.id, options.toolProtocol !== 'text', options.signal) : undefined;
+    if (options.mode === 'tokens' && options.samplerLogprobs === 'processed') await probeProcessedLogprobs(client, root, model.id, options.signal);
     const context = await resolveContext(client, root, model, options, notes, tokenizeLength);
     if (context && options.promptTokens !== undefined && context.tokens < options.promptTokens + MIN_REPLY_TOKENS) {
       throw new EngineError(
