@@ -15,7 +15,7 @@ import { EngineError } from '../util/engine-error.js';
 import { shellQuote } from '../util/shell-quote.js';
 import { dropExampleHunks } from './grading/drop-example-hunks.js';
 import { droppedSectionSchema, type DroppedSection } from './grading/drop-reason.js';
-import { guardVerdict } from './grading/guard-verdict.js';
+import { runVerdict } from './grading/guard-verdict.js';
 import { originalRunnerNamedFiles } from './grading/original-runner-named.js';
 import { sanitizePatch } from './grading/sanitize-patch.js';
 
@@ -23,6 +23,7 @@ import { sanitizePatch } from './grading/sanitize-patch.js';
 export const GRADE_CODES = [
   'solved', 'tests-fail', 'no-patch', 'patch-does-not-apply', 'patch-too-large', 'patch-empty', 'patch-crlf',
   'patch-no-trailing-newline', 'patch-malformed', 'patch-binary', 'no-code-change', 'guard-missing', 'runner-tampered',
+  'test-files-written', 'test-code-replaced', 'guard-forged', 'runner-replaced', 'tracing-hook', 'native-code', 'guard-probed',
 ] as const;
 
 /** The verdict on one Solver attempt (method §4); `grade.json` of `ssr solve` is exactly this. */
@@ -155,7 +156,7 @@ export async function gradeSolution(options: GradeSolutionOptions): Promise<Solv
     // examples are O's already (bug_inject.diff changes none, and the patch's hunks that do were dropped).
     await restoreFiles(sandbox, artifact.testFiles.filter((path) => !isDoctestHost(path)));
     const report = await runTests(sandbox, { testScript: artifact.testScript, testParser: artifact.testParser, timeoutMs: options.testTimeoutMs });
-    const guard = guardVerdict(report, options.originalPassing, options.originalGuarded ?? false);
+    const guard = runVerdict(report, options.originalPassing, options.originalGuarded ?? false);
     const mismatched = new Set(guard.mismatched);
     const failingTests = options.originalPassing.filter((id) => report.statuses[id] !== 'passed' || mismatched.has(id)).sort();
     const base = { applied: method, failingTests, flags: guard.flags };
