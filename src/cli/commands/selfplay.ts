@@ -8,6 +8,7 @@ import type { LogTarget } from '../../report/step-log/step-log.js';
 import { addLogToOption, createRunPolicy, resolvedRunSettings } from '../run-provenance.js';
 import { formatTextSummary } from '../../report/text-summary.js';
 import { advantageEstimatorSchema, type AdvantageEstimator } from '../../rl/advantages.js';
+import { DEFAULT_MAX_STALENESS, METHOD_MAX_STALENESS } from '../../rl/staleness.js';
 import { LIMIT_HIT_MODES, type LimitHitMode } from '../../rl/build-sample.js';
 import type { SandboxBackend } from '../../sandbox/sandbox.js';
 import { STRATEGY_CHOICES, type StrategyChoice } from '../../roles/injector-strategy.js';
@@ -198,9 +199,9 @@ export function registerSelfplay(program: Command): void {
     .addOption(new Option('--advantage <estimator>', 'group-relative advantage').choices(advantageEstimatorSchema.options).default('rloo'))
     .option(
       '--max-staleness <n>',
-      'asynchronous steps: the next steps sample while at most this many train calls are pending; samples more than this many versions old are dropped (0: synchronous)',
+      `asynchronous steps: the next steps sample while at most this many train calls are pending; samples more than this many versions old are dropped (0: synchronous; the method allows up to ${METHOD_MAX_STALENESS})`,
       nonNegativeInt('--max-staleness'),
-      1,
+      DEFAULT_MAX_STALENESS,
     )
     .option('--higher-order-cap <n>', 'order-2 bugs grown from each order-1 bug at most (0: none)', nonNegativeInt('--higher-order-cap'), 1)
     .addOption(new Option('--train-roles <roles>', 'roles whose samples are written and trained (ablations)').choices(TRAIN_ROLES).default('both'))
