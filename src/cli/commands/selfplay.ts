@@ -26,6 +26,8 @@ import { addPolicyOptions } from '../policy-options.js';
 import { addBreadthOptions, withBreadthFlags, type BreadthFlags } from '../breadth-options.js';
 import { addLeakPolicyOption } from '../leak-policy-option.js';
 import type { LeakPolicy } from '../../agent/leak-flag.js';
+import { testTimeoutOption } from '../test-timeout-option.js';
+import { flagSecondsToMs } from '../../config/test-timeout.js';
 
 /** Flags `ssr selfplay` and `ssr corpus` share. */
 export interface RunFlags extends PolicyFlags, AgentLimitFlags, WarmFlags, BreadthFlags {
@@ -98,7 +100,7 @@ export function addRunOptions(command: Command): Command {
     .option('--json', 'print one JSON summary {steps, episodes, valid, invalidByCheck, solverAttempts, solved, higherOrder, rewards, bugQuality, outDir} on stdout')
     .addOption(new Option('--strategy <strategy>', 'injector prompt (method §7); mixed draws removal or history per rollout').choices(STRATEGY_CHOICES).default('mixed'))
     .option('--repos <file>', 'repo set file (default: ./repos.yaml when present)')
-    .option('--test-timeout <seconds>', "time limit of one test_script.sh run (default: the repo's test_timeout_s)", positiveInt('--test-timeout'))
+    .addOption(testTimeoutOption())
     .option('--solver-max-turns <n>', 'policy turns per Solver attempt (default: --max-turns)', positiveInt('--solver-max-turns'))
     .option('--episode-concurrency <n>', 'order-1 episodes in flight (default 2)', positiveInt('--episode-concurrency'))
     .option('--solver-concurrency <n>', 'Solver attempts running at once (default 2)', positiveInt('--solver-concurrency'))
@@ -142,7 +144,7 @@ export function sharedSettings(flags: RunFlags): Pick<SelfplaySettingsInput, 'st
     seed: flags.seed ?? 0,
     injectorLimits: limits,
     solverLimits: { ...limits, ...(flags.solverMaxTurns ? { maxTurns: flags.solverMaxTurns } : {}) },
-    testTimeoutMs: flags.testTimeout === undefined ? undefined : flags.testTimeout * 1000,
+    testTimeoutMs: flagSecondsToMs(flags.testTimeout),
     lanes,
     goldenGate: flags.goldenGate,
   };
