@@ -20,6 +20,7 @@ import { addDockerHostOption, dockerHostsOf } from '../docker-host-options.js';
 import { runSelfplay, type SelfplayRunResult } from '../../selfplay/run-selfplay.js';
 import { selfplaySettingsSchema, TRAIN_ROLES, type SelfplaySettingsInput, type TrainRoles } from '../../selfplay/selfplay-settings.js';
 import { EngineError } from '../../util/engine-error.js';
+import { nonNegativeInt } from '../../util/flag-values.js';
 import { addAgentLimitOptions, agentLimitsFromFlags, type AgentLimitFlags } from '../agent-limit-options.js';
 import { addSandboxOption, addWarmOption, loadReposOption, positiveInt, positiveNumber, type SandboxChoice, type WarmFlags } from '../common-options.js';
 import { addPolicyOptions } from '../policy-options.js';
@@ -76,13 +77,7 @@ export function defaultEpisodesPerStep(flags: PolicyFlags): number {
   return kind === 'procedural' || kind === 'scripted' ? 2 : 8;
 }
 
-export function nonNegativeInt(flag: string): (value: string) => number {
-  return (value: string) => {
-    const parsed = Number(value);
-    if (value.trim() === '' || !Number.isInteger(parsed) || parsed < 0) throw new EngineError('usage', `${flag}: expected a non-negative integer, got "${value}"`);
-    return parsed;
-  };
-}
+export { nonNegativeInt } from '../../util/flag-values.js';
 
 function unitInterval(flag: string): (value: string) => number {
   return (value: string) => {
