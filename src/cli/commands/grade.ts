@@ -3,7 +3,7 @@ import { resolve } from 'node:path';
 import type { Command } from 'commander';
 import PQueue from 'p-queue';
 import { loadArtifactDir } from '../../artifact/load-artifact.js';
-import { progressDisplay } from '../../report/progress-display.js';
+import { progressDisplay } from '../../util/progress-display.js';
 import { gradeSolution } from '../../roles/grade-solution.js';
 import { gradeVerdict, type GradeVerdict } from '../../roles/grade-verdict.js';
 import { validateForGrading } from '../../roles/grading-oracle.js';

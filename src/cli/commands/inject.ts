@@ -7,7 +7,7 @@ import { exitEarnsReward, type AgentExit } from '../../agent/agent-exit.js';
 import { artifactId } from '../../artifact/artifact-id.js';
 import { writeArtifactDir } from '../../artifact/write-artifact.js';
 import { createPolicy, type PolicyFlags } from '../../policy/create-policy.js';
-import { progressDisplay } from '../../report/progress-display.js';
+import { progressDisplay } from '../../util/progress-display.js';
 import { formatValidationTable } from '../../report/validation-table.js';
 import { runInjectorEpisode, type InjectorEpisode } from '../../roles/injector-episode.js';
 import { historyNote, historyUsable, probeRepoHistory } from '../../roles/repo-history.js';

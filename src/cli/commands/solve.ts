@@ -11,7 +11,7 @@ import type { BugArtifact } from '../../artifact/bug-artifact.js';
 import type { TestRunner } from '../../config/repos-schema.js';
 import { createPolicy, type PolicyFlags } from '../../policy/create-policy.js';
 import type { Policy } from '../../policy/policy.js';
-import { progressDisplay } from '../../report/progress-display.js';
+import { progressDisplay } from '../../util/progress-display.js';
 import { scoreInjector } from '../../reward/score-injector.js';
 import { gradeSolution, type SolverGrade } from '../../roles/grade-solution.js';
 import { validateForGrading } from '../../roles/grading-oracle.js';

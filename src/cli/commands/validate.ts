@@ -5,7 +5,7 @@ import { Option, type Command } from 'commander';
 import PQueue from 'p-queue';
 import { artifactId } from '../../artifact/artifact-id.js';
 import { loadArtifactDir } from '../../artifact/load-artifact.js';
-import { progressDisplay } from '../../report/progress-display.js';
+import { progressDisplay } from '../../util/progress-display.js';
 import { formatValidationTable } from '../../report/validation-table.js';
 import { prepareTemplate, createProvider } from '../../sandbox/sandbox-factory.js';
 import { addDockerHostOption, sandboxBackend } from '../docker-host-options.js';
