@@ -45,7 +45,7 @@ const ALLOWED_UPWARD: readonly (readonly [string, string, string])[] = [
   ['consistency-checks/', 'src/validator/',
     'the checks use the validator’s check types and helpers while the validator runs the checks: a circle until check-types/check-helpers (and the script runners they call) move into consistency-checks/ or a layer below both'],
   ['src/selfplay/', 'src/report/step-log/step-log.ts',
-    'the per-step log written while the loop runs; it reads selfplay/step-metrics.ts, so moving it down means moving the step-metrics contract down with it'],
+    'the per-step log (--log-to) written while the loop runs; only selfplay/ and cli/ use it, but its scalars come from report/stats.ts and report/trainer-metrics.ts, which the report also renders from, so it can move into selfplay/ only with those two moved below both'],
   ['src/selfplay/bench/procedural-bench.ts', 'src/cli/common-options.ts',
     'a bench entry point (a bin’s main) that loads repos.yaml as the CLI does: it belongs under src/cli/bench'],
   ['src/selfplay/ablations/ablation-entry.ts', 'src/cli/main.ts',
