@@ -48,6 +48,8 @@ const ALLOWED_UPWARD: readonly (readonly [string, string, string])[] = [
     'the per-step log (--log-to) written while the loop runs; only selfplay/ and cli/ use it, but its scalars come from report/stats.ts and report/trainer-metrics.ts, which the report also renders from, so it can move into selfplay/ only with those two moved below both'],
   ['src/selfplay/bench/procedural-bench.ts', 'src/cli/common-options.ts',
     'a bench entry point (a bin’s main) that loads repos.yaml as the CLI does: it belongs under src/cli/bench'],
+  ['src/harness/bench/js-hardening-bench.ts', 'src/catalogue/',
+    'a bench entry point that materialises catalogue repos to run the JS guard on them: a bin’s main, it belongs with the other benches above the catalogue'],
   ['src/selfplay/ablations/ablation-entry.ts', 'src/cli/main.ts',
     'the ablation entry point drives the CLI’s main itself: it belongs under src/cli/bench'],
 ];

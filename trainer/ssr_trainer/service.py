@@ -15,6 +15,7 @@ their longest cached prefix (engine.py), from weights that never change under a 
 from __future__ import annotations
 
 import argparse
+import errno
 import json
 import os
 import sys
@@ -35,6 +36,7 @@ from .samples import parse_samples
 from .precision import MASTER_WEIGHTS
 from .prefix_cache import DEFAULT_PREFIX_CACHE_MB
 from .probe_logprobs import probe_logprobs
+from .retention import DiskFullError, check_space, checkpoint_bytes, prune_checkpoints
 from .running_batch import LOGPROB_MODES
 from .sampling import Completion
 from .served import SAMPLING_WEIGHTS, ServedWeights
@@ -46,6 +48,8 @@ __all__ = ["ApiError", "PolicyService", "make_server", "main"]
 
 #: `load_format` values of SGLang's /update_weights_from_disk that mean "what the path holds"
 _LOAD_FORMATS = (None, "auto", "ssr")
+#: the folder under --output-dir that weights-only saves (sampler syncs) go to
+SAMPLER_EXPORTS = "sampler"
 
 
 def _bad(message: str) -> ApiError:
@@ -176,16 +180,33 @@ class PolicyService:
         return {"version": self.trainer.version, "metrics": metrics}
 
     def save(self, body: dict) -> dict:
-        """A resumable checkpoint (weights, optimizer, steps, version, RNG), written atomically."""
+        """`{path?, weights_only?, keep?}`: a checkpoint written atomically. Resumable (weights,
+        optimizer, steps, version, RNG) to `<output-dir>/v<N>` by default; `weights_only` (what a
+        sampler loads) to `<output-dir>/sampler/v<N>`. `keep`: then delete all but the newest
+        `keep` of that kind in that folder. A full disk is answered 507 naming the path."""
+        weights_only, keep = body.get("weights_only", False), body.get("keep")
+        if not isinstance(weights_only, bool):
+            raise _bad("'weights_only' must be a boolean")
+        if keep is not None and (not isinstance(keep, int) or isinstance(keep, bool) or keep < 1):
+            raise _bad("'keep' must be a whole number of checkpoints, at least 1")
         with self.served.training():
-            path = body.get("path") or os.path.join(self.output_dir, f"v{self.trainer.version}")
+            folder = os.path.join(self.output_dir, SAMPLER_EXPORTS) if weights_only else self.output_dir
+            path = body.get("path") or os.path.join(folder, f"v{self.trainer.version}")
             if not isinstance(path, str):
                 raise _bad("'path' must be a string")
+            needed = checkpoint_bytes(self.policy, self.trainer, not weights_only)
             try:
-                manifest = save_checkpoint(self.policy, self.trainer, path)
+                check_space(path, needed)
+                manifest = save_checkpoint(self.policy, self.trainer, path, resumable=not weights_only)
+                removed = prune_checkpoints(os.path.dirname(os.path.abspath(path)), keep, not weights_only) if keep else []
+            except DiskFullError as error:
+                raise ApiError(507, str(error), "insufficient_storage") from None
             except CheckpointError as error:
                 raise _bad(str(error)) from None
-        return {"path": os.path.abspath(path), "version": manifest["version"], "steps": manifest["steps"], "kind": manifest["model"]["weights"]}
+            except (OSError, RuntimeError) as error:  # torch reports a failed write as a RuntimeError
+                raise _storage_failure(path, error, needed) from None
+        return {"path": os.path.abspath(path), "version": manifest["version"], "steps": manifest["steps"], "kind": manifest["model"]["weights"],
+                "resumable": not weights_only, "removed": removed}
 
     def update_weights_from_disk(self, body: dict) -> dict:
         """SGLang's request (`{model_path, load_format?, abort_all_requests?}`): loads the weights of a
@@ -223,6 +244,15 @@ def sampler_logprobs(policy: Policy, mode: str) -> str:
     return mode
 
 
+def _storage_failure(path: str, error: Exception, needed: int) -> ApiError:
+    """A save the disk refused mid-write (the space check passed: another writer filled it, or a
+    quota): nothing was left behind (the partial dir is gone), and the run must stop."""
+    if isinstance(error, OSError) and error.errno in (errno.ENOSPC, errno.EDQUOT):
+        return ApiError(507, str(DiskFullError(os.path.abspath(path), error.strerror or "ENOSPC")), "insufficient_storage")
+    return ApiError(500, f"cannot write the checkpoint {os.path.abspath(path)} (about {needed} bytes): {str(error).splitlines()[0]}. "
+                    "Check that the trainer's --output-dir is writable and has room", "storage_error")
+
+
 def _failed(status: int, message: str) -> ApiError:
     """An error that also carries SGLang's `{success: false, message}` fields."""
     return ApiError(status, message, extra={"success": False, "message": message})
@@ -257,7 +287,7 @@ def parse_args(argv: Optional[List[str]] = None) -> argparse.Namespace:
     p.add_argument("--served-model-name", help="the name /v1/models reports and requests must use (default: derived from --model)")
     p.add_argument("--host", default="127.0.0.1")
     p.add_argument("--port", type=int, default=8000, help="0 picks a free port (printed on start)")
-    p.add_argument("--output-dir", default="checkpoints", help="where /weights/save writes v<N>/ by default")
+    p.add_argument("--output-dir", default="checkpoints", help="where /weights/save writes v<N>/ (resumable) and sampler/v<N>/ (weights only) by default")
     p.add_argument("--resume", metavar="DIR", help="continue from a /weights/save checkpoint: weights, optimizer, steps, version, RNG "
                    "(the model flags must build the model that saved it)")
     p.add_argument("--lr", type=float)
