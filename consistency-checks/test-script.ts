@@ -1,6 +1,6 @@
 import { fail, parserFailureVerdict, pass, passedIds, reportOf, sample, type Verdict } from '../src/validator/check-helpers.js';
 import type { ConsistencyCheck } from '../src/validator/check-types.js';
-import { tamperFindings } from '../src/roles/grading/tamper-ids.js';
+import { tamperFindings } from '../src/harness/tamper-ids.js';
 
 /**
  * method §3.3 test script / min passing: on O the script finishes in time, at least

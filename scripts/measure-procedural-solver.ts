@@ -12,8 +12,8 @@ import { pickCandidates, applyCandidate } from '../src/mutation/mutate.js';
 import type { Candidate } from '../src/mutation/mutation-operator.js';
 import { REPAIR_OPERATORS } from '../src/mutation/repair-candidates.js';
 import { seededRng } from '../src/util/seeded-rng.js';
-import { buildScenario, solveAndGrade } from '../test/integration/procedural-solver-scenario.js';
-import { dockerTemplate, exampleRepo, withSandbox } from '../test/helpers/sandboxes.js';
+import { buildScenario, solveAndGrade } from './lib/procedural-solver-scenario.js';
+import { dockerTemplate, exampleRepo, withSandbox } from './lib/sandboxes.js';
 
 const { values } = parseArgs({ options: { bugs: { type: 'string', default: '10' }, seed: { type: 'string', default: '1' }, json: { type: 'boolean', default: false } } });
 const wanted = Number(values.bugs);

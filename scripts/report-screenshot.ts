@@ -10,7 +10,7 @@ import { pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
 import { chromium } from 'playwright-core';
 import { writeRunReport } from '../src/report/write-report.js';
-import { writeLongRun } from '../test/fixtures/runs/long-run.js';
+import { writeLongRun } from './lib/long-run.js';
 
 const { values } = parseArgs({ options: { steps: { type: 'string', default: '200' }, out: { type: 'string', default: 'test-output/long-run' } } });
 const out = resolve(values.out);

@@ -5,7 +5,7 @@ import { loadReposFile, type LoadedRepos } from '../config/load-repos.js';
 import type { ResolvedRepo } from '../config/resolve-repo.js';
 import { resolveRepoRef } from '../onboarding/resolve-repo-ref.js';
 import { configureK8s } from '../sandbox/k8s/k8s-settings.js';
-import { EngineError } from '../util/engine-error.js';
+import { positiveInt } from '../util/flag-values.js';
 
 export type SandboxChoice = 'docker' | 'bwrap' | 'k8s' | 'auto';
 
@@ -72,20 +72,4 @@ export async function resolveRepoOptions(options: RepoOptions): Promise<Resolved
   return resolveRepoRef(options.repo, await loadReposOption(options.repos));
 }
 
-/** Parses a positive (finite) number flag value with a specific error. */
-export function positiveNumber(flag: string): (value: string) => number {
-  return (value: string) => {
-    const parsed = Number(value);
-    if (value.trim() === '' || !Number.isFinite(parsed) || parsed <= 0) throw new EngineError('usage', `${flag}: expected a positive number, got "${value}"`);
-    return parsed;
-  };
-}
-
-/** Parses a positive integer flag value with a specific error. */
-export function positiveInt(flag: string): (value: string) => number {
-  return (value: string) => {
-    const parsed = Number(value);
-    if (!Number.isInteger(parsed) || parsed <= 0) throw new EngineError('usage', `${flag}: expected a positive integer, got "${value}"`);
-    return parsed;
-  };
-}
+export { positiveInt, positiveNumber } from '../util/flag-values.js';

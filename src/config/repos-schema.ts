@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { jsRunnerSchema } from '../harness/js-test-files.js';
+import { jsRunnerSchema } from './js-runner.js';
 
 /** The threshold fields alone (no cross-field rule), for schemas that take some of them (`.partial()`). */
 export const thresholdFieldsSchema = z

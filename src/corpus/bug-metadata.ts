@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { bugQualitySchema } from './bug-quality.js';
+import { bugQualitySchema } from '../validator/bug-quality.js';
 
 /**
  * `metadata.json` of a stored bug: where it comes from. It is the artifact's metadata file, so it

@@ -1,4 +1,4 @@
-import type { BugQuality } from './bug-quality.js';
+import type { BugQuality } from '../validator/bug-quality.js';
 
 /** Upper bounds of the breadth buckets (the last bucket is open). */
 const TEST_BUCKETS = [1, 3, 10, 40] as const;

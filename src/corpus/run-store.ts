@@ -7,7 +7,7 @@ import { EngineError } from '../util/engine-error.js';
 import { writeJsonAtomic } from './atomic-write.js';
 import { bugMetadataSchema, type BugMetadata } from './bug-metadata.js';
 import { buggyTreeHash } from './buggy-tree-hash.js';
-import { describeBugQuality, type BugQuality } from './bug-quality.js';
+import { describeBugQuality, type BugQuality } from '../validator/bug-quality.js';
 import { episodeRecordSchema, type EpisodeRecord } from './episode-record.js';
 import { appendJsonlLocked, readJsonl } from './jsonl-file.js';
 import { withPathLock } from './path-lock.js';

@@ -1,12 +1,10 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { z } from 'zod';
+import { jsRunnerSchema, type JsRunner } from '../config/js-runner.js';
 import { EngineError } from '../util/engine-error.js';
 import { harnessAssetDir } from './default-files.js';
 
-/** The JavaScript / TypeScript test runners ssr has a test script and a parser for. */
-export const jsRunnerSchema = z.enum(['jest', 'vitest', 'mocha', 'node-test', 'tape', 'node-tap']);
-export type JsRunner = z.infer<typeof jsRunnerSchema>;
+export { jsRunnerSchema, type JsRunner };
 
 /**
  * Each runner's files in `src/harness/defaults/js/`. Jest and Vitest write the same JSON report,

@@ -2,7 +2,7 @@ import type PQueue from 'p-queue';
 import { artifactId } from '../artifact/artifact-id.js';
 import type { BugArtifact } from '../artifact/bug-artifact.js';
 import type { ResolvedRepo } from '../config/resolve-repo.js';
-import { describeBugQuality } from '../corpus/bug-quality.js';
+import { describeBugQuality } from '../validator/bug-quality.js';
 import type { BugMetadata } from '../corpus/bug-metadata.js';
 import { buggyTreeHash } from '../corpus/buggy-tree-hash.js';
 import { runPaths } from '../corpus/run-layout.js';

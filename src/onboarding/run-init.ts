@@ -15,6 +15,7 @@ import { detectRepo } from './detect-repo.js';
 import type { InitResult } from './init-result.js';
 import { repoFilesAt } from './repo-files.js';
 import { writeReposEntry } from './write-repos-entry.js';
+import { resolveTestTimeoutMs } from '../config/test-timeout.js';
 
 export interface InitOptions {
   /** The local git repository to onboard (its HEAD). */
@@ -131,7 +132,7 @@ async function gate(repo: ResolvedRepo, options: InitOptions, result: InitResult
     throw error;
   }
   const runs: CleanRun[] = [];
-  const limitMs = repo.limits.test_timeout_s * 1000;
+  const limitMs = resolveTestTimeoutMs(repo);
   options.progress({ stage: 'golden gate', message: 'running the clean test suite twice' });
   // init decides min_passing_tests from what passes here: the gate must not refuse a small suite for the default.
   const gated = { ...repo, thresholds: { ...repo.thresholds, min_passing_tests: 1 } };

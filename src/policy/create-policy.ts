@@ -1,6 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import { z } from 'zod';
-import type { ScriptedStep } from '../testing/scripted-policy.js';
+import type { ScriptedStep } from './scripted-policy.js';
 import { EngineError, errorMessage } from '../util/engine-error.js';
 import { resolveEndpoint, type Env } from './endpoint.js';
 import { OpenAIPolicy, type OpenAIPolicyOptions } from './openai-policy.js';
@@ -154,7 +154,7 @@ const scriptFileSchema = z.array(
 );
 
 async function createScriptedPolicy(options: CreatePolicyOptions): Promise<Policy> {
-  const { ScriptedPolicy } = await import('../testing/scripted-policy.js');
+  const { ScriptedPolicy } = await import('./scripted-policy.js');
   if (options.scriptedSteps) return new ScriptedPolicy(options.scriptedSteps);
   if (options.policyScript === undefined) throw new EngineError('usage', '--policy scripted needs --policy-script <file> (a JSON array of turns)');
   let parsed: unknown;

@@ -1,12 +1,13 @@
 import type { SamplingSettings } from './sampling-settings.js';
 import type { UnprovenTokens } from './unproven-tokens.js';
+import type { AgentRole, ToolSpec } from '../tools/tool-spec.js';
 
 /**
  * The policy handle shared by both roles (method §8). An LLM behind an
  * HTTP endpoint, the procedural (model-free) policy and the scripted test double all implement it.
  */
 
-export type AgentRole = 'injector' | 'solver';
+export type { AgentRole, ToolSpec } from '../tools/tool-spec.js';
 
 /** A tool call as the harness sees it: arguments already JSON-decoded (validated later by the tool's zod schema). */
 export interface ToolCall {
@@ -20,13 +21,6 @@ export type ChatMessage =
   | { role: 'user'; content: string }
   | { role: 'assistant'; content: string; toolCalls?: ToolCall[] }
   | { role: 'tool'; content: string; toolCallId: string; name: string };
-
-/** A tool as offered to the model: name, model-facing description, JSON schema of its arguments. */
-export interface ToolSpec {
-  name: string;
-  description: string;
-  parameters: Record<string, unknown>;
-}
 
 export interface PolicyRequest {
   /** Stable per episode: lets stateful policies (procedural) keep per-episode state. */

@@ -1,8 +1,17 @@
 import { EngineError } from '../util/engine-error.js';
 import type { TrainingSample } from './training-sample.js';
 
-/** method §9: drop trajectories from a policy more than 8 versions older than the one being trained. */
-export const DEFAULT_MAX_STALENESS = 8;
+/**
+ * `--max-staleness` K, the one default of the setting (CLI, settings schema, `dropStale`). K is both
+ * the train calls that may be pending behind the sampling and the oldest lag kept, so 1 already
+ * overlaps sampling with training; method §9 drops only what is more than
+ * {@link METHOD_MAX_STALENESS} versions old, the ceiling a run may raise K to, not a default: every
+ * version of pipelining depth is memory held and samples further off-policy.
+ */
+export const DEFAULT_MAX_STALENESS = 1;
+
+/** method §9: a trajectory from a policy more than 8 versions older than the one being trained is dropped. */
+export const METHOD_MAX_STALENESS = 8;
 
 export interface StalenessResult<T> {
   kept: T[];

@@ -8,6 +8,7 @@ import { artifactFromSubmission } from './artifact-from-submission.js';
 import type { InjectorStrategy } from './injector-strategy.js';
 import { injectorPrompts } from './role-prompts.js';
 import { runRoleEpisode, type RoleRunOptions } from './run-role-episode.js';
+import { resolveTestTimeoutMs } from '../config/test-timeout.js';
 
 export interface InjectorEpisodeOptions extends RoleRunOptions {
   repo: ResolvedRepo;
@@ -36,7 +37,7 @@ export interface InjectorEpisode {
  */
 export async function runInjectorEpisode(options: InjectorEpisodeOptions): Promise<InjectorEpisode> {
   const limits = agentLimitsSchema.parse(options.limits ?? {});
-  const testTimeoutMs = options.testTimeoutMs ?? options.repo.limits.test_timeout_s * 1000;
+  const testTimeoutMs = resolveTestTimeoutMs(options.repo, options.testTimeoutMs);
   const prompts = injectorPrompts(options.strategy, { thresholds: options.repo.thresholds, testTimeoutMs, testRunner: runnerOf(options.repo) }, limits);
   const exit = await runRoleEpisode('injector', () => options.provider.acquire(options.template), prompts, limits, options);
   if (exit.submission?.type !== 'injector') return { exit, artifact: null };

@@ -1,5 +1,5 @@
 import type { EpisodeRecord } from '../corpus/episode-record.js';
-import type { BugQuality } from '../corpus/bug-quality.js';
+import type { BugQuality } from '../validator/bug-quality.js';
 import { qualityDistribution, type QualityDistribution } from '../corpus/quality-distribution.js';
 import { countEpisodes } from './episode-counts.js';
 

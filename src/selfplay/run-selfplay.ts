@@ -2,7 +2,7 @@ import { readJsonl } from '../corpus/jsonl-file.js';
 import { RunStore } from '../corpus/run-store.js';
 import type { ResolvedRepo } from '../config/resolve-repo.js';
 import type { Policy } from '../policy/policy.js';
-import { progressDisplay } from '../report/progress-display.js';
+import { progressDisplay } from '../util/progress-display.js';
 import { SampleWriter } from '../rl/sample-writer.js';
 import { EngineFleet } from '../sandbox/engines/engine-fleet.js';
 import type { EngineAddress } from '../sandbox/engines/engine-address.js';

@@ -12,6 +12,7 @@ import type { RunPolicy } from './run-policy.js';
 import type { SelfplaySettings } from './selfplay-settings.js';
 import type { GoldenGate } from './golden-gate/judge-golden-gate.js';
 import { historyNote, historyUsable, type RepoHistory } from '../roles/repo-history.js';
+import { resolveTestTimeoutMs } from '../config/test-timeout.js';
 
 /** A repo of the run with the template its sandboxes start from. */
 export interface RunRepo {
@@ -86,7 +87,7 @@ export function runRepo(ctx: SelfplayContext, id: string): RunRepo {
 
 /** The configured test-script time limit of a repo, ms: --test-timeout, else the repo's. */
 export function configuredTestTimeout(settings: Pick<SelfplaySettings, 'testTimeoutMs'>, repo: ResolvedRepo): number {
-  return settings.testTimeoutMs ?? repo.limits.test_timeout_s * 1000;
+  return resolveTestTimeoutMs(repo, settings.testTimeoutMs);
 }
 
 /** The test-script time limit of a repo in this run, ms: the configured one, or what the golden gate raised it to. */

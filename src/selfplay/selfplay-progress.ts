@@ -1,4 +1,4 @@
-import { progressDisplay, type ProgressDisplay } from '../report/progress-display.js';
+import { progressDisplay, type ProgressDisplay } from '../util/progress-display.js';
 import type { EpisodeProgress } from './selfplay-context.js';
 import type { StepMetrics } from './step-metrics.js';
 

@@ -4,6 +4,7 @@ import { LEAK_POLICIES } from '../agent/leak-flag.js';
 import { DEFAULT_INJECTOR_ALPHA } from '../reward/score-injector.js';
 import { advantageEstimatorSchema, DEFAULT_ADVANTAGE_ESTIMATOR } from '../rl/advantages.js';
 import { LIMIT_HIT_MODES } from '../rl/build-sample.js';
+import { DEFAULT_MAX_STALENESS } from '../rl/staleness.js';
 import { STRATEGY_CHOICES } from '../roles/injector-strategy.js';
 import { samplerSyncModeSchema } from '../training/sampler-sync-mode.js';
 import { DEFAULT_PROBE_TOLERANCE } from '../training/verify-sampler.js';
@@ -34,12 +35,12 @@ export const selfplaySettingsSchema = z.object({
   seed: z.number().int().default(0).describe('derives every episode id, strategy and sampling seed'),
   alpha: z.number().min(0).max(1).default(DEFAULT_INJECTOR_ALPHA),
   advantage: advantageEstimatorSchema.default(DEFAULT_ADVANTAGE_ESTIMATOR),
-  // method §9 allows up to 8 (the paper's, rl/staleness.ts); 1 already overlaps sampling and training.
+  // One default for the setting, with why it is not the method's 8: rl/staleness.ts.
   maxStaleness: z
     .number()
     .int()
     .nonnegative()
-    .default(1)
+    .default(DEFAULT_MAX_STALENESS)
     .describe('train calls that may be in flight behind the sampling, and the oldest sample kept (versions); 0 = synchronous steps'),
   higherOrderCap: z.number().int().nonnegative().default(1).describe('order-2 bugs per order-1 bug at most'),
   trainRoles: z.enum(TRAIN_ROLES).default('both'),

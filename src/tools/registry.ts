@@ -1,4 +1,4 @@
-import type { AgentRole } from '../policy/policy.js';
+import type { AgentRole } from './tool-spec.js';
 import { bashTool } from './bash-tool.js';
 import { createTool } from './create-tool.js';
 import { editTool } from './edit-tool.js';

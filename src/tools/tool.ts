@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { AgentRole, ToolSpec } from '../policy/policy.js';
+import type { AgentRole, ToolSpec } from './tool-spec.js';
 import type { Sandbox } from '../sandbox/sandbox.js';
 import type { Submission } from './submission.js';
 

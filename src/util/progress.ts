@@ -1,7 +1,7 @@
 /**
  * The progress contract of long operations (image builds, validation, self-play steps). It lives
  * on the ground floor so the layers that report progress (sandbox, validator) need nothing from
- * the layers that render it (`report/progress-display.ts`, the CLI): arrows point down.
+ * the layers that render it (`util/progress-display.ts`, the CLI): arrows point down.
  */
 
 /** A progress event from a long operation. */

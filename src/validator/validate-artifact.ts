@@ -14,6 +14,7 @@ import { stableStringify } from '../util/stable-json.js';
 import type { CheckName, CheckResult, ValidationContext } from './check-types.js';
 import { ScriptRunner } from './script-runs.js';
 import { StateRunner } from './state-runs.js';
+import { resolveTestTimeoutMs } from '../config/test-timeout.js';
 
 /** The verdict on one artifact; the `--json` output of `ssr validate` is exactly this object. */
 export interface ValidationResult {
@@ -68,7 +69,7 @@ const SELECTION_FREE: ReadonlySet<CheckName> = new Set(['existence', 'parser', '
 
 function runnerFor(artifact: BugArtifact, options: ValidateOptions, bugFiles: string[], env?: Record<string, string>): StateRunner {
   const { repo, template } = options;
-  const testTimeoutMs = options.testTimeoutMs ?? repo.limits.test_timeout_s * 1000;
+  const testTimeoutMs = resolveTestTimeoutMs(repo, options.testTimeoutMs);
   const identity = [template.ref, repo.commit, artifact.testScript, artifact.testParser, String(testTimeoutMs)];
   return new StateRunner({
     provider: options.provider,
@@ -110,7 +111,7 @@ export async function validateArtifact(artifact: BugArtifact, options: ValidateO
     selected.prefetch({ repeat: false });
     void full.get('buggy');
   } else if (bugFiles.length > 0) full.prefetch();
-  const testTimeoutMs = options.testTimeoutMs ?? options.repo.limits.test_timeout_s * 1000;
+  const testTimeoutMs = resolveTestTimeoutMs(options.repo, options.testTimeoutMs);
   const scripts = new ScriptRunner({ provider: options.provider, template: options.template, artifact, testTimeoutMs, queue: options.queue });
 
   let originalFiles: Promise<ReadonlySet<string>> | undefined;

@@ -9,7 +9,7 @@ import { artifactId } from '../../src/artifact/artifact-id.js';
 import { loadArtifactDir } from '../../src/artifact/load-artifact.js';
 import { parseUnifiedDiff } from '../../src/code/unified-diff.js';
 import { pickStrategy } from '../../src/roles/injector-strategy.js';
-import { fakeLogprob, startFakeOpenAIServer, type FakeChatReply, type FakeOpenAIServer } from '../../src/testing/fake-openai-server.js';
+import { fakeLogprob, startFakeOpenAIServer, type FakeChatReply, type FakeOpenAIServer } from '../doubles/fake-openai-server.js';
 import { seededRng } from '../../src/util/seeded-rng.js';
 import { ROOT_REPOS_YAML } from '../helpers/sandboxes.js';
 import { runCli, type CliRun } from '../helpers/cli.js';

@@ -1,6 +1,6 @@
 import PQueue from 'p-queue';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { weakeningOf } from '../../src/corpus/bug-quality.js';
+import { weakeningOf } from '../../src/validator/bug-quality.js';
 import { granularityOf } from '../../src/policy/procedural/injector/weaken-targets.js';
 import { agentLimitsSchema } from '../../src/agent/agent-limits.js';
 import { runAgent } from '../../src/agent/run-agent.js';

@@ -11,7 +11,7 @@ import type { SandboxTemplate } from '../../src/sandbox/sandbox.js';
 import { createProvider } from '../../src/sandbox/sandbox-factory.js';
 import { execMustSucceed } from '../../src/workspace/exec-checked.js';
 import { dockerTemplate, ROOT_REPOS_YAML, withSandbox } from '../helpers/sandboxes.js';
-import { solveAndGrade, type Scenario, type ScenarioContext } from './procedural-solver-scenario.js';
+import { solveAndGrade, type Scenario, type ScenarioContext } from '../../scripts/lib/procedural-solver-scenario.js';
 
 const CODE = 'src/collections.mjs';
 const TESTS = 'test/collections.test.mjs';

@@ -7,7 +7,7 @@ import { applyCandidate } from '../../src/mutation/apply-candidates.js';
 import type { Candidate } from '../../src/mutation/mutation-operator.js';
 import { createProvider } from '../../src/sandbox/sandbox-factory.js';
 import { dockerTemplate, exampleRepo } from '../helpers/sandboxes.js';
-import { buildScenario, passingOnOriginal, solveAndGrade, type Scenario, type ScenarioContext } from './procedural-solver-scenario.js';
+import { buildScenario, passingOnOriginal, solveAndGrade, type Scenario, type ScenarioContext } from '../../scripts/lib/procedural-solver-scenario.js';
 
 const ARTIFACTS = join(import.meta.dirname, '../fixtures/artifacts');
 

@@ -8,7 +8,7 @@ import { prepareTemplate } from '../../src/sandbox/sandbox-factory.js';
 import { stepMetricsSchema, type StepMetrics } from '../../src/selfplay/step-metrics.js';
 import { trainingLineSchema, type TrainingLine } from '../../src/training/training-journal.js';
 import { episodeLines, killGroup, miniRepo, spawnCli, waitFor } from './selfplay-helpers.js';
-import { scriptedTrainer, type ScriptedTrainer } from '../../src/testing/scripted-trainer.js';
+import { scriptedTrainer, type ScriptedTrainer } from '../doubles/scripted-trainer.js';
 
 type Result = Awaited<ReturnType<typeof spawnCli>['done']>;
 

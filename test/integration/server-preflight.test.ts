@@ -5,8 +5,8 @@ import { createPolicy } from '../../src/policy/create-policy.js';
 import type { ChatMessage, PolicyRequest, ToolSpec } from '../../src/policy/policy.js';
 import { describeServerFacts } from '../../src/policy/preflight/describe-server-facts.js';
 import { runPreflight, type PreflightOptions } from '../../src/policy/preflight/run-preflight.js';
-import { startFakeOpenAIServer, type FakeOpenAIServer, type FakeOpenAIServerOptions } from '../../src/testing/fake-openai-server.js';
-import { VLLM_NO_TOOL_PARSER } from '../../src/testing/fake-server-flavor.js';
+import { startFakeOpenAIServer, type FakeOpenAIServer, type FakeOpenAIServerOptions } from '../doubles/fake-openai-server.js';
+import { VLLM_NO_TOOL_PARSER } from '../doubles/fake-server-flavor.js';
 import { runCli } from '../helpers/cli.js';
 import { rejection } from '../helpers/rejection.js';
 

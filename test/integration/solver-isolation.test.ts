@@ -9,7 +9,7 @@ import { prepareSolverSandbox } from '../../src/roles/solver-sandbox.js';
 import { runSolverEpisode } from '../../src/roles/solver-episode.js';
 import { createProvider } from '../../src/sandbox/sandbox-factory.js';
 import type { Sandbox, SandboxProvider, SandboxTemplate } from '../../src/sandbox/sandbox.js';
-import { ScriptedPolicy } from '../../src/testing/scripted-policy.js';
+import { ScriptedPolicy } from '../../src/policy/scripted-policy.js';
 import { shellQuote } from '../../src/util/shell-quote.js';
 import { passedIds } from '../../src/validator/check-helpers.js';
 import { dockerTemplate, exampleRepo, withSandbox } from '../helpers/sandboxes.js';

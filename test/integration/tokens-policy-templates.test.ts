@@ -4,8 +4,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ChatMessage, PolicyRequest, PolicyTurn, TokenSample, ToolSpec } from '../../src/policy/policy.js';
 import { buildTokenTrajectory } from '../../src/policy/token-trajectory.js';
 import { TokensPolicy, type TokensPolicyOptions } from '../../src/policy/tokens-policy.js';
-import { startFakeOpenAIServer, type FakeOpenAIServer } from '../../src/testing/fake-openai-server.js';
-import { SAMPLED_ID_OFFSET } from '../../src/testing/toy-tokenizer.js';
+import { startFakeOpenAIServer, type FakeOpenAIServer } from '../doubles/fake-openai-server.js';
+import { SAMPLED_ID_OFFSET } from '../doubles/toy-tokenizer.js';
 import { ROOT } from './selfplay-helpers.js';
 import { requireTrainerPython, startTrainerService } from './trainer-service.js';
 

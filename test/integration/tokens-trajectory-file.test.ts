@@ -9,8 +9,8 @@ import type { ChatMessage, PolicyTurn, TokenSample, ToolSpec } from '../../src/p
 import { buildTokenTrajectory } from '../../src/policy/token-trajectory.js';
 import { TokensPolicy } from '../../src/policy/tokens-policy.js';
 import { buildTrainingSample } from '../../src/rl/build-sample.js';
-import { startFakeOpenAIServer, type FakeOpenAIServer } from '../../src/testing/fake-openai-server.js';
-import { SAMPLED_ID_OFFSET } from '../../src/testing/toy-tokenizer.js';
+import { startFakeOpenAIServer, type FakeOpenAIServer } from '../doubles/fake-openai-server.js';
+import { SAMPLED_ID_OFFSET } from '../doubles/toy-tokenizer.js';
 
 // Real TokensPolicy turns (against the fake OpenAI-compatible server) through the real trajectory
 // writer and reader: what a tokens-mode run dir holds, and what training reads back from it.

@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import { progressDisplay } from '../../report/progress-display.js';
+import { progressDisplay } from '../../util/progress-display.js';
 import { prepareTemplate, pruneStaleTemplates } from '../../sandbox/sandbox-factory.js';
 import type { SandboxTemplate } from '../../sandbox/sandbox.js';
 import { addDockerHostOption, sandboxBackend } from '../docker-host-options.js';

@@ -3,7 +3,7 @@ import { resolve } from 'node:path';
 import type { Command } from 'commander';
 import PQueue from 'p-queue';
 import { loadArtifactDir } from '../../artifact/load-artifact.js';
-import { progressDisplay } from '../../report/progress-display.js';
+import { progressDisplay } from '../../util/progress-display.js';
 import { gradeSolution } from '../../roles/grade-solution.js';
 import { gradeVerdict, type GradeVerdict } from '../../roles/grade-verdict.js';
 import { validateForGrading } from '../../roles/grading-oracle.js';
@@ -11,8 +11,9 @@ import { createProvider, prepareTemplate } from '../../sandbox/sandbox-factory.j
 import { addDockerHostOption, sandboxBackend } from '../docker-host-options.js';
 import { EngineError } from '../../util/engine-error.js';
 import { BaselineCache } from '../../validator/baseline-cache.js';
-import { addRepoOptions, addSandboxOption, positiveInt, resolveRepoOptions, type RepoOptions, type SandboxChoice } from '../common-options.js';
+import { addRepoOptions, addSandboxOption, resolveRepoOptions, type RepoOptions, type SandboxChoice } from '../common-options.js';
 import { DEFAULT_VALIDATE_CONCURRENCY } from './validate.js';
+import { testTimeoutMsOf, testTimeoutOption } from '../test-timeout-option.js';
 
 interface GradeOptions extends RepoOptions {
   artifact: string;
@@ -58,7 +59,7 @@ export function registerGrade(program: Command): void {
     .requiredOption('--artifact <dir>', 'the bug artifact directory (validated first; an invalid one is refused with exit 2)')
     .requiredOption('--patch <file>', 'the patch to grade: a unified diff against the buggy repo (O + bug_inject.diff)')
     .option('--json', 'print one JSON object {reward, reason, applied, failingTests, droppedSections, flags, code}')
-    .option('--test-timeout <seconds>', "time limit of one test_script.sh run (default: the repo's test_timeout_s)", positiveInt('--test-timeout'));
+    .addOption(testTimeoutOption());
   addSandboxOption(command);
   addDockerHostOption(command);
   command.action(async (options: GradeOptions) => {
@@ -71,7 +72,7 @@ export function registerGrade(program: Command): void {
     const display = progressDisplay(process.stderr);
     const template = await prepareTemplate(repo, backend, display.sink).finally(display.stop);
     const provider = createProvider(backend);
-    const testTimeoutMs = (options.testTimeout ?? repo.limits.test_timeout_s) * 1000;
+    const testTimeoutMs = testTimeoutMsOf(options, repo);
 
     const oracle = await validateForGrading(artifact, {
       repo, template, provider, testTimeoutMs, queue: new PQueue({ concurrency: DEFAULT_VALIDATE_CONCURRENCY }), baselines: new BaselineCache(),

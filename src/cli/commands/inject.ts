@@ -7,7 +7,7 @@ import { exitEarnsReward, type AgentExit } from '../../agent/agent-exit.js';
 import { artifactId } from '../../artifact/artifact-id.js';
 import { writeArtifactDir } from '../../artifact/write-artifact.js';
 import { createPolicy, type PolicyFlags } from '../../policy/create-policy.js';
-import { progressDisplay } from '../../report/progress-display.js';
+import { progressDisplay } from '../../util/progress-display.js';
 import { formatValidationTable } from '../../report/validation-table.js';
 import { runInjectorEpisode, type InjectorEpisode } from '../../roles/injector-episode.js';
 import { historyNote, historyUsable, probeRepoHistory } from '../../roles/repo-history.js';
@@ -23,6 +23,7 @@ import { addAgentLimitOptions, agentLimitsFromFlags, type AgentLimitFlags } from
 import { addRepoOptions, addSandboxOption, addWarmOption, positiveInt, resolveRepoOptions, type RepoOptions, type SandboxChoice, type WarmFlags } from '../common-options.js';
 import { addPolicyOptions } from '../policy-options.js';
 import { DEFAULT_VALIDATE_CONCURRENCY } from './validate.js';
+import { testTimeoutMsOf, testTimeoutOption } from '../test-timeout-option.js';
 
 interface InjectOptions extends RepoOptions, PolicyFlags, AgentLimitFlags, WarmFlags {
   strategy: StrategyChoice;
@@ -60,7 +61,7 @@ export function registerInject(program: Command): void {
     .addOption(new Option('--strategy <strategy>', 'injector prompt (method §7); mixed draws removal or history per rollout').choices(STRATEGY_CHOICES).default('mixed'))
     .requiredOption('--out <dir>', 'output folder: bugs go to <out>/bugs/<bug-id>/, episodes without a bug to <out>/episodes/<episode-id>/')
     .option('--json', 'print one JSON line {valid, failedCheck, bugDir, turns, exitStatus} instead of a report')
-    .option('--test-timeout <seconds>', "time limit of one test_script.sh run (default: the repo's test_timeout_s)", positiveInt('--test-timeout'))
+    .addOption(testTimeoutOption())
     .option('--concurrency <n>', 'sandboxes the validator runs at once', positiveInt('--concurrency'), DEFAULT_VALIDATE_CONCURRENCY);
   addAgentLimitOptions(command);
   addSandboxOption(command);
@@ -79,7 +80,7 @@ export function registerInject(program: Command): void {
       const history = options.strategy === 'mixed' ? await probeRepoHistory(provider, template) : null;
       if (history && !historyUsable(history)) process.stderr.write(`ssr inject: ${historyNote(repo.id, history)}\n`);
       const strategy = pickStrategy(options.strategy, seededRng(seed).fork('strategy'), history === null || historyUsable(history));
-      const testTimeoutMs = (options.testTimeout ?? repo.limits.test_timeout_s) * 1000;
+      const testTimeoutMs = testTimeoutMsOf(options, repo);
       const out = resolve(options.out);
       const episodeId = `inject-${strategy}-${randomUUID().slice(0, 8)}`;
       const episodeDir = join(out, 'episodes', episodeId);

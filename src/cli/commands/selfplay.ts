@@ -8,6 +8,7 @@ import type { LogTarget } from '../../report/step-log/step-log.js';
 import { addLogToOption, createRunPolicy, resolvedRunSettings } from '../run-provenance.js';
 import { formatTextSummary } from '../../report/text-summary.js';
 import { advantageEstimatorSchema, type AdvantageEstimator } from '../../rl/advantages.js';
+import { DEFAULT_MAX_STALENESS, METHOD_MAX_STALENESS } from '../../rl/staleness.js';
 import { LIMIT_HIT_MODES, type LimitHitMode } from '../../rl/build-sample.js';
 import type { SandboxBackend } from '../../sandbox/sandbox.js';
 import { STRATEGY_CHOICES, type StrategyChoice } from '../../roles/injector-strategy.js';
@@ -19,12 +20,15 @@ import { addDockerHostOption, dockerHostsOf } from '../docker-host-options.js';
 import { runSelfplay, type SelfplayRunResult } from '../../selfplay/run-selfplay.js';
 import { selfplaySettingsSchema, TRAIN_ROLES, type SelfplaySettingsInput, type TrainRoles } from '../../selfplay/selfplay-settings.js';
 import { EngineError } from '../../util/engine-error.js';
+import { nonNegativeInt } from '../../util/flag-values.js';
 import { addAgentLimitOptions, agentLimitsFromFlags, type AgentLimitFlags } from '../agent-limit-options.js';
 import { addSandboxOption, addWarmOption, loadReposOption, positiveInt, positiveNumber, type SandboxChoice, type WarmFlags } from '../common-options.js';
 import { addPolicyOptions } from '../policy-options.js';
 import { addBreadthOptions, withBreadthFlags, type BreadthFlags } from '../breadth-options.js';
 import { addLeakPolicyOption } from '../leak-policy-option.js';
 import type { LeakPolicy } from '../../agent/leak-flag.js';
+import { testTimeoutOption } from '../test-timeout-option.js';
+import { flagSecondsToMs } from '../../config/test-timeout.js';
 
 /** Flags `ssr selfplay` and `ssr corpus` share. */
 export interface RunFlags extends PolicyFlags, AgentLimitFlags, WarmFlags, BreadthFlags {
@@ -74,13 +78,7 @@ export function defaultEpisodesPerStep(flags: PolicyFlags): number {
   return kind === 'procedural' || kind === 'scripted' ? 2 : 8;
 }
 
-export function nonNegativeInt(flag: string): (value: string) => number {
-  return (value: string) => {
-    const parsed = Number(value);
-    if (value.trim() === '' || !Number.isInteger(parsed) || parsed < 0) throw new EngineError('usage', `${flag}: expected a non-negative integer, got "${value}"`);
-    return parsed;
-  };
-}
+export { nonNegativeInt } from '../../util/flag-values.js';
 
 function unitInterval(flag: string): (value: string) => number {
   return (value: string) => {
@@ -98,7 +96,7 @@ export function addRunOptions(command: Command): Command {
     .option('--json', 'print one JSON summary {steps, episodes, valid, invalidByCheck, solverAttempts, solved, higherOrder, rewards, bugQuality, outDir} on stdout')
     .addOption(new Option('--strategy <strategy>', 'injector prompt (method §7); mixed draws removal or history per rollout').choices(STRATEGY_CHOICES).default('mixed'))
     .option('--repos <file>', 'repo set file (default: ./repos.yaml when present)')
-    .option('--test-timeout <seconds>', "time limit of one test_script.sh run (default: the repo's test_timeout_s)", positiveInt('--test-timeout'))
+    .addOption(testTimeoutOption())
     .option('--solver-max-turns <n>', 'policy turns per Solver attempt (default: --max-turns)', positiveInt('--solver-max-turns'))
     .option('--episode-concurrency <n>', 'order-1 episodes in flight (default 2)', positiveInt('--episode-concurrency'))
     .option('--solver-concurrency <n>', 'Solver attempts running at once (default 2)', positiveInt('--solver-concurrency'))
@@ -142,7 +140,7 @@ export function sharedSettings(flags: RunFlags): Pick<SelfplaySettingsInput, 'st
     seed: flags.seed ?? 0,
     injectorLimits: limits,
     solverLimits: { ...limits, ...(flags.solverMaxTurns ? { maxTurns: flags.solverMaxTurns } : {}) },
-    testTimeoutMs: flags.testTimeout === undefined ? undefined : flags.testTimeout * 1000,
+    testTimeoutMs: flagSecondsToMs(flags.testTimeout),
     lanes,
     goldenGate: flags.goldenGate,
   };
@@ -199,9 +197,9 @@ export function registerSelfplay(program: Command): void {
     .addOption(new Option('--advantage <estimator>', 'group-relative advantage').choices(advantageEstimatorSchema.options).default('rloo'))
     .option(
       '--max-staleness <n>',
-      'asynchronous steps: the next steps sample while at most this many train calls are pending; samples more than this many versions old are dropped (0: synchronous)',
+      `asynchronous steps: the next steps sample while at most this many train calls are pending; samples more than this many versions old are dropped (0: synchronous; the method allows up to ${METHOD_MAX_STALENESS})`,
       nonNegativeInt('--max-staleness'),
-      1,
+      DEFAULT_MAX_STALENESS,
     )
     .option('--higher-order-cap <n>', 'order-2 bugs grown from each order-1 bug at most (0: none)', nonNegativeInt('--higher-order-cap'), 1)
     .addOption(new Option('--train-roles <roles>', 'roles whose samples are written and trained (ablations)').choices(TRAIN_ROLES).default('both'))

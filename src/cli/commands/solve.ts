@@ -6,7 +6,7 @@ import PQueue from 'p-queue';
 import { artifactId } from '../../artifact/artifact-id.js';
 import { loadArtifactDir } from '../../artifact/load-artifact.js';
 import { createPolicy, type PolicyFlags } from '../../policy/create-policy.js';
-import { progressDisplay } from '../../report/progress-display.js';
+import { progressDisplay } from '../../util/progress-display.js';
 import { scoreInjector } from '../../reward/score-injector.js';
 import { validateForGrading } from '../../roles/grading-oracle.js';
 import { createProvider, prepareTemplate } from '../../sandbox/sandbox-factory.js';
@@ -21,6 +21,7 @@ import { addRepoOptions, addSandboxOption, addWarmOption, positiveInt, resolveRe
 import { addPolicyOptions } from '../policy-options.js';
 import { addLeakPolicyOption } from '../leak-policy-option.js';
 import { DEFAULT_VALIDATE_CONCURRENCY } from './validate.js';
+import { testTimeoutMsOf, testTimeoutOption } from '../test-timeout-option.js';
 
 interface SolveOptions extends RepoOptions, PolicyFlags, AgentLimitFlags, WarmFlags {
   artifact: string;
@@ -51,7 +52,7 @@ export function registerSolve(program: Command): void {
     .requiredOption('--out <dir>', 'output folder: attempts go to <out>/solves/<bug-id>/attempt-<i>/ (trajectory, pred_patch.diff, grade.json, leaks.json)')
     .option('--json', 'print one JSON line {bugId, attempts, solveRate, injectorReward} instead of a report')
     .option('--concurrency <n>', 'attempts running at once (default: all of them)', positiveInt('--concurrency'))
-    .option('--test-timeout <seconds>', "time limit of one test_script.sh run (default: the repo's test_timeout_s)", positiveInt('--test-timeout'))
+    .addOption(testTimeoutOption())
     .option('--prior-patch <file>', "a failed attempt's pred_patch.diff: solve the higher-order bug it makes (method §6; no injector reward)");
   addAgentLimitOptions(command);
   addLeakPolicyOption(command);
@@ -69,7 +70,7 @@ export function registerSolve(program: Command): void {
     const template = await prepareTemplate(repo, backend, display.sink).finally(display.stop);
     const provider = createProvider(backend, options.warm);
     try {
-      const testTimeoutMs = (options.testTimeout ?? repo.limits.test_timeout_s) * 1000;
+      const testTimeoutMs = testTimeoutMsOf(options, repo);
       const baseId = artifactId(artifact);
       const bugId = priorPatch === undefined ? baseId : `${baseId}-o2-${createHash('sha256').update(priorPatch).digest('hex').slice(0, 8)}`;
 

@@ -8,7 +8,8 @@ import type { ProgressSink } from '../../util/progress.js';
 import { createProvider, prepareTemplate } from '../../sandbox/sandbox-factory.js';
 import { addDockerHostOption, sandboxBackend } from '../docker-host-options.js';
 import { EngineError, errorMessage } from '../../util/engine-error.js';
-import { addRepoOptions, addSandboxOption, positiveInt, resolveRepoOptions, type RepoOptions, type SandboxChoice } from '../common-options.js';
+import { addRepoOptions, addSandboxOption, resolveRepoOptions, type RepoOptions, type SandboxChoice } from '../common-options.js';
+import { testTimeoutMsOf, testTimeoutOption } from '../test-timeout-option.js';
 
 interface TestRunOptions extends RepoOptions {
   sandbox: SandboxChoice;
@@ -48,7 +49,7 @@ export function registerTestRun(program: Command): void {
     .description('run a test script + parser on the original repo in a fresh sandbox (default: the whole pytest suite)')
     .option('--script <file>', "test_script.sh to run (default: the whole suite with the repo's test.runner, pytest -rA unless set)")
     .option('--parser <file>', "test_parser.py to read the log (default: the parser of the repo's test.runner)")
-    .option('--test-timeout <seconds>', "time limit of the script (default: the repo's test_timeout_s)", positiveInt('--test-timeout'))
+    .addOption(testTimeoutOption('the script'))
     .option('--json', 'print the whole TestReport as JSON');
   addRepoOptions(command);
   addSandboxOption(command);
@@ -63,7 +64,7 @@ export function registerTestRun(program: Command): void {
     const sandbox = await createProvider(backend).acquire(template);
     let report: TestReport;
     try {
-      report = await runTests(sandbox, { testScript, testParser, timeoutMs: (options.testTimeout ?? repo.limits.test_timeout_s) * 1000 });
+      report = await runTests(sandbox, { testScript, testParser, timeoutMs: testTimeoutMsOf(options, repo) });
     } finally {
       await sandbox.dispose();
     }

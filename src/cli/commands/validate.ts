@@ -5,7 +5,7 @@ import { Option, type Command } from 'commander';
 import PQueue from 'p-queue';
 import { artifactId } from '../../artifact/artifact-id.js';
 import { loadArtifactDir } from '../../artifact/load-artifact.js';
-import { progressDisplay } from '../../report/progress-display.js';
+import { progressDisplay } from '../../util/progress-display.js';
 import { formatValidationTable } from '../../report/validation-table.js';
 import { prepareTemplate, createProvider } from '../../sandbox/sandbox-factory.js';
 import { addDockerHostOption, sandboxBackend } from '../docker-host-options.js';
@@ -15,6 +15,8 @@ import { validateArtifact, type ValidationResult } from '../../validator/validat
 import { addBreadthOptions, withBreadthFlags, type BreadthFlags } from '../breadth-options.js';
 import type { SelectTestsMode } from '../../validator/selection/plan-selection.js';
 import { addRepoOptions, addSandboxOption, positiveInt, resolveRepoOptions, type RepoOptions, type SandboxChoice } from '../common-options.js';
+import { testTimeoutOption } from '../test-timeout-option.js';
+import { flagSecondsToMs } from '../../config/test-timeout.js';
 
 interface ValidateOptions extends RepoOptions, BreadthFlags {
   artifact?: string;
@@ -61,7 +63,7 @@ export function registerValidate(program: Command): void {
     .option('--artifact <dir>', 'artifact directory with the five files (bug_inject.diff, test_weaken.diff, test_files.txt, test_script.sh, test_parser.py)')
     .option('--artifact-list <file>', 'file with one artifact directory per line (relative to the file); prints one JSON line per artifact')
     .option('--json', 'print one JSON object (the verdict) on stdout instead of a table')
-    .option('--test-timeout <seconds>', "time limit of one test_script.sh run (default: the repo's test_timeout_s)", positiveInt('--test-timeout'))
+    .addOption(testTimeoutOption())
     .option('--concurrency <n>', 'sandboxes running at once', positiveInt('--concurrency'), DEFAULT_VALIDATE_CONCURRENCY)
     .addOption(
       new Option('--select-tests <mode>', "run only the tests relevant to each bug: auto (when the clean suite takes at least repos.yaml's test_selection.above_s, default 30 s), always, never (default: the repo's test_selection.mode)").choices([
@@ -88,7 +90,7 @@ export function registerValidate(program: Command): void {
       repo,
       template,
       provider: createProvider(backend),
-      testTimeoutMs: options.testTimeout !== undefined ? options.testTimeout * 1000 : undefined,
+      testTimeoutMs: flagSecondsToMs(options.testTimeout),
       queue: new PQueue({ concurrency: options.concurrency }),
       baselines: new BaselineCache(),
       ...(options.selectTests ? { selectTests: options.selectTests } : {}),

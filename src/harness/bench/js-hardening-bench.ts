@@ -10,6 +10,7 @@ import { silentProgress } from '../../util/progress.js';
 import { ssrPath } from '../../util/ssr-home.js';
 import { parseJsRunner, readJsTestFiles, type JsRunner } from '../js-test-files.js';
 import { runTests, type TestRun } from '../run-tests.js';
+import { resolveTestTimeoutMs } from '../../config/test-timeout.js';
 
 /**
  * Honest runs under the JS in-process checks (issue 23): for each JS repo, the clean suite run with
@@ -48,7 +49,7 @@ async function bench(repo: ResolvedRepo, runs: number, baselineRef: string): Pro
   const once = async (files: { testScript: string; testParser: string }): Promise<TestRun> => {
     const sandbox = await provider.acquire(template);
     try {
-      return await runTests(sandbox, { ...files, timeoutMs: repo.limits.test_timeout_s * 1000 });
+      return await runTests(sandbox, { ...files, timeoutMs: resolveTestTimeoutMs(repo) });
     } finally {
       await sandbox.dispose();
     }

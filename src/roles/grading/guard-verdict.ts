@@ -1,5 +1,5 @@
 import type { TestReport } from '../../harness/test-report.js';
-import { tamperFindings } from './tamper-ids.js';
+import { tamperFindings } from '../../harness/tamper-ids.js';
 
 /** Signs of a run that did not measure the code, as `grade.json` lists them. */
 export type GradeFlag = 'runner-tampered' | 'results-mismatch' | 'guard-missing' | 'test-files-written';

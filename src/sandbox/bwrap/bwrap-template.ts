@@ -16,7 +16,7 @@ import { REPO_DIR, type SandboxTemplate } from '../sandbox.js';
 import { bwrapArgs } from './bwrap-args.js';
 import { probeBwrap } from './bwrap-probe.js';
 import { startBwrap } from './bwrap-run.js';
-import { cloneAtCommit } from './clone-at-commit.js';
+import { cloneAtCommit } from '../images/clone-at-commit.js';
 import { readTemplateManifest, TEMPLATE_MANIFEST, TEMPLATE_REPO, type BwrapTemplateManifest } from './template-manifest.js';
 
 /** Bump when the template layout or build steps change, so older templates are rebuilt. */

@@ -1,26 +1,27 @@
-import { EngineError } from '../../util/engine-error.js';
-import { runProcess } from './run-process.js';
+import { hostGit } from '../../util/host-git.js';
 
-async function git(args: string[], what: string): Promise<string> {
-  const result = await runProcess('git', args).catch((error: unknown) => {
-    throw new EngineError('image-build-failed', `cannot run git (${(error as Error).message}); install git`);
-  });
-  if (result.exitCode !== 0) throw new EngineError('image-build-failed', `${what} failed (git exit ${result.exitCode}):\n${result.tail}`);
-  return result.tail;
-}
+/** Full stdout (listings of refs can be long), git's stderr in the error. */
+const git = (args: string[], what: string): Promise<string> => hostGit(args, { cwd: process.cwd(), what, code: 'image-build-failed' });
 
 /**
  * Clone `location` (a repository path, URL or bundle file) into `target` with full history and
- * check out `commit` as branch `main`. Remotes and every other branch are removed, so the
- * sandbox holds no commits from after the pinned one except what tags point at.
+ * check out `commit` as branch `main`, for every backend (Docker image, bubblewrap template, and
+ * k8s, which runs the Docker image). Remotes, every other branch and every tag that is not in the
+ * commit's history are removed: nothing in the copy names the repo's future (a later fix an
+ * Injector or Solver could read back with `git log --all` or `git show <tag>`).
+ *
+ * @throws EngineError `image-build-failed` with git's output when a step fails.
  */
 export async function cloneAtCommit(location: string, commit: string, target: string): Promise<void> {
   await git(['clone', '--quiet', '--no-hardlinks', '--', location, target], `git clone ${location}`);
-  await git(['-C', target, 'checkout', '--quiet', '--force', '-B', 'main', commit], `checking out ${commit} of ${location}`);
-  const branches = (await git(['-C', target, 'for-each-ref', '--format=%(refname:short)', 'refs/heads'], 'listing branches'))
-    .split('\n')
-    .filter((branch) => branch !== '' && branch !== 'main');
-  if (branches.length > 0) await git(['-C', target, 'branch', '-D', ...branches], 'removing branches');
-  const remotes = (await git(['-C', target, 'remote'], 'listing remotes')).split('\n').filter((remote) => remote !== '');
-  for (const remote of remotes) await git(['-C', target, 'remote', 'remove', remote], `removing remote ${remote}`);
+  await git(['-C', target, '-c', 'advice.detachedHead=false', 'checkout', '--quiet', '--force', '-B', 'main', commit], `checking out ${commit} of ${location}`);
+  const branches = lines(await git(['-C', target, 'for-each-ref', '--format=%(refname:short)', 'refs/heads'], 'listing branches')).filter((branch) => branch !== 'main');
+  if (branches.length > 0) await git(['-C', target, 'branch', '--quiet', '-D', ...branches], 'removing branches');
+  for (const remote of lines(await git(['-C', target, 'remote'], 'listing remotes'))) await git(['-C', target, 'remote', 'remove', remote], `removing remote ${remote}`);
+  const future = lines(await git(['-C', target, 'tag', '--no-merged', 'HEAD'], 'listing tags after the commit'));
+  if (future.length > 0) await git(['-C', target, 'tag', '-d', ...future], 'removing tags after the commit');
+}
+
+function lines(output: string): string[] {
+  return output.split('\n').map((line) => line.trim()).filter((line) => line !== '');
 }

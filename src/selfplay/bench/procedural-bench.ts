@@ -2,7 +2,8 @@ import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Command } from 'commander';
-import { loadReposOption, positiveInt } from '../../cli/common-options.js';
+import { loadReposOption } from '../../cli/common-options.js';
+import { positiveInt } from '../../util/flag-values.js';
 import { stepMetricsSchema, type StepMetrics } from '../step-metrics.js';
 import { runBenchSelfplay } from './run-bench-selfplay.js';
 

@@ -1,6 +1,6 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { Command } from 'commander';
-import { positiveInt } from '../../cli/common-options.js';
+import { positiveInt } from '../../util/flag-values.js';
 import { TokensPolicy } from '../../policy/tokens-policy.js';
 import { runEpisodeStream, type StreamResult, type StreamShape } from './episode-stream.js';
 import { FAST_TINY_CONFIG, startSamplingService } from './sampling-service.js';

@@ -9,7 +9,7 @@ import { JsonlTrajectoryWriter, readTrajectory, type Trajectory } from '../../..
 import type { AgentRole, PolicyTurn } from '../../../src/policy/policy.js';
 import { createProvider } from '../../../src/sandbox/sandbox-factory.js';
 import type { Sandbox } from '../../../src/sandbox/sandbox.js';
-import { ScriptedPolicy, type ScriptedStep } from '../../../src/testing/scripted-policy.js';
+import { ScriptedPolicy, type ScriptedStep } from '../../../src/policy/scripted-policy.js';
 import { toolsForRole } from '../../../src/tools/registry.js';
 import type { Tool } from '../../../src/tools/tool.js';
 import { EngineError } from '../../../src/util/engine-error.js';

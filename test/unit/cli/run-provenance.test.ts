@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { createRunPolicy, resolvedRunSettings } from '../../../src/cli/run-provenance.js';
-import { startFakeOpenAIServer, type FakeOpenAIServer } from '../../../src/testing/fake-openai-server.js';
+import { startFakeOpenAIServer, type FakeOpenAIServer } from '../../doubles/fake-openai-server.js';
 
 describe('createRunPolicy: the model server run.json records, from a real preflight over HTTP', () => {
   let server: FakeOpenAIServer | undefined;

@@ -7,7 +7,7 @@ import { addPolicyOptions } from '../../../src/cli/policy-options.js';
 import { createPolicy, resolveDefaultPolicy, type PolicyFlags } from '../../../src/policy/create-policy.js';
 import { OpenAIPolicy } from '../../../src/policy/openai-policy.js';
 import { TokensPolicy } from '../../../src/policy/tokens-policy.js';
-import { ScriptedPolicy } from '../../../src/testing/scripted-policy.js';
+import { ScriptedPolicy } from '../../../src/policy/scripted-policy.js';
 import { EngineError, isEngineError } from '../../../src/util/engine-error.js';
 
 describe('resolveDefaultPolicy', () => {

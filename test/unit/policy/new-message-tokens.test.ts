@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { newMessageTokens, type RenderChat } from '../../../src/policy/new-message-tokens.js';
 import type { OpenAIMessage } from '../../../src/policy/openai-messages.js';
-import { TOY_END_OF_TURN, toyEncode, toyTokenizeChat, type ToyChatMessage } from '../../../src/testing/toy-tokenizer.js';
+import { TOY_END_OF_TURN, toyEncode, toyTokenizeChat, type ToyChatMessage } from '../../doubles/toy-tokenizer.js';
 
 // The toy template: `<|role|>content<|end|>\n` per message, `<|end|>` one id (TOY_END_OF_TURN).
 const toy: RenderChat = async (messages, addGenerationPrompt) => toyTokenizeChat(messages as ToyChatMessage[], { addGenerationPrompt });

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { PolicyRequest } from '../../../src/policy/policy.js';
-import { ScriptedPolicy } from '../../../src/testing/scripted-policy.js';
+import { ScriptedPolicy } from '../../../src/policy/scripted-policy.js';
 import { isEngineError } from '../../../src/util/engine-error.js';
 
 function request(messages: PolicyRequest['messages'] = [{ role: 'user', content: 'fix it' }]): PolicyRequest {

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readRun } from '../../../src/report/read-run.js';
 import { renderRunReport } from '../../../src/report/render-report.js';
-import { writeLongRun } from '../../fixtures/runs/long-run.js';
+import { writeLongRun } from '../../../scripts/lib/long-run.js';
 
 /** Per-step bars and boxes: grouped past 50 steps. Lines keep every step (a point each stays readable). */
 const GROUPED = ['rejections', 'injector-reward', 'solver-reward', 'bug-files', 'bug-lines', 'strategy-mix', 'operator-mix', 'turns', 'tokens', 'output-tokens', 'format-error-rate', 'sampled-nll', 'stage-time', 'staleness'];

@@ -1,12 +1,22 @@
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_MAX_STALENESS, dropLost, dropStale } from '../../../src/rl/staleness.js';
+import { Command } from 'commander';
+import { registerSelfplay } from '../../../src/cli/commands/selfplay.js';
+import { DEFAULT_MAX_STALENESS, METHOD_MAX_STALENESS, dropLost, dropStale } from '../../../src/rl/staleness.js';
+import { selfplaySettingsSchema } from '../../../src/selfplay/selfplay-settings.js';
 import { EngineError } from '../../../src/util/engine-error.js';
 
 const sample = (role: 'injector' | 'solver', policyVersion: number) => ({ id: `${role}-${policyVersion}`, role, policyVersion });
 
 describe('dropStale', () => {
-  it('defaults to 8 versions (method §9)', () => {
-    expect(DEFAULT_MAX_STALENESS).toBe(8);
+  it('has one default, 1, in the CLI, the settings schema and dropStale; the method allows 8 (§9)', () => {
+    const program = new Command();
+    registerSelfplay(program);
+    const flag = program.commands.find((command) => command.name() === 'selfplay')?.options.find((option) => option.long === '--max-staleness');
+    expect(flag?.defaultValue).toBe(1);
+    expect(selfplaySettingsSchema.parse({ episodesPerStep: 1 }).maxStaleness).toBe(1);
+    expect(dropStale([sample('solver', 3), sample('solver', 4)], 5).kept.map((s) => s.id)).toEqual(['solver-4']);
+    expect(DEFAULT_MAX_STALENESS).toBe(1);
+    expect(METHOD_MAX_STALENESS).toBe(8);
   });
 
   it.each([
@@ -15,8 +25,8 @@ describe('dropStale', () => {
     [10, 10, true],
     [8, 0, true],
     [9, 0, false],
-  ])('trainer at v%i keeps a sample from v%i: %s', (current, version, kept) => {
-    const result = dropStale([sample('solver', version)], current);
+  ])('with the method bound, trainer at v%i keeps a sample from v%i: %s', (current, version, kept) => {
+    const result = dropStale([sample('solver', version)], current, METHOD_MAX_STALENESS);
     expect(result.kept).toHaveLength(kept ? 1 : 0);
     expect(result.dropped.solver).toBe(kept ? 0 : 1);
   });

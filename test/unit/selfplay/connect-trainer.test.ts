@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { RunStore } from '../../../src/corpus/run-store.js';
 import { connectTrainer } from '../../../src/selfplay/connect-trainer.js';
-import { scriptedTrainer, type ScriptedTrainer } from '../../../src/testing/scripted-trainer.js';
+import { scriptedTrainer, type ScriptedTrainer } from '../../doubles/scripted-trainer.js';
 import { TrainingJournal, type Checkpoint } from '../../../src/training/training-journal.js';
 import { makeEpisode } from '../corpus/corpus-factory.js';
 

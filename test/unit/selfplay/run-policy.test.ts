@@ -1,7 +1,7 @@
 import PQueue from 'p-queue';
 import { describe, expect, it } from 'vitest';
 import { RunPolicy } from '../../../src/selfplay/run-policy.js';
-import { ScriptedPolicy } from '../../../src/testing/scripted-policy.js';
+import { ScriptedPolicy } from '../../../src/policy/scripted-policy.js';
 import type { PolicyRequest } from '../../../src/policy/policy.js';
 import { TokensPolicy } from '../../../src/policy/tokens-policy.js';
 

@@ -1,4 +1,4 @@
-import type { WeakeningGranularity } from '../../../corpus/bug-quality.js';
+import type { WeakeningGranularity } from '../../../validator/bug-quality.js';
 import type { HideEntry } from './select-tests.js';
 import type { WeakenTarget } from './weaken-plan.js';
 

@@ -1,4 +1,4 @@
-import type { WeakeningGranularity } from '../../../corpus/bug-quality.js';
+import type { WeakeningGranularity } from '../../../validator/bug-quality.js';
 import { firstRoundTargets, granularityOf } from './weaken-targets.js';
 import { bash, type Steps } from '../program.js';
 import { applyEditsCommand, BUGGY_JSON, runCommand } from './injector-commands.js';

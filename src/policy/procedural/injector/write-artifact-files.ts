@@ -1,4 +1,4 @@
-import type { WeakeningGranularity } from '../../../corpus/bug-quality.js';
+import type { WeakeningGranularity } from '../../../validator/bug-quality.js';
 import { formatTestFilesList } from '../../../artifact/test-files-list.js';
 import { shellQuoteAll } from '../../../util/shell-quote.js';
 import { bash, submit, type Steps } from '../program.js';

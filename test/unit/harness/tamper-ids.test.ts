@@ -1,9 +1,9 @@
 import { execFileSync } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
-import { readJsTestFiles } from '../../../../src/harness/js-test-files.js';
-import type { TestReport } from '../../../../src/harness/test-report.js';
-import { runVerdict } from '../../../../src/roles/grading/guard-verdict.js';
-import { tamperFindings } from '../../../../src/roles/grading/tamper-ids.js';
+import { readJsTestFiles } from '../../../src/harness/js-test-files.js';
+import type { TestReport } from '../../../src/harness/test-report.js';
+import { runVerdict } from '../../../src/roles/grading/guard-verdict.js';
+import { tamperFindings } from '../../../src/harness/tamper-ids.js';
 
 const parseWith = (runner: 'jest' | 'mocha' | 'tape', log: string): TestReport['statuses'] =>
   JSON.parse(execFileSync('python3', ['-c', readJsTestFiles(runner).testParser], { input: log, encoding: 'utf8' })) as TestReport['statuses'];

@@ -1,5 +1,5 @@
-import type { FinishReason, Policy, PolicyRequest, PolicyTurn, TokenSample, TokenUsage } from '../policy/policy.js';
-import { parseTextToolCall } from '../policy/text-protocol/parse-text-tool-call.js';
+import type { FinishReason, Policy, PolicyRequest, PolicyTurn, TokenSample, TokenUsage } from './policy.js';
+import { parseTextToolCall } from './text-protocol/parse-text-tool-call.js';
 import { EngineError } from '../util/engine-error.js';
 
 /**

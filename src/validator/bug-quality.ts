@@ -2,7 +2,7 @@ import { z } from 'zod';
 import type { BugArtifact } from '../artifact/bug-artifact.js';
 import { isDiffParseError } from '../code/diff-parse-error.js';
 import { parseUnifiedDiff } from '../code/unified-diff.js';
-import { filesSpanned } from '../validator/test-file-of.js';
+import { filesSpanned } from './test-file-of.js';
 
 const count = z.number().int().nonnegative();
 

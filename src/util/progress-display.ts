@@ -1,5 +1,5 @@
 import { SingleBar } from 'cli-progress';
-import type { ProgressEvent, ProgressSink } from '../util/progress.js';
+import type { ProgressEvent, ProgressSink } from './progress.js';
 
 export interface ProgressDisplay {
   sink: ProgressSink;

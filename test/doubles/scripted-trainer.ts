@@ -1,6 +1,6 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import type { TrainingSample } from '../rl/training-sample.js';
+import type { TrainingSample } from '../../src/rl/training-sample.js';
 
 export interface TrainCall {
   expected_version: number;

@@ -9,7 +9,7 @@ import { gradeSolution, type SolverGrade } from '../../src/roles/grade-solution.
 import { runSolverEpisode, type SolverEpisode } from '../../src/roles/solver-episode.js';
 import type { Sandbox, SandboxProvider, SandboxTemplate } from '../../src/sandbox/sandbox.js';
 import { execMustSucceed } from '../../src/workspace/exec-checked.js';
-import { withSandbox } from '../helpers/sandboxes.js';
+import { withSandbox } from './sandboxes.js';
 
 /**
  * Solver scenarios on pyledger: a bug made on the host (a catalogue mutation, a hand-written

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { BugArtifact } from '../../../src/artifact/bug-artifact.js';
-import { describeBugQuality, weakeningOf } from '../../../src/corpus/bug-quality.js';
+import { describeBugQuality, weakeningOf } from '../../../src/validator/bug-quality.js';
 import { TempGitRepo } from '../code/temp-git-repo.js';
 
 const TESTS = `import unittest
