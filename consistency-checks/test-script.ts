@@ -1,5 +1,6 @@
 import { fail, parserFailureVerdict, pass, passedIds, reportOf, sample, type Verdict } from '../src/validator/check-helpers.js';
 import type { ConsistencyCheck } from '../src/validator/check-types.js';
+import { tamperFindings } from '../src/roles/grading/tamper-ids.js';
 
 /**
  * method §3.3 test script / min passing: on O the script finishes in time, at least
@@ -22,6 +23,12 @@ export const testScriptCheck: ConsistencyCheck = {
     const passed = passedIds(report.statuses);
     const failed = Object.keys(report.statuses).filter((id) => report.statuses[id] === 'failed').sort();
     const min = ctx.thresholds.min_passing_tests;
+    const findings = tamperFindings(report.statuses);
+    if (findings.length > 0) {
+      // The repo's own clean suite trips the JS runner's in-process checks: every grade would be
+      // runner-tampered, so the artifact is refused, naming what tripped them.
+      return fail(`the original repo's own suite trips the test runner's in-process tamper checks (${findings.length}): ${sample(findings).join('; ')}`, { tamperFindings: sample(findings) });
+    }
     if (failed.length > 0) {
       return fail(`${failed.length} selected test(s) fail on the original repo; all must pass`, { passed: passed.length, failed: failed.length, failedTests: sample(failed) });
     }

@@ -35,7 +35,7 @@ async function headCommit(repoPath: string): Promise<string> {
     if (!SHA.test(sha)) throw new Error(`unexpected rev-parse output "${sha}"`);
     return sha;
   } catch (error) {
-    throw new EngineError('repo-not-found', `${repoPath} is not a git repository with a commit: ${errorMessage(error)}`);
+    throw new EngineError('repo-not-found', `${repoPath} is not a git repository with a commit (${errorMessage(error)}): --repo and ssr init take a git checkout with at least one commit (git init && git commit there)`);
   }
 }
 
@@ -73,7 +73,10 @@ export async function resolveRepo(ref: string, repos: LoadedRepos | undefined): 
   const path = resolve(ref);
   if (!existsSync(path) || !statSync(path).isDirectory()) {
     const known = repos ? repos.file.repos.map((repo) => repo.id).join(', ') : '(no repos.yaml loaded)';
-    throw new EngineError('repo-not-found', `--repo ${ref}: not an id in repos.yaml (known: ${known}) nor a local directory`);
+    throw new EngineError(
+      'repo-not-found',
+      `--repo ${ref}: not an id in repos.yaml (known: ${known}) nor a local directory: pass one of those ids (--repos <file> reads another repos.yaml) or the path of a git repository (\`ssr init <path>\` writes its entry)`,
+    );
   }
   const commit = await headCommit(path);
   const slug = basename(path).toLowerCase().replace(/[^a-z0-9._-]+/g, '-').replace(/^[^a-z0-9]+/, '') || 'repo';

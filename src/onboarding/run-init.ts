@@ -1,12 +1,13 @@
 import { existsSync } from 'node:fs';
 import { basename, dirname, relative, resolve } from 'node:path';
 import { loadReposFile } from '../config/load-repos.js';
-import { imageRecipeSchema, repoEntrySchema } from '../config/repos-schema.js';
+import { imageRecipeSchema, repoEntrySchema, type ImageRecipe } from '../config/repos-schema.js';
 import { resolveRepo, type ResolvedRepo } from '../config/resolve-repo.js';
 import { createProvider, prepareTemplate } from '../sandbox/sandbox-factory.js';
 import type { SandboxBackend } from '../sandbox/sandbox.js';
 import { runGoldenGate } from '../selfplay/golden-gate/run-golden-gate.js';
 import type { CleanRun } from '../selfplay/golden-gate/judge-golden-gate.js';
+import { installStep, missingModuleHint } from '../selfplay/golden-gate/missing-module.js';
 import { noNetworkHint } from '../selfplay/golden-gate/network-failure.js';
 import { EngineError, isEngineError } from '../util/engine-error.js';
 import type { ProgressSink } from '../util/progress.js';
@@ -82,16 +83,18 @@ export async function runInit(options: InitOptions): Promise<InitResult> {
   const limits = options.testTimeoutS === undefined ? byPath.limits : { ...byPath.limits, test_timeout_s: options.testTimeoutS };
   const repo: ResolvedRepo = { ...byPath, id, image: imageRecipeSchema.parse({ setup }), testRunner, limits };
   const test = testRunner === 'pytest' ? {} : { test: { runner: testRunner } };
-  const gated = await gate(repo, options, result);
-  if (!gated) return result;
+  const outcome = await gate(repo, options, result, true);
+  if (!outcome) return result;
+  const { decided: gated, image } = outcome;
+  const written = { ...(image.packages.length > 0 ? { packages: image.packages } : {}), ...(image.setup.length > 0 ? { setup: image.setup } : {}) };
   const entry = repoEntrySchema.parse({
     id,
     source: { path: relative(dirname(reposFile), path) || '.', commit: byPath.commit },
-    ...(setup.length > 0 ? { image: { setup } } : {}),
+    ...(Object.keys(written).length > 0 ? { image: written } : {}),
     ...test,
     ...gated,
   });
-  result.entry = compact(entry, setup.length > 0, { ...test, ...gated });
+  result.entry = compact(entry, written, { ...test, ...gated });
   if (options.dryRun) {
     result.status = 'dry-run';
     return result;
@@ -103,16 +106,20 @@ export async function runInit(options: InitOptions): Promise<InitResult> {
 }
 
 /** The entry as written: the fields init decided, the rest left to the schema's defaults. */
-function compact(entry: ReturnType<typeof repoEntrySchema.parse>, withImage: boolean, gated: object): Record<string, unknown> {
-  return { id: entry.id, source: entry.source, ...(withImage ? { image: { setup: entry.image.setup } } : {}), ...gated };
+function compact(entry: ReturnType<typeof repoEntrySchema.parse>, image: object, gated: object): Record<string, unknown> {
+  return { id: entry.id, source: entry.source, ...(Object.keys(image).length > 0 ? { image } : {}), ...gated };
 }
+
+
 
 /**
  * Build the image and run the golden gate. Returns the thresholds / limits the clean suite calls
- * for, or undefined after recording why the repo cannot be decided (a failing setup step, a
- * refused gate, no passing test). Infrastructure failures propagate.
+ * for and the image recipe it passed with, or undefined after recording why the repo cannot be
+ * decided (a failing setup step, a refused gate, no passing test). A gate that fails because the
+ * tests cannot import a module is tried once more with the line that installs it (`retry`), so
+ * the entry comes out with that line or the refusal says it was tried. Infrastructure failures propagate.
  */
-async function gate(repo: ResolvedRepo, options: InitOptions, result: InitResult): Promise<object | undefined> {
+async function gate(repo: ResolvedRepo, options: InitOptions, result: InitResult, retry: boolean): Promise<{ decided: object; image: ImageRecipe } | undefined> {
   let template;
   try {
     template = await prepareTemplate(repo, options.backend, options.progress);
@@ -130,8 +137,16 @@ async function gate(repo: ResolvedRepo, options: InitOptions, result: InitResult
   const gated = { ...repo, thresholds: { ...repo.thresholds, min_passing_tests: 1 } };
   const verdict = await runGoldenGate({ repo: gated, template, provider: createProvider(options.backend), testTimeoutMs: limitMs, onCleanRun: (run) => runs.push(run) });
   result.gate = verdict;
+  const missing = runs.find((run) => run.missingModule !== undefined && !run.missingModule.own)?.missingModule;
+  const failedToRun = verdict.status === 'refused' || (runs[0] !== undefined && countClean(runs[0], verdict.quarantined).passed === 0);
+  if (failedToRun && missing !== undefined && retry) {
+    const step = installStep(missing);
+    result.notes.push(`the clean suite could not import ${missing.module} ("${missing.error}"): tried the gate again once with the image.setup step ${JSON.stringify(step)}`);
+    options.progress({ stage: 'golden gate', message: `${missing.error}: trying again with the image.setup step ${JSON.stringify(step)}` });
+    return gate({ ...repo, image: { ...repo.image, setup: [...repo.image.setup, step] } }, options, result, false);
+  }
   if (verdict.status === 'refused') {
-    result.undecided.push({ field: runs.some((run) => run.timedOut) ? 'limits.test_timeout_s' : 'tests', why: verdict.reason });
+    result.undecided.push({ field: runs.some((run) => run.timedOut) ? 'limits.test_timeout_s' : missing === undefined ? 'tests' : 'image.setup', why: verdict.reason });
     return undefined;
   }
   if (runs.length === 0) throw new EngineError('internal', 'the golden gate passed without a clean run');
@@ -139,11 +154,13 @@ async function gate(repo: ResolvedRepo, options: InitOptions, result: InitResult
   const { passed, failed } = result.cleanSuite;
   const network = runs.find((run) => run.networkFailure !== undefined)?.networkFailure;
   const offline = network === undefined ? '' : noNetworkHint(network);
+  const cause = missing === undefined ? '' : missingModuleHint(missing);
+  const field = missing === undefined ? 'tests' : 'image.setup';
   if (passed === 0) {
-    result.undecided.push({ field: 'tests', why: `no test passes on the clean repo (${failed} fail): fix the test set-up (missing dependencies? add image.setup steps)${offline}` });
+    result.undecided.push({ field, why: `no test passes on the clean repo (${failed} fail): fix the test set-up (missing dependencies? add image.setup steps)${cause}${offline}` });
     return undefined;
   }
-  if (failed > 0) result.notes.push(`${failed} test(s) fail on the clean repo: an Injector's test selection must leave them out${offline}`);
+  if (failed > 0) result.notes.push(`${failed} test(s) fail on the clean repo: an Injector's test selection must leave them out${cause}${offline}`);
   if (verdict.quarantined.length > 0) result.notes.push(`${verdict.quarantined.length} flaky test(s) differ between the clean runs; the golden gate quarantines them in every run`);
   const decided: Record<string, object> = {};
   if (passed < DEFAULT_MIN_PASSING) {
@@ -151,5 +168,5 @@ async function gate(repo: ResolvedRepo, options: InitOptions, result: InitResult
     result.notes.push(`only ${passed} test(s) pass: thresholds.min_passing_tests set to ${passed} (default ${DEFAULT_MIN_PASSING})`);
   }
   decided.limits = { test_timeout_s: verdict.raisedFromMs === null ? repo.limits.test_timeout_s : Math.ceil(verdict.testTimeoutMs / 1000) };
-  return decided;
+  return { decided, image: repo.image };
 }

@@ -15,7 +15,7 @@ import { EngineError } from '../util/engine-error.js';
 import { shellQuote } from '../util/shell-quote.js';
 import { dropExampleHunks } from './grading/drop-example-hunks.js';
 import { droppedSectionSchema, type DroppedSection } from './grading/drop-reason.js';
-import { guardVerdict } from './grading/guard-verdict.js';
+import { runVerdict } from './grading/guard-verdict.js';
 import { originalRunnerNamedFiles } from './grading/original-runner-named.js';
 import { sanitizePatch } from './grading/sanitize-patch.js';
 import type { TestRunCounter } from '../harness/test-run-counts.js';
@@ -159,7 +159,7 @@ export async function gradeSolution(options: GradeSolutionOptions): Promise<Solv
     await restoreFiles(sandbox, artifact.testFiles.filter((path) => !isDoctestHost(path)));
     options.testRuns?.add('grading', 'full');
     const report = await runTests(sandbox, { testScript: artifact.testScript, testParser: artifact.testParser, timeoutMs: options.testTimeoutMs });
-    const guard = guardVerdict(report, options.originalPassing, options.originalGuarded ?? false);
+    const guard = runVerdict(report, options.originalPassing, options.originalGuarded ?? false);
     const mismatched = new Set(guard.mismatched);
     const failingTests = options.originalPassing.filter((id) => report.statuses[id] !== 'passed' || mismatched.has(id)).sort();
     const base = { applied: method, failingTests, flags: guard.flags };

@@ -149,9 +149,9 @@ export async function runSelfplay(input: SelfplayRunInput): Promise<SelfplayRunR
       : await connectTrainer({ url: settings.trainerUrl, store, resume: input.resume ?? false, firstUndoneStep, ...(input.onResume ? { onResume: input.onResume } : {}) });
     if (trainer !== null) {
       // A separate sampler must serve the trainer's weights before the first sample: a trainer that resumed is ahead of it.
-      const { samplerUrl, samplerSync } = settings;
+      const { samplerUrl, samplerSync, maxStaleness } = settings;
       // At version 0 there is nothing to load, but the sampler must serve the same weights as the trainer all the same.
-      const route = { trainerUrl: trainer.url, samplerUrl, samplerSync, runTag: trainer.runTag, tolerance: settings.samplerCheckTolerance };
+      const route = { trainerUrl: trainer.url, samplerUrl, samplerSync, runTag: trainer.runTag, tolerance: settings.samplerCheckTolerance, maxStaleness };
       const served = trainer.version === 0 ? await checkStartingSampler(route) : await publishWeights(route, trainer.version);
       if (served !== null) policy.serve(served);
     }

@@ -53,7 +53,8 @@ export const selfplaySettingsSchema = z.object({
   samplerUrl: z.string().nullable().default(null).describe("the policy's endpoint (--base-url): where the trainer's weights go after each step"),
   samplerSync: samplerSyncModeSchema.default('auto').describe('how the sampler loads the weights when it is not the trainer'),
   samplerCheckTolerance: z.number().positive().default(DEFAULT_PROBE_TOLERANCE).describe("largest mean |sampler − trainer| log-prob of the check after each sync (verify-sampler.ts)"),
-  saveEvery: z.number().int().nonnegative().default(0).describe('a trainer checkpoint (POST /weights/save) every N steps; 0 = none'),
+  saveEvery: z.number().int().nonnegative().default(0).describe('a resumable trainer checkpoint (POST /weights/save) every N steps; 0 = none'),
+  keepCheckpoints: z.number().int().positive().default(2).describe('resumable trainer checkpoints kept on its disk: each save deletes all but the newest N'),
   corpusDir: z.string().nullable().default(null).describe('solve-only mode: the run dir whose valid bugs are solved'),
   goldenGate: z.boolean().default(true).describe("run each repo's clean suite twice before any episode: quarantine flaky tests, raise a limit the suite is near (or refuse the repo)"),
   leakPolicy: z.enum(LEAK_POLICIES).default('flag').describe('a Solver attempt that reached for a leak (scanLeaks): flag = record it; fail = it also earns −1'),
@@ -61,9 +62,9 @@ export const selfplaySettingsSchema = z.object({
 export type SelfplaySettings = z.infer<typeof selfplaySettingsSchema>;
 export type SelfplaySettingsInput = z.input<typeof selfplaySettingsSchema>;
 
-/** The settings a resume must repeat (run.json); lane sizes, the trainer, the sampler (and its check) and the checkpoint period may change. */
+/** The settings a resume must repeat (run.json); lane sizes, the trainer, the sampler (and its check) and the checkpoint period and retention may change. */
 export function resumeKey(settings: SelfplaySettings, extra: Record<string, unknown>): Record<string, unknown> {
-  const { lanes: _lanes, trainerUrl, samplerUrl: _samplerUrl, samplerSync: _samplerSync, samplerCheckTolerance: _tolerance, saveEvery: _saveEvery, leakPolicy, goldenGate, ...rest } = settings;
+  const { lanes: _lanes, trainerUrl, samplerUrl: _samplerUrl, samplerSync: _samplerSync, samplerCheckTolerance: _tolerance, saveEvery: _saveEvery, keepCheckpoints: _keepCheckpoints, leakPolicy, goldenGate, ...rest } = settings;
   // Defaults are left out so runs started before these settings existed still resume.
   return { ...rest, ...(leakPolicy === 'flag' ? {} : { leakPolicy }), ...(goldenGate ? {} : { goldenGate }), trainer: trainerUrl !== null, ...extra };
 }

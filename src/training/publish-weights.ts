@@ -15,6 +15,18 @@ export interface WeightsRoute {
   runTag: string;
   /** The sampler check's tolerance (verifySampler); default DEFAULT_PROBE_TOLERANCE. */
   tolerance?: number;
+  /** `--max-staleness`: how many versions behind the newest a sample may be, so how many exports a sampler may still read. */
+  maxStaleness: number;
+}
+
+/**
+ * The weights-only exports kept on the trainer's disk when a new one is written: the new one,
+ * the one the sampler serves until it loads the new one, and the `maxStaleness` before it, which
+ * requests still in flight may name (vLLM reloads an evicted adapter from its path). Older ones
+ * are deleted: every sample they could produce is dropped as stale.
+ */
+export function exportsToKeep(maxStaleness: number): number {
+  return maxStaleness + 2;
 }
 
 /** Whether the sampler is the trainer itself (then it serves each new version as soon as it trains it). */
@@ -28,15 +40,17 @@ export function samplesFromTrainer(route: WeightsRoute): boolean {
  * trainer samples itself; null with `--sampler-sync none` and a separate sampler (samples keep the
  * version the sampler reports, so they age out instead of passing as new).
  *
- * `saved`: a checkpoint the caller already had the trainer write after this step (`--save-every`),
- * used instead of a second save of the same weights (minutes on a real model).
+ * The sampler gets a weights-only export (the adapter for LoRA; `exportsToKeep` of them stay on
+ * disk), never a resumable checkpoint of its own. `saved`: a resumable checkpoint the caller
+ * already had the trainer write after this step (`--save-every`), used instead of a second save
+ * of the same weights (minutes on a real model).
  *
  * @throws EngineError when the trainer does not save that version or the sampler does not load it.
  */
 export async function publishWeights(route: WeightsRoute, trainerVersion: number, saved?: TrainerCheckpoint): Promise<SamplerState | null> {
   if (samplesFromTrainer(route)) return { version: trainerVersion };
   if (route.samplerSync === 'none') return null;
-  const checkpoint = saved ?? (await saveTrainerWeights(route.trainerUrl));
+  const checkpoint = saved ?? (await saveTrainerWeights(route.trainerUrl, { weightsOnly: true, keep: exportsToKeep(route.maxStaleness) }));
   if (checkpoint.version !== trainerVersion) {
     throw new EngineError('policy-unavailable', `the trainer at ${route.trainerUrl} saved version ${checkpoint.version}, but its step answered version ${trainerVersion}: another client is training it`);
   }

@@ -68,6 +68,27 @@ describe('ssr init', () => {
     await dockerClient().getImage(result.gate!.image).remove({ force: true }).catch(() => undefined);
   }, 600_000);
 
+  it('a suite that cannot import a module: init names it and tries its pip step once by itself (--dry-run)', async () => {
+    const index = await localPackageIndex();
+    process.env.PIP_INDEX_URL = index.fileUrl;
+    const dir = join(mkdtempSync(join(tmpdir(), 'ssr-init-')), 'undeclared-dep');
+    mkdirSync(join(dir, 'tests'), { recursive: true });
+    writeFileSync(join(dir, 'lib.py'), `import ${index.module}\n\ndef answer():\n    return ${index.module}.ANSWER\n`);
+    writeFileSync(join(dir, 'tests', 'test_lib.py'), 'import sys\nsys.path.insert(0, ".")\nfrom lib import answer\n\ndef test_answer():\n    assert answer() == 42\n');
+    const git = (...args: string[]) => execFileSync('git', ['-C', dir, ...args], { env: { ...process.env, GIT_AUTHOR_NAME: 't', GIT_AUTHOR_EMAIL: 't@t', GIT_COMMITTER_NAME: 't', GIT_COMMITTER_EMAIL: 't@t', GIT_AUTHOR_DATE: '2024-01-01T00:00:00Z', GIT_COMMITTER_DATE: '2024-01-01T00:00:00Z' } });
+    git('init', '-q', '-b', 'main');
+    git('add', '-A');
+    git('commit', '-q', '-m', 'init');
+    // Fixed dates: the same commit, so the first gate's image (without the step) is one tag that later runs reuse.
+    const run = await runCli(['init', dir, '--repos', join(dirname(dir), 'repos.yaml'), '--sandbox', 'docker', '--dry-run', '--json']);
+    expect(run.code, `${run.stdout}\n${run.stderr}`).toBe(0);
+    const result = initResultSchema.parse(JSON.parse(run.stdout));
+    expect(result.notes).toContain(`the clean suite could not import ${index.module} ("ModuleNotFoundError: No module named '${index.module}'"): tried the gate again once with the image.setup step {"pip":"${index.module}"}`);
+    expect(result.cleanSuite).toEqual({ passed: 1, failed: 0 });
+    expect(result.entry).toMatchObject({ image: { setup: [{ pip: index.module }] } });
+    await dockerClient().getImage(result.gate!.image).remove({ force: true }).catch(() => undefined);
+  }, 600_000);
+
   it('prints what it could not decide for a repo with no tests, exit 1', async () => {
     const dir = join(mkdtempSync(join(tmpdir(), 'ssr-init-')), 'no-tests');
     mkdirSync(dir);

@@ -1,19 +1,13 @@
-import { createHash } from 'node:crypto';
-import { execFileSync } from 'node:child_process';
-import { cpSync, existsSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
-import { join, relative } from 'node:path';
+import { join } from 'node:path';
 import PQueue from 'p-queue';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { BugArtifact } from '../../src/artifact/bug-artifact.js';
-import { imageRecipeSchema } from '../../src/config/repos-schema.js';
-import { resolveRepo, type ResolvedRepo } from '../../src/config/resolve-repo.js';
 import { runTests, type TestRun } from '../../src/harness/run-tests.js';
 import { gradeSolution, type GradeSolutionOptions, type SolverGrade } from '../../src/roles/grade-solution.js';
 import { createProvider } from '../../src/sandbox/sandbox-factory.js';
 import type { SandboxProvider, SandboxTemplate } from '../../src/sandbox/sandbox.js';
-import { ssrPath } from '../../src/util/ssr-home.js';
 import { dockerTemplate } from '../helpers/sandboxes.js';
-import { cheatArtifact, cheatPatch, CHEATS, expectCheatEarnsNothing, loadCheats } from './js-cheats.js';
+import { cheatArtifact, cheatPatch, CHEATS, expectCheatEarnsNothing, fixtureRepo, loadCheats } from './js-cheats.js';
 
 /**
  * Jest as a real runner (issue 16): jestkit, a CommonJS library with a Jest 29 suite
@@ -22,7 +16,9 @@ import { cheatArtifact, cheatPatch, CHEATS, expectCheatEarnsNothing, loadCheats 
  * jest_json_parser.py give ids `file > describe… > test` with the right statuses; a config or
  * package.json `jest` field that narrows collection, a setupFilesAfterEnv file that swallows
  * failures, a shadowed runner and a report the code under test prints or writes into the log each
- * earn −1 with the bug still there; the honest fix earns +1.
+ * earn −1 with the bug still there; so does code under test that tampers with Jest in the tests' own
+ * process (globals rewrapped, matchers neutralised, recorded failures cleared, test bodies swapped:
+ * `runner-tampered`, found by jest.sh's integrity environment); the honest fix earns +1.
  */
 const DIR = join(CHEATS, 'jest');
 const REPO_FILES = join(DIR, 'repo');
@@ -46,35 +42,6 @@ const IDS = [
   'test/words.test.js > words > truncate > ends cut text with an ellipsis',
   'test/words.test.js > a top-level test has no describe in its id',
 ];
-
-function filesUnder(dir: string): string[] {
-  return readdirSync(dir, { recursive: true, encoding: 'utf8' })
-    .filter((name) => statSync(join(dir, name)).isFile())
-    .map((name) => relative(dir, join(dir, name)))
-    .sort();
-}
-
-/**
- * jestkit as a git repo (one commit, fixed dates) under the ssr home, in a folder named by a hash
- * of the fixture's files: the same files give the same commit, so the same image tag, on every run.
- */
-async function jestkitRepo(): Promise<ResolvedRepo> {
-  const hash = createHash('sha256');
-  for (const name of filesUnder(REPO_FILES)) hash.update(`${name}\0${readFileSync(join(REPO_FILES, name), 'utf8')}\0`);
-  const dir = ssrPath('test-repos', `jestkit-${hash.digest('hex').slice(0, 12)}`);
-  if (!existsSync(join(dir, '.git'))) {
-    rmSync(dir, { recursive: true, force: true });
-    cpSync(REPO_FILES, dir, { recursive: true });
-    const date = '2024-01-01T00:00:00Z';
-    const env = { ...process.env, GIT_AUTHOR_DATE: date, GIT_COMMITTER_DATE: date, GIT_AUTHOR_NAME: 't', GIT_AUTHOR_EMAIL: 't@t', GIT_COMMITTER_NAME: 't', GIT_COMMITTER_EMAIL: 't@t' };
-    const git = (...args: string[]): void => void execFileSync('git', ['-C', dir, ...args], { env, stdio: 'ignore' });
-    git('init', '-q', '-b', 'main');
-    git('add', '-A');
-    git('commit', '-q', '-m', 'jestkit');
-  }
-  const repo = await resolveRepo(dir, undefined);
-  return { ...repo, image: imageRecipeSchema.parse({ setup: [{ npm: 'ci' }] }), testRunner: 'jest', limits: { ...repo.limits, test_timeout_s: TEST_TIMEOUT_S } };
-}
 
 const cheats = loadCheats(DIR);
 
@@ -103,7 +70,7 @@ describe('Jest as a real runner: exact ids, and cheats earn nothing (real Docker
 
   beforeAll(async () => {
     const started = Date.now();
-    template = await dockerTemplate(await jestkitRepo());
+    template = await dockerTemplate(await fixtureRepo(REPO_FILES, 'jestkit', 'jest', TEST_TIMEOUT_S));
     console.log(`jestkit image ready in ${((Date.now() - started) / 1000).toFixed(1)} s`);
     provider = createProvider('docker');
     artifact = cheatArtifact(DIR, 'jest');
@@ -125,10 +92,17 @@ describe('Jest as a real runner: exact ids, and cheats earn nothing (real Docker
 
   it('holds the Jest cheats the issue names', () => {
     expect(cheats.map((cheat) => cheat.name)).toEqual([
+      'clear-recorded-failures.sh',
       'config-narrows-collection.sh',
+      'equality-tester-accepts-all.sh',
+      'expect-extend-neutralises-matchers.sh',
       'forge-report-into-log.sh',
       'forge-report-stdout.sh',
+      'matchers-store-rewritten.sh',
+      'object-is-neutralised.sh',
       'package-json-narrows-collection.sh',
+      'replace-test-bodies.sh',
+      'rewrap-jest-globals.sh',
       'setup-file-swallows-failures.sh',
       'shadow-runner.sh',
     ]);

@@ -1,24 +1,17 @@
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import PQueue from 'p-queue';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { BugArtifact } from '../../src/artifact/bug-artifact.js';
 import { loadReposFile } from '../../src/config/load-repos.js';
 import { resolveRepo, type ResolvedRepo } from '../../src/config/resolve-repo.js';
-import { loadCatalogue } from '../../src/catalogue/load-catalogue.js';
-import { materialiseEntry } from '../../src/catalogue/materialise-entry.js';
-import { catalogueRepoEntry, writeCatalogueRepos } from '../../src/catalogue/write-catalogue-repos.js';
 import { runTests } from '../../src/harness/run-tests.js';
 import { gradeSolution, originalPassingTests, type GradeSolutionOptions, type SolverGrade } from '../../src/roles/grade-solution.js';
 import { createProvider } from '../../src/sandbox/sandbox-factory.js';
 import type { SandboxProvider, SandboxTemplate } from '../../src/sandbox/sandbox.js';
-import { ssrPath } from '../../src/util/ssr-home.js';
 import { BaselineCache } from '../../src/validator/baseline-cache.js';
 import { validateArtifact } from '../../src/validator/validate-artifact.js';
 import { dockerTemplate, ROOT_REPOS_YAML } from '../helpers/sandboxes.js';
-import { byPath, cheatArtifact, cheatPatch, CHEATS, expectCheatEarnsNothing, loadCheats } from './js-cheats.js';
+import { byPath, cheatArtifact, cheatPatch, CHEATS, expectCheatEarnsNothing, fixtureRepo, loadCheats } from './js-cheats.js';
 
 /**
  * The JS cheat suite (issue 16): every `.sh` of test/fixtures/js-cheats/ is a scripted Solver that
@@ -101,24 +94,14 @@ describe('the JS cheat suite: grading measures the code on node:test too (real D
  * of O instead of a whole validation (the artifact's validity is not what is tested here).
  */
 interface RunnerCheats {
-  runner: 'tape' | 'vitest';
+  runner: 'tape' | 'vitest' | 'mocha';
   title: string;
   repo: () => Promise<ResolvedRepo>;
   failing: string;
   fix: string;
   names: string[];
-}
-
-const CATALOGUE = fileURLToPath(new URL('../../catalogue/', import.meta.url));
-
-/** A catalogue entry materialised (cached under the ssr home) and resolved like a repos.yaml entry. */
-async function catalogueRepo(id: string): Promise<ResolvedRepo> {
-  const entry = loadCatalogue(CATALOGUE).find((candidate) => candidate.id === id)!;
-  const dest = ssrPath('catalogue');
-  const built = await materialiseEntry(entry, { dest: join(dest, 'repos'), debCache: join(dest, 'debs'), npmCache: join(dest, 'npm'), npmLocks: join(CATALOGUE, 'npm-locks') });
-  const reposFile = join(mkdtempSync(join(tmpdir(), 'ssr-js-cheats-')), 'repos.yaml');
-  await writeCatalogueRepos(reposFile, [catalogueRepoEntry(entry, built)]);
-  return resolveRepo(id, await loadReposFile(reposFile));
+  /** Fewest tests passing on O (a sanity check that the whole suite ran). */
+  minPassing: number;
 }
 
 function describeRunnerCheats(spec: RunnerCheats): void {
@@ -146,7 +129,7 @@ function describeRunnerCheats(spec: RunnerCheats): void {
       }
       const passing = Object.entries(original.statuses).filter(([, status]) => status === 'passed').map(([id]) => id).sort();
       expect(passing, original.log.slice(-2000)).toContain(spec.failing);
-      expect(passing.length).toBeGreaterThan(50);
+      expect(passing.length).toBeGreaterThanOrEqual(spec.minPassing);
       grading = { provider: runnerProvider, template: runnerTemplate, artifact: runnerArtifact, originalPassing: passing, testTimeoutMs: TEST_TIMEOUT_S * 1000 };
     }, 1_500_000);
 
@@ -173,28 +156,58 @@ function describeRunnerCheats(spec: RunnerCheats): void {
 /**
  * tape runs in the same process as the code under test and prints TAP on its stdout, so the code
  * can print a passing stream itself and exit, write into what it takes for the runner's result
- * channel, or write a stream behind a nonce of its own into the log and kill the script.
- * minimist from the catalogue (its tape suite), tap-files.sh and tap_parser.py.
+ * channel, or write a stream behind a nonce of its own into the log and kill the script; or, in the
+ * same process, rebind tape's assertion recorder, its assertion methods, a test instance's bound
+ * methods or EventEmitter's emit (`runner-tampered`, found by tap-files.sh's preload). tapekit
+ * (test/fixtures/js-cheats/tape/repo/, tape 5, its image built by `npm ci`), tap-files.sh and
+ * tap_parser.py.
  */
 describeRunnerCheats({
   runner: 'tape',
-  title: 'the JS cheat suite on tape: forged TAP earns nothing (real Docker, Node 18, minimist)',
-  repo: () => catalogueRepo('minimist'),
-  failing: 'test/stop_early.js > stops parsing on the first non-option when stopEarly is set',
-  fix: `sed -i 's/args.slice(i + 2)/args.slice(i + 1)/' index.js`,
-  names: ['forge-tap-into-result-channel.sh', 'forge-tap-into-runner-log.sh', 'forge-tap-stdout-and-exit.sh'],
+  title: 'the JS cheat suite on tape: forged TAP and tampered internals earn nothing (real Docker, Node 18, tapekit)',
+  repo: () => fixtureRepo(join(CHEATS, 'tape', 'repo'), 'tapekit', 'tape', TEST_TIMEOUT_S),
+  failing: 'test/range.js > clamp holds a value between its bounds',
+  fix: `sed -i 's/return Math.max(Math.min(value, low), high);/return Math.min(Math.max(value, low), high);/' src/range.js`,
+  names: [
+    'emit-flips-results.sh', 'forge-tap-into-result-channel.sh', 'forge-tap-into-runner-log.sh', 'forge-tap-stdout-and-exit.sh',
+    'patch-assertion-methods.sh', 'rebind-assertion-recorder.sh', 'rebind-test-instances.sh',
+  ],
+  minPassing: 6,
 });
 
 /**
  * Vitest: a config that adds a setup file and a reporter (under names no convention knows), a
  * complete passing report the code under test prints, and one it writes into the log before
- * killing Vitest and the script. tskit (its Vitest suite), vitest.sh and jest_json_parser.py.
+ * killing Vitest and the script; and, in the tests' own worker, built-in matchers redefined
+ * (expect.extend, chai's prototype) and a hook that turns failures into passes (`runner-tampered`,
+ * found by vitest.sh's setup file). tskit (its Vitest suite), vitest.sh and jest_json_parser.py.
  */
 describeRunnerCheats({
   runner: 'vitest',
-  title: 'the JS cheat suite on Vitest: configs, setup files and forged reports earn nothing (real Docker, Node 18, tskit)',
+  title: 'the JS cheat suite on Vitest: configs, setup files, forged reports and tampered matchers earn nothing (real Docker, Node 18, tskit)',
   repo: async () => resolveRepo('tskit', await loadReposFile(ROOT_REPOS_YAML)),
   failing: 'test/duration.test.ts > parseDuration > names an unknown unit',
   fix: `sed -i 's/unknown unit "\${match\\[1\\]}"/unknown unit "\${match[2]}"/' src/duration.ts`,
-  names: ['config-setup-reporter.sh', 'forge-report-into-log.sh', 'forge-report-stdout.sh'],
+  names: [
+    'config-setup-reporter.sh', 'expect-extend-neutralises-matchers.sh', 'forge-report-into-log.sh', 'forge-report-stdout.sh',
+    'hook-overwrites-failures.sh', 'matcher-prototype-rewritten.sh',
+  ],
+  minPassing: 50,
+});
+
+/**
+ * Mocha: code under test, in the tests' own process, rebinds the runner's methods
+ * (Runner.prototype.fail, Runnable.prototype.run), EventEmitter's emit, the global it() or
+ * node:assert (`runner-tampered`, found by mocha.sh's --require guard). mochakit
+ * (test/fixtures/js-cheats/mocha/repo/, Mocha 10 and node:assert, its image built by `npm ci`),
+ * mocha.sh and mocha_json_parser.py.
+ */
+describeRunnerCheats({
+  runner: 'mocha',
+  title: 'the JS cheat suite on Mocha: tampered runner internals earn nothing (real Docker, Node 18, mochakit)',
+  repo: () => fixtureRepo(join(CHEATS, 'mocha', 'repo'), 'mochakit', 'mocha', TEST_TIMEOUT_S),
+  failing: 'test/stack.test.js > Stack pops what was pushed last',
+  fix: `sed -i 's/return this.items.shift();/return this.items.pop();/' src/stack.js`,
+  names: ['assert-made-no-op.sh', 'emit-turns-fail-into-pass.sh', 'rewrap-mocha-globals.sh', 'runnable-swallows-errors.sh', 'runner-fail-reports-pass.sh'],
+  minPassing: 5,
 });

@@ -1,10 +1,15 @@
-import { readdirSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { createHash } from 'node:crypto';
+import { execFileSync } from 'node:child_process';
+import { cpSync, existsSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { expect } from 'vitest';
 import type { BugArtifact } from '../../src/artifact/bug-artifact.js';
 import type { SolverGrade } from '../../src/roles/grade-solution.js';
 import { parseTestFilesList } from '../../src/artifact/test-files-list.js';
+import { imageRecipeSchema } from '../../src/config/repos-schema.js';
+import { resolveRepo, type ResolvedRepo } from '../../src/config/resolve-repo.js';
+import { ssrPath } from '../../src/util/ssr-home.js';
 import { readJsTestFiles, type JsRunner } from '../../src/harness/js-test-files.js';
 import { prepareSolverSandbox } from '../../src/roles/solver-sandbox.js';
 import type { SandboxProvider, SandboxTemplate } from '../../src/sandbox/sandbox.js';
@@ -75,4 +80,34 @@ export async function cheatPatch(
   } finally {
     await sandbox.dispose();
   }
+}
+
+function filesUnder(dir: string): string[] {
+  return readdirSync(dir, { recursive: true, encoding: 'utf8' })
+    .filter((name) => statSync(join(dir, name)).isFile())
+    .map((name) => relative(dir, join(dir, name)))
+    .sort();
+}
+
+/**
+ * A fixture repo (`<cheats dir>/repo/`: files and an npm lockfile) as a git repo (one commit, fixed
+ * dates) under the ssr home, in a folder named by a hash of its files: the same files give the
+ * same commit, so the same image tag, on every run. Its image is built by `npm ci`.
+ */
+export async function fixtureRepo(files: string, name: string, runner: JsRunner, testTimeoutS: number): Promise<ResolvedRepo> {
+  const hash = createHash('sha256');
+  for (const file of filesUnder(files)) hash.update(`${file}\0${readFileSync(join(files, file), 'utf8')}\0`);
+  const dir = ssrPath('test-repos', `${name}-${hash.digest('hex').slice(0, 12)}`);
+  if (!existsSync(join(dir, '.git'))) {
+    rmSync(dir, { recursive: true, force: true });
+    cpSync(files, dir, { recursive: true });
+    const date = '2024-01-01T00:00:00Z';
+    const env = { ...process.env, GIT_AUTHOR_DATE: date, GIT_COMMITTER_DATE: date, GIT_AUTHOR_NAME: 't', GIT_AUTHOR_EMAIL: 't@t', GIT_COMMITTER_NAME: 't', GIT_COMMITTER_EMAIL: 't@t' };
+    const git = (...args: string[]): void => void execFileSync('git', ['-C', dir, ...args], { env, stdio: 'ignore' });
+    git('init', '-q', '-b', 'main');
+    git('add', '-A');
+    git('commit', '-q', '-m', name);
+  }
+  const repo = await resolveRepo(dir, undefined);
+  return { ...repo, image: imageRecipeSchema.parse({ setup: [{ npm: 'ci' }] }), testRunner: runner, limits: { ...repo.limits, test_timeout_s: testTimeoutS } };
 }

@@ -1,5 +1,5 @@
 import type { ChildProcess } from 'node:child_process';
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readFileSync, readdirSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -78,7 +78,10 @@ describe('ssr selfplay with a separate sampler (two real trainer services, tiny 
     expect([ours.policy_version, theirs.policy_version]).toEqual([2, 2]);
     expect(choice(theirs).token_ids).toEqual(choice(ours).token_ids);
     expect(choice(theirs).logprobs.token_logprobs).toEqual(choice(ours).logprobs.token_logprobs);
-    expect(existsSync(join(root, 'trainer-ckpt', 'v1', 'manifest.json')) && existsSync(join(root, 'trainer-ckpt', 'v2', 'manifest.json'))).toBe(true);
+    // Each sync exported the weights only (no optimizer state), and no resumable checkpoint was written (no --save-every).
+    expect(readdirSync(join(root, 'trainer-ckpt')).sort()).toEqual(['sampler']);
+    expect(readdirSync(join(root, 'trainer-ckpt', 'sampler')).sort()).toEqual(['v1', 'v2']);
+    expect(readdirSync(join(root, 'trainer-ckpt', 'sampler', 'v2')).sort()).toEqual(['manifest.json', 'model.pt', 'tiny_config.json']);
 
     const metrics = readFileSync(join(out, 'metrics.jsonl'), 'utf8').trim().split('\n').map((line) => stepMetricsSchema.parse(JSON.parse(line)));
     expect(metrics.map((line) => [line.step, line.policyVersion, line.trainer?.version])).toEqual([[1, 0, 1], [2, 1, 2]]);

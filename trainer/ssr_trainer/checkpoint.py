@@ -1,10 +1,15 @@
-"""Resumable checkpoints: `/weights/save` writes one, `--resume` loads one.
+"""Checkpoints: `/weights/save` writes one, `--resume` loads a resumable one, a sampler's
+`/update_weights_from_disk` loads the weights of either kind.
 
-    <dir>/                    e.g. checkpoints/v12
+    <dir>/                    e.g. checkpoints/v12 (resumable) or checkpoints/sampler/v12 (weights only)
       (the weights)           tiny: model.pt + tiny_config.json; transformers: save_pretrained's
                               files (full) or adapter_config.json + adapter_model.safetensors (LoRA)
-      training_state.pt       optimizer state_dict, steps (the warm-up position), version, RNG states
-      manifest.json           written last: what the checkpoint is, and every file's size and sha256
+      training_state.pt       resumable only: optimizer state_dict, steps (the warm-up position), version, RNG states
+      manifest.json           written last: what the checkpoint is (`resumable`), and every file's size and sha256
+
+A weights-only checkpoint (a sampler sync's export) is the weights and the manifest: a third of a
+resumable one for full fine-tuning with AdamW (whose two moments are each as large as the weights).
+retention.py keeps the newest N of one kind in a folder and deletes the older ones.
 
 The checkpoint is written into a hidden sibling `.<name>.partial-<pid>-<id>` and renamed to `<dir>`
 only once complete, so a kill mid-save leaves that hidden dir, never a `<dir>` a resume would load;
@@ -28,6 +33,7 @@ from typing import Any, Dict
 import torch
 
 from .identity import identity_mismatches, model_identity
+from .torch_io import torch_save
 
 MANIFEST_FILE = "manifest.json"
 TRAINING_STATE_FILE = "training_state.pt"
@@ -41,9 +47,10 @@ class CheckpointError(ValueError):
     """A checkpoint that cannot be written there, or cannot be resumed from (the message says why)."""
 
 
-def save_checkpoint(policy: Any, trainer: Any, path: str) -> Dict[str, Any]:
-    """Writes weights, training state and manifest to `path` atomically; returns the manifest.
-    An existing checkpoint at `path` is replaced; any other existing non-empty path is refused."""
+def save_checkpoint(policy: Any, trainer: Any, path: str, resumable: bool = True) -> Dict[str, Any]:
+    """Writes weights, training state (when `resumable`) and manifest to `path` atomically; returns
+    the manifest. An existing checkpoint at `path` is replaced; any other existing non-empty path
+    is refused. An OSError (ENOSPC: the disk is full) leaves nothing behind and propagates."""
     path = os.path.abspath(path)
     if os.path.lexists(path) and not _replaceable(path):
         raise CheckpointError(f"{path} exists and is not a checkpoint (no {MANIFEST_FILE}): refusing to overwrite it")
@@ -54,10 +61,12 @@ def save_checkpoint(policy: Any, trainer: Any, path: str) -> Dict[str, Any]:
     os.mkdir(partial)
     try:
         weights = policy.save(partial)
-        state = dict(trainer.state_dict(), format=FORMAT, rng=_capture_rng())
-        torch.save(state, os.path.join(partial, TRAINING_STATE_FILE))
+        if resumable:
+            state = dict(trainer.state_dict(), format=FORMAT, rng=_capture_rng())
+            torch_save(state, os.path.join(partial, TRAINING_STATE_FILE))
         manifest = {
             "format": FORMAT,
+            "resumable": resumable,
             "version": trainer.version,
             "steps": trainer.steps,
             "model": dict(model_identity(policy), name=policy.name, weights=weights),
@@ -78,6 +87,9 @@ def load_checkpoint(path: str, policy: Any, trainer: Any) -> Dict[str, Any]:
     """Resumes `trainer` (built on `policy` as the checkpoint's run built it) from `path`: weights,
     optimizer, steps, version and RNG. Returns the manifest."""
     manifest = _checked(path, policy)
+    if TRAINING_STATE_FILE not in manifest["files"]:
+        raise CheckpointError(f"{path} has no {TRAINING_STATE_FILE} in its manifest: it holds no optimizer state to resume from "
+                              "(a sampler sync's weights-only export); resume from a checkpoint `ssr selfplay --save-every` wrote")
     state = _load_training_state(path, manifest)
     _load_weights(path, policy)
     try:
@@ -219,8 +231,6 @@ def _fsync_dir(path: str) -> None:
 
 def _verify_files(path: str, manifest: Dict[str, Any], skip: tuple = ()) -> None:
     files = manifest["files"]
-    if TRAINING_STATE_FILE not in files:
-        raise CheckpointError(f"{path} has no {TRAINING_STATE_FILE} in its manifest: it holds no optimizer state to resume from")
     for name, entry in sorted(files.items()):
         if name in skip:
             continue

@@ -20,6 +20,7 @@ from . import tiny_batch
 from .checkpoint import saved_version
 from .loss import DEFAULT_LOGPROB_CHUNK, target_logprobs
 from .tiny_model import TinyByteLM, TinyConfig
+from .torch_io import torch_save
 from .tokenizer import ByteTokenizer, HFTokenizer
 
 TINY_CONFIG_FILE = "tiny_config.json"
@@ -178,7 +179,7 @@ class TinyPolicy(Policy):
         os.makedirs(path, exist_ok=True)
         with open(os.path.join(path, TINY_CONFIG_FILE), "w") as out:
             json.dump(self.config.to_dict(), out, indent=1)
-        torch.save(self.module.state_dict(), os.path.join(path, TINY_WEIGHTS_FILE))
+        torch_save(self.module.state_dict(), os.path.join(path, TINY_WEIGHTS_FILE))
         return "full"
 
     def load_weights(self, path: str) -> None:

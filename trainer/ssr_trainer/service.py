@@ -15,6 +15,7 @@ their longest cached prefix (engine.py), from weights that never change under a 
 from __future__ import annotations
 
 import argparse
+import errno
 import json
 import os
 import sys
@@ -28,12 +29,14 @@ import torch
 from .chat_template import ChatTemplate
 from .checkpoint import CheckpointError, load_checkpoint, load_weights_only, save_checkpoint
 from .completion_request import prompt_ids, sampling_jobs
+from .distributed import PARALLEL_MODES, DistributedTrainer, compute_dtype, follow, init_from_env, resolve_mode, world_size
 from .engine import SamplingEngine
 from .models import Policy, load_policy
 from .samples import parse_samples
 from .precision import MASTER_WEIGHTS
 from .prefix_cache import DEFAULT_PREFIX_CACHE_MB
 from .probe_logprobs import probe_logprobs
+from .retention import DiskFullError, check_space, checkpoint_bytes, prune_checkpoints
 from .running_batch import LOGPROB_MODES
 from .sampling import Completion
 from .served import SAMPLING_WEIGHTS, ServedWeights
@@ -45,6 +48,8 @@ __all__ = ["ApiError", "PolicyService", "make_server", "main"]
 
 #: `load_format` values of SGLang's /update_weights_from_disk that mean "what the path holds"
 _LOAD_FORMATS = (None, "auto", "ssr")
+#: the folder under --output-dir that weights-only saves (sampler syncs) go to
+SAMPLER_EXPORTS = "sampler"
 
 
 def _bad(message: str) -> ApiError:
@@ -61,12 +66,13 @@ class PolicyService:
 
     def __init__(self, policy: Policy, trainer: Trainer, output_dir: str = "checkpoints", sampling_weights: str = "copy",
                  batch_window_ms: float = 0.0, max_batch: int = 32, logprobs: str = "auto", prefix_cache_mb: float = DEFAULT_PREFIX_CACHE_MB) -> None:
-        self.policy = policy
+        # The full trained weights: `policy` itself, or under FSDP (distributed.py) rank 0's gathered copy.
+        self.policy = trainer.published_policy()
         self.trainer = trainer
         self.output_dir = output_dir
         self.lock = threading.Lock()
         self.started = int(time.time())
-        self.served = ServedWeights(policy, trainer.version, sampling_weights, self.lock)
+        self.served = ServedWeights(self.policy, trainer.version, sampling_weights, self.lock)
         self.engine = SamplingEngine(self.served, max_batch, batch_window_ms / 1000.0, sampler_logprobs(policy, logprobs), int(prefix_cache_mb * 2**20))
 
     @property
@@ -84,7 +90,8 @@ class PolicyService:
                 "policy_version": self.version, "trainer_version": self.trainer.version, "device": str(self.policy.device),
                 "precision": self.trainer.precision.describe(),
                 "sampling": dict(self.engine.stats, weights=self.served.mode, window_ms=self.engine.window_s * 1000, max_batch=self.engine.max_batch,
-                                 logprobs=self.engine.logprobs, prefix_cache=self.engine.prefixes.stats())}
+                                 logprobs=self.engine.logprobs, prefix_cache=self.engine.prefixes.stats()),
+                "parallel": {"mode": getattr(self.trainer, "mode", "none"), "world_size": getattr(self.trainer, "world_size", 1)}}
 
     def models(self) -> dict:
         entry = {"id": self.policy.name, "object": "model", "created": self.started, "owned_by": "ssr-trainer",
@@ -173,16 +180,33 @@ class PolicyService:
         return {"version": self.trainer.version, "metrics": metrics}
 
     def save(self, body: dict) -> dict:
-        """A resumable checkpoint (weights, optimizer, steps, version, RNG), written atomically."""
+        """`{path?, weights_only?, keep?}`: a checkpoint written atomically. Resumable (weights,
+        optimizer, steps, version, RNG) to `<output-dir>/v<N>` by default; `weights_only` (what a
+        sampler loads) to `<output-dir>/sampler/v<N>`. `keep`: then delete all but the newest
+        `keep` of that kind in that folder. A full disk is answered 507 naming the path."""
+        weights_only, keep = body.get("weights_only", False), body.get("keep")
+        if not isinstance(weights_only, bool):
+            raise _bad("'weights_only' must be a boolean")
+        if keep is not None and (not isinstance(keep, int) or isinstance(keep, bool) or keep < 1):
+            raise _bad("'keep' must be a whole number of checkpoints, at least 1")
         with self.served.training():
-            path = body.get("path") or os.path.join(self.output_dir, f"v{self.trainer.version}")
+            folder = os.path.join(self.output_dir, SAMPLER_EXPORTS) if weights_only else self.output_dir
+            path = body.get("path") or os.path.join(folder, f"v{self.trainer.version}")
             if not isinstance(path, str):
                 raise _bad("'path' must be a string")
+            needed = checkpoint_bytes(self.policy, self.trainer, not weights_only)
             try:
-                manifest = save_checkpoint(self.policy, self.trainer, path)
+                check_space(path, needed)
+                manifest = save_checkpoint(self.policy, self.trainer, path, resumable=not weights_only)
+                removed = prune_checkpoints(os.path.dirname(os.path.abspath(path)), keep, not weights_only) if keep else []
+            except DiskFullError as error:
+                raise ApiError(507, str(error), "insufficient_storage") from None
             except CheckpointError as error:
                 raise _bad(str(error)) from None
-        return {"path": os.path.abspath(path), "version": manifest["version"], "steps": manifest["steps"], "kind": manifest["model"]["weights"]}
+            except (OSError, RuntimeError) as error:  # torch reports a failed write as a RuntimeError
+                raise _storage_failure(path, error, needed) from None
+        return {"path": os.path.abspath(path), "version": manifest["version"], "steps": manifest["steps"], "kind": manifest["model"]["weights"],
+                "resumable": not weights_only, "removed": removed}
 
     def update_weights_from_disk(self, body: dict) -> dict:
         """SGLang's request (`{model_path, load_format?, abort_all_requests?}`): loads the weights of a
@@ -194,6 +218,9 @@ class PolicyService:
             raise _failed(400, "'model_path' must be the path of a checkpoint directory written by /weights/save")
         if body.get("load_format") not in _LOAD_FORMATS:
             raise _failed(400, f"load_format {json.dumps(body.get('load_format'))} is not supported: this service loads /weights/save checkpoints (auto)")
+        if getattr(self.trainer, "world_size", 1) > 1:
+            raise _failed(400, "this trainer runs on several processes (torchrun): it cannot load weights into all of them; "
+                          "restart it with --resume, or load them into a single-process sampler service")
         started = time.perf_counter()
         with self.served.training():
             try:
@@ -215,6 +242,15 @@ def sampler_logprobs(policy: Policy, mode: str) -> str:
         fp32 = all(p.dtype == torch.float32 for p in policy.module.parameters())
         return "decode" if policy.kind == "tiny" and fp32 else "teacher-forced"
     return mode
+
+
+def _storage_failure(path: str, error: Exception, needed: int) -> ApiError:
+    """A save the disk refused mid-write (the space check passed: another writer filled it, or a
+    quota): nothing was left behind (the partial dir is gone), and the run must stop."""
+    if isinstance(error, OSError) and error.errno in (errno.ENOSPC, errno.EDQUOT):
+        return ApiError(507, str(DiskFullError(os.path.abspath(path), error.strerror or "ENOSPC")), "insufficient_storage")
+    return ApiError(500, f"cannot write the checkpoint {os.path.abspath(path)} (about {needed} bytes): {str(error).splitlines()[0]}. "
+                    "Check that the trainer's --output-dir is writable and has room", "storage_error")
 
 
 def _failed(status: int, message: str) -> ApiError:
@@ -251,7 +287,7 @@ def parse_args(argv: Optional[List[str]] = None) -> argparse.Namespace:
     p.add_argument("--served-model-name", help="the name /v1/models reports and requests must use (default: derived from --model)")
     p.add_argument("--host", default="127.0.0.1")
     p.add_argument("--port", type=int, default=8000, help="0 picks a free port (printed on start)")
-    p.add_argument("--output-dir", default="checkpoints", help="where /weights/save writes v<N>/ by default")
+    p.add_argument("--output-dir", default="checkpoints", help="where /weights/save writes v<N>/ (resumable) and sampler/v<N>/ (weights only) by default")
     p.add_argument("--resume", metavar="DIR", help="continue from a /weights/save checkpoint: weights, optimizer, steps, version, RNG "
                    "(the model flags must build the model that saved it)")
     p.add_argument("--lr", type=float)
@@ -271,6 +307,9 @@ def parse_args(argv: Optional[List[str]] = None) -> argparse.Namespace:
                    "auto: decode for the tiny model (fp32), teacher-forced for transformers models")
     p.add_argument("--prefix-cache-mb", type=float, default=DEFAULT_PREFIX_CACHE_MB,
                    help="memory for KV caches of finished sequences reused as prompt prefixes (the next turn of a conversation); 0: off")
+    p.add_argument("--parallel", choices=PARALLEL_MODES, default="auto",
+                   help="under torchrun (WORLD_SIZE > 1): fsdp (sharded; fp32 masters, --dtype compute) or ddp (replicated); "
+                   "auto: fsdp on CUDA, ddp on CPU. Ignored in a single process")
     p.add_argument("--verbose", action="store_true", help="log every request")
     return p.parse_args(argv)
 
@@ -292,9 +331,18 @@ def main(argv: Optional[List[str]] = None) -> None:
     args = parse_args(argv)
     if args.threads:
         torch.set_num_threads(args.threads)
+    # Under torchrun: the mode is settled (and refused with its reason) before waiting for the other ranks.
+    mode = resolve_mode(args.parallel, args.device) if world_size() > 1 else None
+    if mode == "fsdp" and args.resume:
+        raise SystemExit("ssr-trainer: --resume with --parallel fsdp is not supported yet: start from the checkpoint's weights with --model DIR "
+                         "(a fresh optimizer), or resume a DDP run's checkpoint with --parallel ddp")
+    ranks = init_from_env(args.device) if mode else None
+    device, dtype = (ranks.device if ranks else args.device), args.dtype
+    if mode == "fsdp":
+        dtype = "float32"  # FSDP keeps the sharded fp32 parameters as the masters and computes in --dtype
     try:
         policy, version = load_policy(args.model, lora=args.lora, lora_rank=args.lora_rank, lora_alpha=args.lora_alpha, adapter=args.adapter,
-                                      model_config=args.model_config, tokenizer=args.tokenizer, dtype=args.dtype, device=args.device,
+                                      model_config=args.model_config, tokenizer=args.tokenizer, dtype=dtype, device=device,
                                       max_model_len=args.max_model_len, gradient_checkpointing=args.gradient_checkpointing)
     except CheckpointError as error:  # --model DIR with a broken manifest
         raise SystemExit(f"ssr-trainer: --model {args.model}: {error}") from None
@@ -312,7 +360,12 @@ def main(argv: Optional[List[str]] = None) -> None:
         overrides["warmup_steps"] = args.warmup_steps
     config = default_train_config(policy).with_overrides(overrides)
     try:
-        trainer = Trainer(policy, config, version=version, master_weights=args.master_weights)
+        if ranks:
+            # The tiny model stays fp32 under `auto`, as in one process.
+            compute = None if policy.kind == "tiny" and args.dtype == "auto" else compute_dtype(args.dtype, device)
+            trainer: Trainer = DistributedTrainer(policy, config, version, ranks, mode, compute, master_weights=args.master_weights)
+        else:
+            trainer = Trainer(policy, config, version=version, master_weights=args.master_weights)
     except ValueError as error:  # fp16 without masters, or without a GradScaler on this device
         raise SystemExit(f"ssr-trainer: --dtype {args.dtype} --master-weights {args.master_weights}: {error}") from None
     resumed = ""
@@ -322,20 +375,26 @@ def main(argv: Optional[List[str]] = None) -> None:
         except CheckpointError as error:
             raise SystemExit(f"ssr-trainer: cannot resume: {error}") from None
         resumed = f", resumed from {os.path.abspath(args.resume)} at step {trainer.steps}"
+    if ranks and ranks.rank > 0:
+        follow(trainer)  # rank 0 serves; this rank trains its share of each step until rank 0 stops
+        return
     service = PolicyService(policy, trainer, args.output_dir, args.sampling_weights, args.batch_window_ms, args.max_batch, args.logprobs,
                             args.prefix_cache_mb)
     server = make_server(service, args.host, args.port, args.verbose)
     host, port = server.server_address[:2]
     precision = trainer.precision.describe()
     masters = ", fp32 master weights" if precision["master_weights"] == "fp32" else ""
-    print(f"ssr-trainer: serving {policy.name} ({policy.kind}{', lora' if policy.lora else ''}, {policy.parameter_count():,} parameters, "
-          f"{precision['dtype']}{masters}, version {trainer.version}{resumed}) on http://{host}:{port}", flush=True)
+    parallel = f", {mode} on {ranks.world} processes" if ranks else ""
+    print(f"ssr-trainer: serving {policy.name} ({policy.kind}{', lora' if policy.lora else ''}, {service.policy.parameter_count():,} parameters, "
+          f"{precision['dtype']}{masters}, version {trainer.version}{resumed}{parallel}) on http://{host}:{port}", flush=True)
     try:
         server.serve_forever()
     except KeyboardInterrupt:
         pass
     finally:
         server.server_close()
+        if isinstance(trainer, DistributedTrainer):
+            trainer.stop()
 
 
 if __name__ == "__main__":

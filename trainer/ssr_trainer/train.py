@@ -7,6 +7,7 @@ import dataclasses
 import math
 import time
 from collections import defaultdict
+from contextlib import nullcontext
 from dataclasses import dataclass, field
 from typing import Any, Dict, Iterable, List, Optional, Sequence, Tuple
 
@@ -269,7 +270,7 @@ class Trainer:
         both_roles = len({s.role for s in kept}) == 2
         self.optimizer.zero_grad(set_to_none=True)
         previous_role = None
-        for batch in micro_batches(kept, config):
+        for batch, scale, sync in self._micro_batch_plan(micro_batches(kept, config)):
             role = batch[0].role
             if previous_role is not None and role != previous_role and config.per_role_grad_norm and both_roles:
                 role_norms[previous_role] = _grad_norm(self.params) / self.precision.loss_scale
@@ -278,9 +279,12 @@ class Trainer:
             ids, attention, select, sampler, advantages = collate(batch, self.policy.tokenizer.pad_id, self.policy.device)
             processed = processed_mask(batch, self.policy.device)
             with_entropy = bool(config.loss.entropy_coef)
-            logprobs, entropy = batch_logprobs(self.policy, ids, select, config.loss.logprob_chunk, with_entropy, attention)
-            per_token, diagnostics = policy_loss_terms(logprobs, sampler, advantages, config.loss, entropy, processed)
-            self.precision.backward(per_token.sum() / denominator)
+            with sync:
+                logprobs, entropy = self._logprobs(ids, select, config.loss.logprob_chunk, with_entropy, attention)
+                per_token, diagnostics = policy_loss_terms(logprobs, sampler, advantages, config.loss, entropy, processed)
+                self.precision.backward(per_token.sum() * scale / denominator)
+            if not scale:
+                continue  # a stand-in batch (distributed.py): no loss, no metrics
             bucket = sums[role]
             bucket["loss"] += float(per_token.detach().sum()) / denominator
             bucket["loss_tokens"] += per_token.numel()
@@ -290,6 +294,18 @@ class Trainer:
         if previous_role is not None and config.per_role_grad_norm:
             role_norms[previous_role] = _grad_norm(self.params, snapshot) / self.precision.loss_scale
         return self._metrics(samples, selection, sums, role_norms, denominator)
+
+    # Hooks for distributed.py (one process here): which micro-batches this process runs, each
+    # with its loss scale and the context its forward + backward run in, and the forward itself.
+    def _micro_batch_plan(self, batches: List[List[TrainingSample]]) -> Iterable[Tuple[List[TrainingSample], float, Any]]:
+        return ((batch, 1.0, nullcontext()) for batch in batches)
+
+    def _logprobs(self, ids, select, chunk, with_entropy, attention):
+        return batch_logprobs(self.policy, ids, select, chunk, with_entropy, attention)
+
+    def published_policy(self) -> Policy:
+        """The full trained weights, as sampling and saving read them (distributed.py: gathered under FSDP)."""
+        return self.policy
 
     def _clip(self, config: TrainConfig) -> float:
         with_grad = [p for p in self.params if p.grad is not None]

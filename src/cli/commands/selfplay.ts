@@ -64,6 +64,7 @@ interface SelfplayFlags extends RunFlags {
   samplerCheckTolerance?: number;
   leakPolicy: LeakPolicy;
   saveEvery?: number;
+  keepCheckpoints: number;
   resume?: boolean;
 }
 
@@ -218,7 +219,8 @@ export function registerSelfplay(program: Command): void {
     )
     .option('--sampler-check-tolerance <x>', `after each sync the sampler's log-probs of a probe must match the trainer's within this mean difference (default ${DEFAULT_PROBE_TOLERANCE}; docs/rl-contract.md)`,
       positiveNumber('--sampler-check-tolerance'))
-    .option('--save-every <n>', 'with --trainer: a trainer checkpoint (POST <url>/weights/save) every n steps, recorded in <out>/training.jsonl', positiveInt('--save-every'))
+    .option('--save-every <n>', 'with --trainer: a resumable trainer checkpoint (POST <url>/weights/save: weights, optimizer, training state) every n steps, recorded in <out>/training.jsonl; a separate sampler otherwise gets weights-only exports', positiveInt('--save-every'))
+    .option('--keep-checkpoints <n>', 'with --save-every: the resumable checkpoints kept on the trainer\'s disk (each save deletes all but the newest n)', positiveInt('--keep-checkpoints'), 2)
     .option('--resume', 'with --trainer: the trainer service was restarted from the run\'s last checkpoint (--resume <its path>); continue the run from it');
   addLeakPolicyOption(command);
   addRunOptions(command);
@@ -244,6 +246,7 @@ export function registerSelfplay(program: Command): void {
       samplerSync: flags.samplerSync,
       ...(flags.samplerCheckTolerance === undefined ? {} : { samplerCheckTolerance: flags.samplerCheckTolerance }),
       saveEvery: flags.saveEvery ?? 0,
+      keepCheckpoints: flags.keepCheckpoints,
       corpusDir: flags.corpus === undefined ? null : resolve(flags.corpus),
       leakPolicy: flags.leakPolicy,
     });

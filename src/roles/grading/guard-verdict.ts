@@ -1,4 +1,5 @@
 import type { TestReport } from '../../harness/test-report.js';
+import { tamperFindings } from './tamper-ids.js';
 
 /** Signs of a run that did not measure the code, as `grade.json` lists them. */
 export type GradeFlag = 'runner-tampered' | 'results-mismatch' | 'guard-missing';
@@ -40,4 +41,18 @@ export function guardVerdict(report: TestReport, originalPassing: readonly strin
     return { ...verdict, fatal: { code: 'runner-tampered', reason: `repository code changed the test runner's machinery: ${guard.tampered.slice(0, 5).join(', ')}` } };
   }
   return verdict;
+}
+
+/**
+ * {@link guardVerdict}, and the in-process checks of the JS runner scripts: a run whose parser
+ * reports tampering (see tamperFindings) is −1 with code `runner-tampered`, whether or not O's run
+ * was guarded (O's own run shows any finding of an honest suite: validation refuses it).
+ */
+export function runVerdict(report: TestReport, originalPassing: readonly string[], originalGuarded: boolean): GuardVerdict {
+  const verdict = guardVerdict(report, originalPassing, originalGuarded);
+  const found = tamperFindings(report.statuses);
+  if (found.length === 0) return verdict;
+  const flags = [...new Set<GradeFlag>([...verdict.flags, 'runner-tampered'])].sort();
+  const reason = `code in the tests' own process tampered with the test runner: ${found.slice(0, 5).join('; ')}`;
+  return { ...verdict, flags, fatal: verdict.fatal ?? { code: 'runner-tampered', reason } };
 }

@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { DEBIAN_PYTHON_BASE } from '../../config/repos-schema.js';
 import type { ResolvedRepo } from '../../config/resolve-repo.js';
 import { buildStep } from '../images/setup-step.js';
+import { copyScanScript, parseCopyScan, refuseCodeCopies, copySummaries } from '../images/copy-scan.js';
 import type { ProgressSink } from '../../util/progress.js';
 import { EngineError } from '../../util/engine-error.js';
 import { ssrPath } from '../../util/ssr-home.js';
@@ -19,7 +20,7 @@ import { cloneAtCommit } from './clone-at-commit.js';
 import { readTemplateManifest, TEMPLATE_MANIFEST, TEMPLATE_REPO, type BwrapTemplateManifest } from './template-manifest.js';
 
 /** Bump when the template layout or build steps change, so older templates are rebuilt. */
-const TEMPLATE_VERSION = 1;
+const TEMPLATE_VERSION = 2;
 /** One setup command (a build step, no network) may run this long. */
 const SETUP_TIMEOUT_MS = 30 * 60_000;
 
@@ -63,7 +64,14 @@ async function runSetup(repo: ResolvedRepo, rootfs: string, repoDir: string, pro
       throw new EngineError('image-build-failed', `${repo.id}: setup command "${command}" ${why}; output:\n${result.output.slice(-4000)}`);
     }
   }
-  if (commands.length > 0) progress({ stage: 'setup', message: `${commands.length} setup command(s) done`, fraction: 1 });
+  if (commands.length === 0) return;
+  progress({ stage: 'setup', message: `${commands.length} setup command(s) done`, fraction: 1 });
+  // The rootfs is read-only: only /repo can hold what the commands built (build/lib/, dist/, a tox env).
+  const { memoryMb, pids } = limitsOf(repo);
+  const scan = await startBwrap(bwrapArgs({ rootfs, repoDir, cwd: REPO_DIR, env: {}, memoryMb, pids, command: copyScanScript({ outside: false }) }), { timeoutMs: SETUP_TIMEOUT_MS }).result;
+  const copies = parseCopyScan(scan.output, scan.exitCode, repo.id);
+  for (const message of copySummaries(copies)) progress({ stage: 'setup', message });
+  refuseCodeCopies(copies, repo.id);
 }
 
 async function build(repo: ResolvedRepo, rootfs: { dir: string; hash: string }, dir: string, progress: ProgressSink): Promise<void> {

@@ -1,5 +1,6 @@
 import type { SetupStep } from '../../config/repos-schema.js';
 import { shellQuoteAll } from '../../util/shell-quote.js';
+import { editableRepoInstall } from './editable-install.js';
 
 /** A repos.yaml setup step as the image build runs it. */
 export interface BuildStep {
@@ -13,6 +14,13 @@ export interface BuildStep {
 }
 
 const argsOf = (args: string | string[]): string => (typeof args === 'string' ? args : shellQuoteAll(args));
+
+/** The installer's arguments as run (the repo itself made editable) and the label: as written, plus what ssr changed. */
+function installArgs(tool: 'pip' | 'uv', written: string | string[]): { args: string; label: string } {
+  const { args, changed } = editableRepoInstall(written);
+  const label = `${tool}: ${argsOf(written)}`;
+  return { args: argsOf(args), label: changed ? `${label} (installed editable: ${argsOf(args)})` : label };
+}
 
 /** The installer must exist before it runs: say which one is missing and how to get it, not bash's "not found". */
 const PIP_CHECK = 'python3 -m pip --version >/dev/null 2>&1 || { echo "ssr: pip is not installed in the image (python3 -m pip fails): use image.base debian-python (ssr adds python3-pip for pip steps) or an image that has pip" >&2; exit 127; }';
@@ -28,15 +36,16 @@ const EXCLUDE_NODE_MODULES = "mkdir -p .git/info && { grep -qxF '/node_modules/'
 
 /**
  * The command of one step: a string runs as written; `pip` / `uv` install into the image's system
- * Python (a sandbox image has no other), which Debian marks externally managed, hence the flag.
+ * Python (a sandbox image has no other), which Debian marks externally managed, hence the flag;
+ * the repo itself as a target is installed editable (see editableRepoInstall).
  */
 export function buildStep(step: SetupStep): BuildStep {
   if (typeof step === 'string') return { tool: 'shell', label: step, command: step, env: {} };
   if ('pip' in step) {
-    const args = argsOf(step.pip);
+    const { args, label } = installArgs('pip', step.pip);
     return {
       tool: 'pip',
-      label: `pip: ${args}`,
+      label,
       command: `${PIP_CHECK}\npython3 -m pip install ${args}`,
       env: { PIP_BREAK_SYSTEM_PACKAGES: '1', PIP_ROOT_USER_ACTION: 'ignore', PIP_NO_INPUT: '1' },
     };
@@ -50,8 +59,8 @@ export function buildStep(step: SetupStep): BuildStep {
       env: { npm_config_cache: NPM_CACHE, npm_config_update_notifier: 'false', npm_config_fund: 'false', npm_config_audit: 'false' },
     };
   }
-  const args = argsOf(step.uv);
-  return { tool: 'uv', label: `uv: ${args}`, command: `${UV_CHECK}\nuv pip install --system --break-system-packages ${args}`, env: {} };
+  const { args, label } = installArgs('uv', step.uv);
+  return { tool: 'uv', label, command: `${UV_CHECK}\nuv pip install --system --break-system-packages ${args}`, env: {} };
 }
 
 /** True when a recipe installs with pip, so a debian-python base needs python3-pip. */

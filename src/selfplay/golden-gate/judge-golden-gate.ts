@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import type { StatusMap } from '../../harness/test-report.js';
 import type { TestRunner } from '../../config/repos-schema.js';
+import { missingModuleHint, type MissingModule } from './missing-module.js';
 import { noNetworkHint } from './network-failure.js';
 
 /** A clean suite slower than this share of the test time limit is too near it to judge patches. */
@@ -25,6 +26,8 @@ export interface CleanRun {
   killedForMemory?: boolean;
   /** A sign in the log that a test tried to reach the network (network-failure.ts), quoted in a refusal. */
   networkFailure?: string;
+  /** A module the log says could not be imported (missing-module.ts), named in a refusal with the line that installs it. */
+  missingModule?: MissingModule;
 }
 
 /** What the gate needs of the repo's settings beyond the time limit. */
@@ -87,6 +90,7 @@ export function judgeGoldenGate(
   const refuse = (reason: string): GoldenGate => ({ status: 'refused', ...id, reason: `repo ${id.repo}: ${reason}` });
   const tail = (run: CleanRun): string => (run.logTail ? ` (its log ends: "${run.logTail.slice(0, 200)}")` : '');
   const offline = (run: CleanRun): string => (run.networkFailure ? noNetworkHint(run.networkFailure) : '');
+  const missing = (run: CleanRun): string => (run.missingModule ? missingModuleHint(run.missingModule) : '');
   if (runs.some((run) => run.killedForMemory)) {
     return refuse(`the clean test suite was killed for memory at its ${settings.memoryMb} MB limit: raise limits.memory_mb in repos.yaml`);
   }
@@ -96,14 +100,14 @@ export function judgeGoldenGate(
     return refuse(`the clean test suite timed out at its ${seconds(limitMs)} limit: raise limits.test_timeout_s in repos.yaml (or pass --test-timeout)`);
   }
   const broken = runs.find((run) => run.parserFailure !== undefined || Object.keys(run.statuses).length === 0);
-  if (broken) return refuse(`the clean test suite gave no test statuses (${broken.parserFailure ?? 'the parser printed an empty map'})${tail(broken)}${offline(broken)}: ${runnerHint(settings.runner)}`);
+  if (broken) return refuse(`the clean test suite gave no test statuses (${broken.parserFailure ?? 'the parser printed an empty map'})${tail(broken)}${missing(broken)}${offline(broken)}: ${runnerHint(settings.runner)}`);
   const [a, b] = runs;
   const ids = [...new Set([...Object.keys(a.statuses), ...Object.keys(b.statuses)])].sort();
   const quarantined = ids.filter((test) => a.statuses[test] !== b.statuses[test]);
   const passing = ids.filter((test) => a.statuses[test] === 'passed' && b.statuses[test] === 'passed').length;
   if (passing < settings.minPassingTests) {
     return refuse(
-      `the clean test suite fails: ${passing} of ${ids.length} tests pass, fewer than thresholds.min_passing_tests (${settings.minPassingTests})${tail(a)}${offline(a.networkFailure ? a : b)}: ` +
+      `the clean test suite fails: ${passing} of ${ids.length} tests pass, fewer than thresholds.min_passing_tests (${settings.minPassingTests})${tail(a)}${missing(a.missingModule ? a : b)}${offline(a.networkFailure ? a : b)}: ` +
         'install what the tests need (image.packages, image.setup in repos.yaml) or select the tests that work (a pytest.ini), or lower thresholds.min_passing_tests',
     );
   }

@@ -65,11 +65,12 @@ export async function emitStage(ctx: SelfplayContext, evidence: readonly Episode
   const training: Interval = { start: Date.now(), end: null };
   const answer = await postTrainStep(trainer.url, samples, version, lossNormalization(ctx.settings.advantage, generationBudget(ctx.settings)));
   // The policy samples as the version the SAMPLER confirmed (see publishWeights), never the trainer's when they differ.
-  // `--save-every N`: every N-th step's weights are saved once, and the sampler (if separate) loads that save.
-  const every = ctx.settings.saveEvery;
-  const checkpoint = every > 0 && step % every === 0 ? await saveTrainerWeights(trainer.url) : undefined;
-  const { samplerUrl, samplerSync } = ctx.settings;
-  const served = await publishWeights({ trainerUrl: trainer.url, samplerUrl, samplerSync, runTag: trainer.runTag, tolerance: ctx.settings.samplerCheckTolerance }, answer.version, checkpoint);
+  // `--save-every N`: every N-th step's weights are saved once, resumable (the newest --keep-checkpoints kept),
+  // and the sampler (if separate) loads that save; other steps give it a weights-only export.
+  const { saveEvery: every, keepCheckpoints: keep, samplerUrl, samplerSync, maxStaleness } = ctx.settings;
+  const checkpoint = every > 0 && step % every === 0 ? await saveTrainerWeights(trainer.url, { weightsOnly: false, keep }) : undefined;
+  const route = { trainerUrl: trainer.url, samplerUrl, samplerSync, runTag: trainer.runTag, tolerance: ctx.settings.samplerCheckTolerance, maxStaleness };
+  const served = await publishWeights(route, answer.version, checkpoint);
   if (served !== null) ctx.policy.serve(served);
   training.end = Date.now();
   trainer.version = answer.version;

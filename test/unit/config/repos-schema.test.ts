@@ -89,7 +89,7 @@ describe('resolveRepo', () => {
   });
 
   it('explains an unknown id that is not a directory either', async () => {
-    await expect(resolveRepo('nope-not-here', undefined)).rejects.toThrow(/not an id in repos.yaml .* nor a local directory/);
+    await expect(resolveRepo('nope-not-here', undefined)).rejects.toThrow(/^--repo nope-not-here: not an id in repos.yaml .* nor a local directory: pass one of those ids .*`ssr init <path>` writes its entry/);
   });
 
   it('rejects a directory that is not a git repository', async () => {

@@ -21,6 +21,20 @@ describe('buildStep', () => {
     expect(built.command.endsWith(command)).toBe(true);
   });
 
+  // The repo itself installed as a copy would leave a pristine copy of its code beside the buggy one.
+  it.each<[string, SetupStep, string, string]>([
+    ['pip .', { pip: '.' }, 'pip: . (installed editable: -e .)', 'python3 -m pip install -e .'],
+    ['pip with extras and more packages', { pip: "'.[test]' pytest" }, "pip: '.[test]' pytest (installed editable: -e '.[test]' pytest)", "python3 -m pip install -e '.[test]' pytest"],
+    ['pip /repo as a list', { pip: ['--no-deps', '/repo/'] }, 'pip: --no-deps /repo/ (installed editable: --no-deps -e /repo/)', 'python3 -m pip install --no-deps -e /repo/'],
+    ['uv ./', { uv: './' }, 'uv: ./ (installed editable: -e ./)', 'uv pip install --system --break-system-packages -e ./'],
+    ['already editable', { pip: ['--editable', '.'] }, 'pip: --editable .', 'python3 -m pip install --editable .'],
+    ['another directory', { pip: './vendor/lib ..' }, 'pip: ./vendor/lib ..', 'python3 -m pip install ./vendor/lib ..'],
+  ])('installs the repo itself editable: %s', (_label, step, label, command) => {
+    const built = buildStep(step);
+    expect(built.label).toBe(label);
+    expect(built.command.endsWith(command)).toBe(true);
+  });
+
   it('says which installer is missing, in the words of the step, not bash\'s "command not found"', () => {
     const check = buildStep({ uv: 'six' }).command.split('\n')[0]!;
     const result = (() => {

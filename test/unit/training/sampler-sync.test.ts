@@ -140,15 +140,33 @@ describe('publishWeights (after a train step)', () => {
     const trainer = await toyTrainer(dir, { kind });
     servers.push(trainer);
     trainer.train();
-    return { trainer, route: { trainerUrl: trainer.url, samplerUrl, samplerSync, runTag: 'run1' } };
+    return { trainer, route: { trainerUrl: trainer.url, samplerUrl, samplerSync, runTag: 'run1', maxStaleness: 1 } };
   }
 
   it('the trainer sampling itself serves its own version: nothing is saved, loaded or checked', async () => {
     const trainer = await serve({});
-    expect(await publishWeights({ trainerUrl: trainer.url, samplerUrl: `${trainer.url}/v1`, samplerSync: 'auto', runTag: 'run1' }, 4)).toEqual({ version: 4 });
-    expect(await publishWeights({ trainerUrl: trainer.url, samplerUrl: null, samplerSync: 'auto', runTag: 'run1' }, 4)).toEqual({ version: 4 });
-    expect(await checkStartingSampler({ trainerUrl: trainer.url, samplerUrl: null, samplerSync: 'auto', runTag: 'run1' })).toEqual({ version: 0 });
+    expect(await publishWeights({ trainerUrl: trainer.url, samplerUrl: `${trainer.url}/v1`, samplerSync: 'auto', runTag: 'run1', maxStaleness: 1 }, 4)).toEqual({ version: 4 });
+    expect(await publishWeights({ trainerUrl: trainer.url, samplerUrl: null, samplerSync: 'auto', runTag: 'run1', maxStaleness: 1 }, 4)).toEqual({ version: 4 });
+    expect(await checkStartingSampler({ trainerUrl: trainer.url, samplerUrl: null, samplerSync: 'auto', runTag: 'run1', maxStaleness: 1 })).toEqual({ version: 0 });
     expect(trainer.calls).toEqual([]);
+  });
+
+  it('a separate sampler gets a weights-only export, and the trainer keeps only the exports a sampler may still read', async () => {
+    const sampler = await toySsr(toyWeights(1));
+    servers.push(sampler);
+    const { trainer, route } = await trained('full', sampler.url, 'ssr');
+    expect(await publishWeights(route, 1)).toEqual({ version: 1 });
+    // No optimizer state for a sampler; kept: the new export, the served one and one more that --max-staleness 1 still accepts samples of.
+    expect(trainer.calls.find((call) => call.route === 'POST /weights/save')?.body).toEqual({ weights_only: true, keep: 3 });
+  });
+
+  it('a trainer whose disk is full stops the sync, naming the path and what to do, before the sampler is asked', async () => {
+    const message = 'no space left to write the checkpoint /ckpt/sampler/v3 (No space left on device): nothing was saved. Free space on that disk';
+    const trainer = await serve({ 'POST /weights/save': [507, { error: { message, type: 'insufficient_storage', code: 507 } }] });
+    const sampler = await serve({});
+    const failure = publishWeights({ trainerUrl: trainer.url, samplerUrl: sampler.url, samplerSync: 'ssr', runTag: 'run1', maxStaleness: 0 }, 3);
+    await expect(failure).rejects.toMatchObject({ code: 'policy-unavailable', retryable: false, message: expect.stringContaining(`the trainer's disk is full: POST ${trainer.url}/weights/save answered HTTP 507: ${message}`) });
+    expect(sampler.calls).toEqual([]);
   });
 
   it('ssr: the sampler loads the checkpoint, then its completions are checked against the trainer\'s log-probs', async () => {
@@ -258,7 +276,7 @@ describe('publishWeights (after a train step)', () => {
     const trainer = await toyTrainer(dir);
     const [same, other] = [await toyVllm(toyWeights(1)), await toyVllm(toyWeights(2))];
     servers.push(trainer, same, other);
-    const route = (samplerUrl: string) => ({ trainerUrl: trainer.url, samplerUrl, samplerSync: 'vllm-lora' as const, runTag: 'run1' });
+    const route = (samplerUrl: string) => ({ trainerUrl: trainer.url, samplerUrl, samplerSync: 'vllm-lora' as const, runTag: 'run1', maxStaleness: 1 });
     expect(await checkStartingSampler(route(same.url))).toEqual({ version: 0 });
     await expect(checkStartingSampler(route(other.url))).rejects.toThrow(/\(POST \/v1\/completions, model base\): the log-probs .* differ/);
     expect(await checkStartingSampler({ ...route(other.url), samplerSync: 'none' })).toBeNull();
@@ -268,8 +286,8 @@ describe('publishWeights (after a train step)', () => {
     const sampler = await toySsr(toyWeights(1));
     const trainer = await serve({ 'POST /tokenize': [200, { tokens: [1, 2, 3] }], 'POST /weights/save': [200, { path: '/ckpt/v3', version: 3, kind: 'full' }] });
     servers.push(sampler);
-    await expect(publishWeights({ trainerUrl: trainer.url, samplerUrl: sampler.url, samplerSync: 'ssr', runTag: 'run1' }, 3)).rejects.toThrow(/HTTP 400: .*cannot load/);
-    await expect(checkStartingSampler({ trainerUrl: trainer.url, samplerUrl: sampler.url, samplerSync: 'ssr', runTag: 'run1' })).rejects.toThrow(
+    await expect(publishWeights({ trainerUrl: trainer.url, samplerUrl: sampler.url, samplerSync: 'ssr', runTag: 'run1', maxStaleness: 1 }, 3)).rejects.toThrow(/HTTP 400: .*cannot load/);
+    await expect(checkStartingSampler({ trainerUrl: trainer.url, samplerUrl: sampler.url, samplerSync: 'ssr', runTag: 'run1', maxStaleness: 1 })).rejects.toThrow(
       /did not score the sampler check's tokens \(POST \/logprobs\): HTTP 404.*python3 -m ssr_trainer.service/,
     );
   });
@@ -277,20 +295,20 @@ describe('publishWeights (after a train step)', () => {
   it('--sampler-sync none leaves a separate sampler alone and the policy at its version', async () => {
     const trainer = await serve({});
     const sampler = await serve({});
-    expect(await publishWeights({ trainerUrl: trainer.url, samplerUrl: sampler.url, samplerSync: 'none', runTag: 'run1' }, 3)).toBeNull();
+    expect(await publishWeights({ trainerUrl: trainer.url, samplerUrl: sampler.url, samplerSync: 'none', runTag: 'run1', maxStaleness: 1 }, 3)).toBeNull();
     expect([...trainer.calls, ...sampler.calls]).toEqual([]);
   });
 
   it('a trainer that saves another version than it trained is an error', async () => {
     const trainer = await serve({ 'POST /weights/save': [200, { path: '/ckpt/v5', version: 5, steps: 5, kind: 'full' }] });
     const sampler = await serve(ssrRoutes({ version: 2 }));
-    await expect(publishWeights({ trainerUrl: trainer.url, samplerUrl: sampler.url, samplerSync: 'ssr', runTag: 'run1' }, 3)).rejects.toThrow(/saved version 5, but its step answered version 3/);
+    await expect(publishWeights({ trainerUrl: trainer.url, samplerUrl: sampler.url, samplerSync: 'ssr', runTag: 'run1', maxStaleness: 1 }, 3)).rejects.toThrow(/saved version 5, but its step answered version 3/);
     expect(sampler.calls).toEqual([]);
   });
 
   it('a trainer that cannot save is an error naming the route', async () => {
     const trainer = await serve({ 'POST /weights/save': [400, { error: { message: '/x exists and is not a checkpoint' } }] });
     const sampler = await serve(ssrRoutes({ version: 2 }));
-    await expect(publishWeights({ trainerUrl: trainer.url, samplerUrl: sampler.url, samplerSync: 'ssr', runTag: 'run1' }, 3)).rejects.toThrow(/did not save its weights: HTTP 400 from POST .*\/weights\/save/);
+    await expect(publishWeights({ trainerUrl: trainer.url, samplerUrl: sampler.url, samplerSync: 'ssr', runTag: 'run1', maxStaleness: 1 }, 3)).rejects.toThrow(/did not save its weights: HTTP 400 from POST .*\/weights\/save/);
   });
 });

@@ -14,7 +14,13 @@ Id: the file relative to /repo, then the describe titles and the test title, joi
 (`test/calc.test.js > calc > nested > adds`). Mapping (method §2): passed -> passed;
 failed -> failed; pending, skipped, todo and disabled are omitted. A file that failed to run
 (syntax error, missing import: no test results) is reported as its path, failed. When one id
-is reported twice (it.each titles that collide), failed wins. Stdlib only.
+is reported twice (it.each titles that collide), failed wins.
+
+Tampering: the Jest script's integrity environment fails every test of a file in which it found
+the runner tampered with, with a message `ssr-tampered: <what>`, and the script prints a line
+`ssr-tampered: <what>` when something it checks after the run changed. Each finding becomes one
+failed id `ssr-tampered: <file>: <what>` (or `ssr-tampered: <what>`), which grading reads as
+tampering (a forged one can only fail a run). Stdlib only.
 """
 import hashlib
 import json
@@ -28,6 +34,8 @@ COMMIT = re.compile(r"^ssr-json-report-commit: ([0-9a-f]{64})$")
 REVEAL = re.compile(r"^ssr-json-report-nonce: ([0-9a-f]{16,})$")
 STATUS = {"passed": "passed", "failed": "failed"}
 REPO = "/repo"
+TAMPER_ID = "ssr-tampered: "
+TAMPERED = re.compile(r"ssr-tampered: ([^\n]*)")
 
 
 def report_text(log):
@@ -76,15 +84,28 @@ def put(statuses, name, status):
         statuses[name] = status
 
 
+def tampered(statuses, prefix, text):
+    """A failed id for each `ssr-tampered:` finding in text (first 200 characters of each)."""
+    for match in TAMPERED.finditer(text or ""):
+        put(statuses, TAMPER_ID + prefix + match.group(1).strip()[:200], "failed")
+
+
 def parse(log):
     text = report_text(log)
     if not text or not text.strip():
         return {}
     report = json.loads(text)
     statuses = {}
+    for line in log.splitlines():
+        if line.startswith(TAMPER_ID):
+            tampered(statuses, "", line)
     for suite in report.get("testResults") or []:
         path = file_id(str(suite.get("name", "")))
         results = suite.get("assertionResults") or []
+        tampered(statuses, path + ": ", str(suite.get("message") or ""))
+        for result in results:
+            for message in result.get("failureMessages") or []:
+                tampered(statuses, path + ": ", str(message))
         if not results and suite.get("status") == "failed":
             put(statuses, path, "failed")
         for result in results:

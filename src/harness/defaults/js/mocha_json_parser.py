@@ -13,7 +13,12 @@ Id: the file relative to /repo, then Mocha's full title (describe titles and the
 joined by spaces, as Mocha itself names a test): `test/calc.spec.js > calc nested adds`.
 Mapping (method §2): `passes` -> passed; `failures` -> failed, a failing hook included
 (Mocha reports it as `"before all" hook for "<test>"`, and the tests it skipped are not run);
-`pending` (it.skip, tests without a body) is omitted. Failed wins over passed. Stdlib only.
+`pending` (it.skip, tests without a body) is omitted. Failed wins over passed.
+
+Tampering: a log line `ssr-tampered: <what>` (mocha.sh's guard prints one when code in the tests'
+process rebinds Mocha's machinery) becomes the failed id `ssr-tampered: <what>`, which grading
+reads as tampering (a forged one can only fail a run); counted only beside a report that counts.
+Stdlib only.
 """
 import hashlib
 import json
@@ -26,6 +31,7 @@ END = "ssr-json-report-end"
 COMMIT = re.compile(r"^ssr-json-report-commit: ([0-9a-f]{64})$")
 REVEAL = re.compile(r"^ssr-json-report-nonce: ([0-9a-f]{16,})$")
 REPO = "/repo"
+TAMPER_ID = "ssr-tampered: "
 
 
 def report_text(log):
@@ -81,6 +87,9 @@ def parse(log):
         statuses[test_id(test)] = "passed"
     for test in report.get("failures") or []:
         statuses[test_id(test)] = "failed"
+    for line in log.splitlines():
+        if line.startswith(TAMPER_ID) and line[len(TAMPER_ID):].strip():
+            statuses[TAMPER_ID + line[len(TAMPER_ID):].strip()[:200]] = "failed"
     return statuses
 
 

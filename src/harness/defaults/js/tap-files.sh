@@ -51,13 +51,79 @@ const flush = () => { if (rest !== '') send('\n'); };
 const load = (name) => { try { return require(require.resolve(name, { paths: [process.cwd()] })); } catch { return null; } };
 const tape = load('tape');
 const tap = tape ? null : load('tap');
+// In-process tampering (tape): a finding goes on fd 3 at once, behind the secret, as
+// `ssr-tampered: <what>`; tap_parser.py reports it and grading reads it as tampering.
+const findings = new Set();
+const tampered = (what) => { if (!findings.has(what)) { findings.add(what); send('ssr-tampered: ' + what + '\n'); } };
+// The methods of tape's Test and Results prototypes, of the tape module and EventEmitter's emit
+// become non-configurable accessors before any test code runs: reassigning one on the prototype is
+// recorded (and not applied); tape's own binding of methods onto each instance still works.
+const guard = (object, label, only) => {
+  if (!object) return;
+  for (const key of Object.getOwnPropertyNames(object)) {
+    const desc = Object.getOwnPropertyDescriptor(object, key);
+    if (!desc.configurable || typeof desc.value !== 'function' || (only && !only.includes(key))) continue;
+    const value = desc.value;
+    Object.defineProperty(object, key, {
+      configurable: false,
+      enumerable: desc.enumerable,
+      get() { return value; },
+      set(next) {
+        if (this !== object) Object.defineProperty(this, key, { value: next, writable: true, enumerable: true, configurable: true });
+        else tampered(label + '.' + key + ' reassigned');
+      },
+    });
+  }
+};
+const internal = (name) => { try { return require(require.resolve('tape/lib/' + name, { paths: [process.cwd()] })); } catch { return null; } };
+let Test = null;
+let failures = 0;
+let reported = 0;
 if (tape && typeof tape.createStream === 'function') {
-  tape.createStream().on('data', send).on('end', flush);
+  Test = internal('test');
+  const Results = internal('results');
+  // Every failing assertion the runner records must reach the stream as `not ok`: counted by a
+  // listener that _watch adds before tape's own encoder.
+  if (Results && Results.prototype && typeof Results.prototype._watch === 'function') {
+    const watch = Results.prototype._watch;
+    Results.prototype._watch = function (t) {
+      // The methods tape bound onto this test instance are held the same way as the prototype's.
+      for (const key of Object.keys(t)) {
+        const value = t[key];
+        if (typeof value !== 'function') continue;
+        Object.defineProperty(t, key, { configurable: false, enumerable: true, get() { return value; }, set() { tampered('a tape test\'s ' + key + ' reassigned'); } });
+      }
+      t.on('result', (res) => { if (res && typeof res === 'object' && !res.ok && !res.todo && !res.skip) failures++; });
+      return watch.apply(this, arguments);
+    };
+  }
+  guard(Test && Test.prototype, 'tape Test.prototype');
+  guard(Results && Results.prototype, 'tape Results.prototype');
+  guard(tape, 'tape');
+  guard(require('node:events').prototype, 'EventEmitter.prototype', ['emit']);
+  tape.createStream().on('data', (chunk) => {
+    for (const line of String(chunk).split('\n')) if (/^not ok\b/.test(line.trim())) reported++;
+    send(chunk);
+  }).on('end', flush);
 } else if (tap && typeof tap.on === 'function') {
   tap.on('data', send);
   tap.on('end', flush);
 }
-process.on('exit', flush);
+// When the file ends: failures recorded but not reported, and a canary failing assertion on a
+// fresh Test that must come out failed.
+process.on('exit', () => {
+  if (Test) {
+    if (failures > reported) tampered(failures + ' failing assertion(s) recorded, ' + reported + ' reported not ok');
+    const canary = new Test('ssr canary');
+    const seen = [];
+    canary.on('result', (res) => seen.push(res && res.ok));
+    for (const assert of [() => canary.equal(1, 2), () => canary.deepEqual({ a: 1 }, { a: 2 }), () => canary.ok(false)]) {
+      try { assert(); } catch {}
+    }
+    if (seen.length !== 3 || seen.some((ok) => ok !== false)) tampered('the canary failing assertions came out ' + JSON.stringify(seen));
+  }
+  flush();
+});
 PRELOAD
 cat > "$helpers/wrapper.cjs" <<'WRAPPER'
 'use strict';

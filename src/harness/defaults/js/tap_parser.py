@@ -27,7 +27,10 @@ a declaration is read whole, as above. Commitment: when the log holds `ssr-tap-c
 lines (the scripts print one first, before any test code runs), there must be exactly one, and
 exactly one declared nonce whose SHA-256 it is; otherwise nothing counts, so a script killed
 before its declaration, with a nonce of the test code's own declared instead, earns nothing.
-Stdlib only.
+
+Tampering: a counted line `ssr-tampered: <what>` (tap-files.sh's preload writes one when it finds
+tape's machinery tampered with in the test file's process) becomes the failed id
+`ssr-tampered: <file>: <what>`, which grading reads as tampering. Stdlib only.
 """
 import hashlib
 import json
@@ -37,6 +40,7 @@ import sys
 FILE = re.compile(r"^ssr-test-file: (.+)$")
 NONCE = re.compile(r"^ssr-tap-nonce: ([0-9a-f]{16,})$")
 COMMIT = re.compile(r"^ssr-tap-commit: ([0-9a-f]{64})$")
+TAMPERED = re.compile(r"^ssr-tampered: (.+)$")
 POINT = re.compile(r"^(not ok|ok)\b\s*(?:\d+)?\s*(?:- )?(.*)$")
 SUBTEST = re.compile(r"^# Subtest: (.*)$")
 DIRECTIVE = re.compile(r"(?<!\\)#\s*(SKIP|TODO)\b.*$", re.IGNORECASE)
@@ -117,6 +121,10 @@ def parse(log):
         match = FILE.match(line)
         if match:
             state, yaml_indent, last_point_indent = FileState(match.group(1).strip()), None, None
+            continue
+        finding = TAMPERED.match(line)
+        if finding:
+            statuses["ssr-tampered: " + (state.path + ": " if state.path else "") + finding.group(1).strip()[:200]] = "failed"
             continue
         stripped = line.lstrip(" ")
         indent = len(line) - len(stripped)
