@@ -202,8 +202,9 @@ describe('ssr selfplay: one step on pyledger with the procedural policy (real Do
     const metrics = stepMetricsSchema.parse(JSON.parse((await readFile(join(out, 'metrics.jsonl'), 'utf8')).trim()));
     expect(metrics.testRuns).toEqual(sumTestRuns(records.map((record) => record.testRuns)));
     const total = (record: EpisodeRecord, kind: string) => (record.testRuns?.[kind]?.full ?? 0) + (record.testRuns?.[kind]?.restricted ?? 0);
-    // O runs twice for the whole run: every later validation reads them from the run's baseline cache.
-    expect(records.reduce((sum, record) => sum + (record.testRuns?.original?.full ?? 0), 0)).toBe(2);
+    // O runs twice per test script (the cache is keyed by it): a later bug with the same script reads them from the cache.
+    for (const record of records) expect([undefined, 0, 2], record.id).toContain(record.testRuns?.original?.full);
+    expect(records.reduce((sum, record) => sum + (record.testRuns?.original?.full ?? 0), 0)).toBeGreaterThanOrEqual(2);
     for (const record of records.filter((r) => r.order === 1 && r.valid === true)) {
       // The procedural Injector: its clean run, a candidate at least, and the weakened run on the oracle files only.
       expect(record.testRuns?.injector?.full, record.id).toBeGreaterThanOrEqual(2);
