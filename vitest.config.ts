@@ -1,4 +1,5 @@
 import { defineConfig } from 'vitest/config';
+import SlowFirstSequencer from './test/sequencer.js';
 
 export default defineConfig({
   test: {
@@ -8,6 +9,8 @@ export default defineConfig({
     // Integration tests share one built image per repo; building it is the slow part,
     // so the global setup builds it once before any worker starts.
     globalSetup: ['test/global-setup.ts'],
+    // The slow integration files first, so no long file starts last (test/sequencer.ts).
+    sequence: { sequencer: SlowFirstSequencer },
     pool: 'forks',
     poolOptions: { forks: { maxForks: 2, minForks: 1 } },
   },

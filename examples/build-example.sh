@@ -11,7 +11,7 @@
 # carries HEAD as well as main so that a plain `git clone` checks main out.
 #
 # Usage: examples/build-example.sh NAME [--verify] [--out PATH]
-#   NAME       an example with a NAME-src/ folder here (pyledger, pytext, jskit, tskit)
+#   NAME       an example with a NAME-src/ folder here (pyledger, pytext, jskit, tskit, pyrange)
 #   --verify   run `python3 -m pytest -q` after every commit (Python examples; needs pytest; set PYTHON
 #              to pick an interpreter) and fail if any commit's tests fail
 #   --out      bundle path (default: examples/NAME.bundle)

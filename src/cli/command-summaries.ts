@@ -11,6 +11,8 @@ export const COMMAND_SUMMARIES: Readonly<Record<string, string>> = {
   validate: 'run the consistency checks on a bug artifact',
   corpus: 'generate a deduplicated bug corpus over a repo set',
   export: 'export bugs as runnable SWE-bench instances, Solver attempts',
+  mine: "mine real bugs from a repo's history of fix commits",
+  eval: 'solve rate and pass@k of a policy on a held-out set',
   report: 'write the HTML report of a run (or compare runs)',
   'test-run': "run a repo's tests + parser in a fresh sandbox",
   'build-image': "build a repo's sandbox image (reused when present)",

@@ -17,6 +17,10 @@ export const bugMetadataSchema = z.object({
   episodeId: z.string().nullable(),
   policyVersion: z.number().int().nonnegative().nullable(),
   buggyTreeHash: z.string().describe('dedupe key, see buggyTreeHash()'),
+  mined: z
+    .object({ parent: z.string(), subject: z.string(), message: z.string(), date: z.string() })
+    .optional()
+    .describe('a real bug mined from history (ssr mine): the fix commit is `commit`, the bug is its parent\'s code; its message is an optional problem statement'),
   quality: bugQualitySchema.optional().describe('breadth, kind and weakening granularity (absent from bug dirs written before it existed)'),
 });
 export type BugMetadata = z.infer<typeof bugMetadataSchema>;

@@ -62,7 +62,15 @@ export interface SweBenchInstance {
   test_parser: string;
   /** From solves.json; null when the bug was never solved against. */
   solve_rate: number | null;
+  /** A real bug mined from history (ssr mine): the fix commit's message, whatever `problem_statement` is. */
+  commit_message?: string;
 }
+
+/**
+ * Where `problem_statement` comes from: the Solver statement of method §4 (the test change), or for a
+ * mined real bug its fix commit's message (a bug without one keeps the Solver statement).
+ */
+export type ProblemStatementSource = 'solver' | 'commit-message';
 
 /** Where a bug's instance lives: what {@link toSweBenchInstance} cannot read from the bug dir. */
 export interface InstancePlace {
@@ -90,15 +98,16 @@ export function sweBenchInstanceId(bug: StoredBug): string {
 }
 
 /** A valid stored bug as a SWE-bench instance. */
-export function toSweBenchInstance(bug: StoredBug, place: InstancePlace): SweBenchInstance {
+export function toSweBenchInstance(bug: StoredBug, place: InstancePlace, statement: ProblemStatementSource = 'solver'): SweBenchInstance {
   const { artifact, metadata, validation } = bug;
+  const message = metadata.mined?.message;
   return {
     instance_id: sweBenchInstanceId(bug),
     repo: place.repo,
     base_commit: place.baseCommit,
     patch: invert(bug, 'bug_inject.diff', artifact.bugInject),
     test_patch: invert(bug, 'test_weaken.diff', artifact.testWeaken),
-    problem_statement: solverStatement(artifact),
+    problem_statement: statement === 'commit-message' && message !== undefined ? message : solverStatement(artifact),
     hints_text: '',
     FAIL_TO_PASS: JSON.stringify(validation.failToPass),
     PASS_TO_PASS: JSON.stringify(validation.passToPass),
@@ -119,6 +128,7 @@ export function toSweBenchInstance(bug: StoredBug, place: InstancePlace): SweBen
     test_script: artifact.testScript,
     test_parser: artifact.testParser,
     solve_rate: bug.solves?.solveRate ?? null,
+    ...(message !== undefined ? { commit_message: message } : {}),
   };
 }
 

@@ -3,7 +3,7 @@ import { basename, dirname, join, relative } from 'node:path';
 import { diskError, writeFileAtomic } from './atomic-write.js';
 import { buildInstanceCommits } from './build-instance-commits.js';
 import type { ExportRepoSource } from './export-repo-sources.js';
-import { sweBenchInstanceId, toSweBenchInstance } from './export-swe-bench.js';
+import { sweBenchInstanceId, toSweBenchInstance, type ProblemStatementSource } from './export-swe-bench.js';
 import type { StoredBug } from './read-stored-bug.js';
 import { RUN_LAYOUT } from './run-layout.js';
 
@@ -18,7 +18,7 @@ export function bundlesDir(out: string): string {
  * instance per line. The JSONL is written last, so it never names a commit that is not in a bundle.
  * @returns the bundle paths written.
  */
-export async function writeSweBenchExport(bugs: readonly StoredBug[], sources: ReadonlyMap<string, ExportRepoSource>, out: string): Promise<string[]> {
+export async function writeSweBenchExport(bugs: readonly StoredBug[], sources: ReadonlyMap<string, ExportRepoSource>, out: string, statement: ProblemStatementSource = 'solver'): Promise<string[]> {
   const dir = bundlesDir(out);
   await mkdir(dir, { recursive: true }).catch((error: unknown) => {
     throw diskError(error, `cannot create ${dir}`);
@@ -42,7 +42,7 @@ export async function writeSweBenchExport(bugs: readonly StoredBug[], sources: R
         environmentBundle: relative(dirname(out), paths.envBundle),
         image: source.image,
         testTimeoutS: source.testTimeoutS,
-      });
+      }, statement);
       lines.set(bug.id, `${JSON.stringify(instance)}\n`);
     }
   }

@@ -103,6 +103,7 @@ export async function runPreparedTests(sandbox: Sandbox, steps: readonly Prepare
     ...(verdict.status === 'failed' ? { parserFailure: verdict.failure } : {}),
     ...(out.reparse ? { reparse: verdictOf(out.reparse, parserTimeoutMs) } : {}),
     ...(guard ? { guard: readGuardRecords(out.guard?.records ?? [], out.guard?.total ?? 0, guard.key) } : {}),
+    ...(out.material ? { material: out.material } : {}),
   };
   return { status: 'ran', run };
 }

@@ -1,6 +1,7 @@
 import { SCRATCH_DIR } from '../sandbox/sandbox.js';
-import { GUARD_BOOT_MODULE, GUARD_MODULE } from './guard-setup.js';
+import { GUARD_BOOT_MODULE, GUARD_HELPER_MODULES, GUARD_MODULE, GUARD_SUPERVISOR_MODULE } from './guard-setup.js';
 import { PREPARE_SNIPPET } from './prepare-steps.js';
+import { MATERIAL_MODULE, materialCheckSnippet, materialLockSnippet, materialSectionSnippet, readMaterialSection, type MaterialReport } from './test-material.js';
 
 /** The artifact's names inside the sandbox are a contract (method §2). */
 export const TEST_FILES = {
@@ -36,19 +37,20 @@ export const GUARD_RECORD_MAX_BYTES = 8 * 1024 * 1024;
  * The second parse of the same log (asked for with reparse=1, done only on a real log: the script
  * finished and printed something) is how the validator checks that a parser is deterministic.
  *
- * With guard=1 (8th argument; a line `<dir> <key> <plugin base64>` follows the parser on stdin)
- * the script runs hardened, so that repo files can neither replace the runner nor forge what
- * grading reads (method §4): the guard plugin (guard/ssr_grading_guard.py) and its start-up half
- * (guard/usercustomize.py) are written to a random folder outside /repo, which is both on
- * PYTHONPATH and the only user site (PYTHONUSERBASE: ~/.local is never read), so a script that sets
- * its own PYTHONPATH still gets it; the start-up half asks pytest processes only to load the
- * plugin ("-p"), so a python that cannot import it is never asked to. Signed session records come
- * back in the SSR-GUARD section. The log goes to that random folder too, so repo code cannot find
- * the file the parser reads by a fixed name. No bytecode written into the repo, no PYTHONSTARTUP
- * or PYTHONINSPECT.
- * For a runner other than pytest the same environment applies but no guard records exist: what
- * protects those runs is the patch sanitiser (no runner config, start-up hooks or shadowing
- * modules reach the tree) and the random log path, not the guard.
+ * With guard=1 (8th argument; a line `<dir> <key> <guard files, base64>` follows the parser on
+ * stdin, see guard-setup.ts) the script runs hardened, so that repo files can neither replace the
+ * runner nor forge what grading reads (method §4, docs/grading.md): the guard's modules (guard/) are written
+ * to a random folder outside /repo, which is both on PYTHONPATH and the only user site
+ * (PYTHONUSERBASE: ~/.local is never read), so a script that sets its own PYTHONPATH still gets
+ * it; the start-up half asks pytest processes only to load the plugin ("-p"), after installing the
+ * audit hook. The test material is locked and hashed (test-material.ts; as `nobody` where the
+ * driver is root). The script runs under the supervisor (guard/ssr_guard_supervisor.py), which
+ * takes the key on its stdin, receives the guard's stream and writes the signed session records
+ * that come back in the SSR-GUARD section; the SSR-MATERIAL section says what of the material
+ * changed. The log goes to the random folder too, so repo code cannot find the file the parser
+ * reads by a fixed name. No bytecode written into the repo, no PYTHONSTARTUP or PYTHONINSPECT.
+ * For a runner other than pytest the same environment and lock apply but no guard records exist:
+ * what protects those runs is the patch sanitiser, the lock and the random log path.
  */
 export const TEST_DRIVER = `
 set -u
@@ -56,27 +58,35 @@ exec 2>${TEST_FILES.log}.driver-err
 script_s="$1"; parser_s="$2"; max_out="$3"; half_log="$4"; err_tail="$5"; reparse="$6"; prep_n="\${7:-0}"; guard="\${8:-0}"
 mkdir -p $(dirname ${TEST_FILES.script})
 IFS= read -r script_b64; IFS= read -r parser_b64
-if [ "$guard" = 1 ]; then IFS=' ' read -r g_dir g_key g_b64 g_boot_b64; fi
+if [ "$guard" = 1 ]; then IFS=' ' read -r g_dir g_key g_b64 g_boot_b64 g_mat_b64 g_audit_b64 g_code_b64 g_sup_b64; fi
 ${PREPARE_SNIPPET}
 printf '%s' "$script_b64" | base64 -d > ${TEST_FILES.script}
 printf '%s' "$parser_b64" | base64 -d > ${TEST_FILES.parser}
 log_f=${TEST_FILES.log}
-run_env=(env)
+run_env=(env); run_as=(); sup=()
 if [ "$guard" = 1 ]; then
-  mkdir -p "$g_dir/p" "$g_dir/o"
+  mkdir -p "$g_dir/p" "$g_dir/o" "$g_dir/s"; chmod 700 "$g_dir/o" "$g_dir/s"
   printf '%s' "$g_b64" | base64 -d > "$g_dir/p/${GUARD_MODULE}.py"
   printf '%s' "$g_boot_b64" | base64 -d > "$g_dir/p/${GUARD_BOOT_MODULE}.py"
+  printf '%s' "$g_mat_b64" | base64 -d > "$g_dir/p/${MATERIAL_MODULE}.py"
+  printf '%s' "$g_audit_b64" | base64 -d > "$g_dir/p/${GUARD_HELPER_MODULES[0]}.py"
+  printf '%s' "$g_code_b64" | base64 -d > "$g_dir/p/${GUARD_HELPER_MODULES[1]}.py"
+  printf '%s' "$g_sup_b64" | base64 -d > "$g_dir/s/${GUARD_SUPERVISOR_MODULE}.py"
+  sup=(python3 "$g_dir/s/${GUARD_SUPERVISOR_MODULE}.py" "$g_dir/o" --)
   for v in 6 7 8 9 10 11 12 13 14; do mkdir -p "$g_dir/u/lib/python3.$v"; ln -s ../../../p "$g_dir/u/lib/python3.$v/site-packages"; done
-  printf '{"key": "%s", "out": "%s/o"}' "$g_key" "$g_dir" > "$g_dir/conf"
+  printf '{"version": 2}' > "$g_dir/conf"
   log_f="$g_dir/test.log"
   run_env=(env -u PYTHONSTARTUP -u PYTHONINSPECT -u PYTHONNOUSERSITE PYTHONDONTWRITEBYTECODE=1 "PYTHONUSERBASE=$g_dir/u"
     "PYTHONPATH=$g_dir/p\${PYTHONPATH:+:$PYTHONPATH}" "SSR_GUARD_CONF=$g_dir/conf")
+${materialLockSnippet()}
 fi
 rm -f ${TEST_FILES.log} ${TEST_FILES.parserOut} ${TEST_FILES.parserErr} /ssr/timeout.msg
 now() { date +%s%N; }
 t0=$(now)
-timeout --verbose -s KILL "$script_s" "\${run_env[@]}" bash -c 'exec bash "$0" > "$1" 2>&1 < /dev/null' ${TEST_FILES.script} "$log_f" 2> /ssr/timeout.msg
+\${sup[@]+"\${sup[@]}"} timeout --verbose -s KILL "$script_s" "\${run_env[@]}" bash -c 's=$0; f=$1; shift; exec "$@" bash "$s" > "$f" 2>&1 < /dev/null' ${TEST_FILES.script} "$log_f" \${run_as[@]+"\${run_as[@]}"} 2> /ssr/timeout.msg <<< "\${g_key:-}"
 sc=$?; t1=$(now)
+if [ "$guard" = 1 ]; then ${materialCheckSnippet()}
+fi
 st=0; [ -s /ssr/timeout.msg ] && st=1
 parse() { # $1: stdout file, $2: stderr file; sets pc, pt, pns, out
   local t=$(now)
@@ -113,6 +123,7 @@ if [ "$guard" = 1 ]; then
   done
   echo "SSR-GUARD $total \${#records[@]}"
   for f in "\${records[@]}"; do base64 -w0 "$f"; echo; done
+  ${materialSectionSnippet()}
   rm -rf "$g_dir"
 else
   echo "SSR-GUARD -"
@@ -138,6 +149,8 @@ export interface DriverOutput {
   reparse?: ParserOutput;
   /** The guard's session records (still to verify), when the run was guarded. */
   guard?: { total: number; records: string[] };
+  /** How the test material was protected and what of it changed, when the run was guarded. */
+  material?: MaterialReport;
 }
 
 /** What one parser run printed, as the driver reports it. */
@@ -164,6 +177,7 @@ export function readDriverOutput(output: string): DriverOutput | undefined {
   const stdoutLine = lines[at + 1]!;
   const reparse = readReparse(lines.slice(at + 5));
   const guard = readGuard(lines.slice(at + 5));
+  const material = readMaterialSection(lines.slice(at + 5));
   return {
     scriptExit,
     scriptTimedOut: st === 1,
@@ -179,6 +193,7 @@ export function readDriverOutput(output: string): DriverOutput | undefined {
     parserStderr: decode(lines[at + 4]),
     ...(reparse ? { reparse } : {}),
     ...(guard ? { guard } : {}),
+    ...(material ? { material } : {}),
   };
 }
 

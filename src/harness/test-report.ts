@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import type { GuardReport } from './guard-report.js';
+import type { MaterialReport } from './test-material.js';
 
 /** The only two statuses a test parser may print (method §2). */
 export const testStatusSchema = z.enum(['passed', 'failed']);
@@ -37,4 +38,6 @@ export interface TestReport {
   parserFailure?: ParserFailure;
   /** What the guard plugin saw (see guard-report.ts); absent when the run was not guarded. */
   guard?: GuardReport;
+  /** How the test material was protected during the run and what of it changed (test-material.ts); absent when unguarded. */
+  material?: MaterialReport;
 }

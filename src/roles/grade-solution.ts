@@ -24,6 +24,7 @@ import type { TestRunCounter } from '../harness/test-run-counts.js';
 export const GRADE_CODES = [
   'solved', 'tests-fail', 'no-patch', 'patch-does-not-apply', 'patch-too-large', 'patch-empty', 'patch-crlf',
   'patch-no-trailing-newline', 'patch-malformed', 'patch-binary', 'no-code-change', 'guard-missing', 'runner-tampered',
+  'test-files-written', 'test-code-replaced', 'guard-forged', 'runner-replaced', 'tracing-hook', 'native-code', 'guard-probed',
 ] as const;
 
 /** The verdict on one Solver attempt (method §4); `grade.json` of `ssr solve` is exactly this. */

@@ -91,3 +91,52 @@ describe('the guard plugin on a real pytest run (docker, tiny repo)', () => {
     expect(report.guard?.sessions).toBe(sessions);
   });
 });
+
+/** Honest tests that write: a data file beside the tests, a tmp_path file, a repo file, and git. */
+const WRITES_DATA = `import json, pathlib, subprocess
+
+HERE = pathlib.Path(__file__).parent
+
+def test_writes_data(tmp_path):
+    (HERE / "out").mkdir(exist_ok=True)
+    (HERE / "out" / "result.json").write_text(json.dumps({"ok": 1}))
+    (tmp_path / "x.txt").write_text("x")
+    (HERE.parent / "cache.txt").write_text("c")
+    assert subprocess.run(["git", "status", "--short"], cwd=HERE.parent).returncode == 0
+`;
+
+/** Tests that write test material: their own file from Python, a new test file through a shell. */
+const WRITES_TESTS = `import pathlib, subprocess
+
+HERE = pathlib.Path(__file__).parent
+
+def test_appends_to_itself():
+    try:
+        with open(__file__, "a") as handle:
+            handle.write("# more\\n")
+    except OSError:
+        pass
+
+def test_shell_adds_a_test_file():
+    subprocess.run("printf 'def test_x():\\\\n    pass\\\\n' > tests/test_added.py", shell=True, cwd=HERE.parent)
+`;
+
+describe('test material cannot change during a guarded run (docker, tiny repo)', () => {
+  it('lets honest tests write data, and reports every write to test material by name', async () => {
+    const template = await dockerTemplate(await tinyRepo());
+    const [honest, hostile] = await withSandbox(template, async (sandbox) => {
+      await sandbox.writeFile('/repo/tests/test_writes.py', WRITES_DATA);
+      const first = await runTests(sandbox, { ...readDefaultTestFiles(), timeoutMs: 60_000 });
+      await sandbox.exec('rm -f /repo/tests/test_writes.py', { timeoutMs: 10_000 });
+      await sandbox.writeFile('/repo/tests/test_hostile.py', WRITES_TESTS);
+      return [first, await runTests(sandbox, { ...readDefaultTestFiles(), timeoutMs: 60_000 })];
+    });
+    expect(honest.statuses).toEqual({ 'tests/test_calc.py::test_add': 'passed', 'tests/test_writes.py::test_writes_data': 'passed' });
+    expect(honest.material).toEqual({ mode: 'read-only', changes: [] });
+    expect(honest.guard?.tampered).toEqual([]);
+    // The Python write is refused (the file is not the test user's) and seen by the audit hook;
+    // the shell's new test file is found by the hashes.
+    expect(hostile.material).toEqual({ mode: 'read-only', changes: ['added tests/test_added.py'] });
+    expect(hostile.guard?.tampered).toEqual(['test-file-write:tests/test_hostile.py']);
+  }, 120_000);
+});

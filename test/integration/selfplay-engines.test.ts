@@ -63,34 +63,50 @@ describe('ssr selfplay --docker-host A --docker-host B', () => {
     if (dir) await rm(dir, { recursive: true, force: true });
   }, 120_000);
 
-  it('places episodes on both engines, streams the image to B by id, and finishes with valid bugs', async () => {
-    const out = join(dir, 'shared');
-    const run = spawnCli([...SELFPLAY, '--repo', repoPath, '--episodes-per-step', '2', '--docker-host', HOST_A, '--docker-host', hostB, '--out', out]);
-    const seen = { a: 0, b: 0 };
+  // One run serves both claims (a second run of the same shape added minutes to CI): its episodes
+  // go to both engines, B gets the image streamed from A, then B is killed while one of its
+  // episodes works there.
+  let result: Awaited<CliRun['done']>;
+  let out: string;
+  const seen = { a: 0, b: 0 };
+  let imageOnB = '';
+
+  beforeAll(async () => {
+    out = join(dir, 'loss');
+    const run = spawnCli([...SELFPLAY, '--repo', repoPath, '--episodes-per-step', '4', '--docker-host', HOST_A, '--docker-host', hostB, '--out', out]);
+    let killed = false;
     const watch = setInterval(() => {
       seen.a = Math.max(seen.a, runContainers(HOST_A, run));
-      seen.b = Math.max(seen.b, runContainers(hostB, run));
+      if (!killed) seen.b = Math.max(seen.b, runContainers(hostB, run));
     }, 300);
-    const result = await run.done.finally(() => clearInterval(watch));
+    // Kill B (dockerd and its containerd, SIGKILL) while one of this run's episodes works there.
+    const solving = (): boolean =>
+      existsSync(join(out, 'trajectories')) && readdirSync(join(out, 'trajectories')).some((name) => readFileSync(join(out, 'trajectories', name), 'utf8').split('\n').length > 3);
+    const onB = (): boolean => {
+      const now = runContainers(hostB, run);
+      seen.b = Math.max(seen.b, now);
+      return now > 0 && solving();
+    };
+    await Promise.race([waitFor('an episode at work on B', onB, 300_000), run.done]);
+    // B runs a container of this run, so it holds the image: read its id before B goes.
+    imageOnB = docker(hostB, 'image', 'inspect', '--format', '{{.Id}}', template.ref);
+    killed = true;
+    extraDocker('kill');
+    result = await run.done.finally(() => clearInterval(watch));
+  }, 900_000);
+
+  it('places episodes on both engines, streams the image to B by id, and finishes with valid bugs', () => {
     expect(result.code, result.stderr.slice(-3000)).toBe(0);
     expect(seen.a, 'containers on A').toBeGreaterThan(0);
     expect(seen.b, 'containers on B').toBeGreaterThan(0);
     expect(result.stderr).toMatch(/share image.*→ unix:\/\/\/run\/ssr-docker-ssrtest-b\.sock/);
-    expect(docker(hostB, 'image', 'inspect', '--format', '{{.Id}}', template.ref)).toBe(docker(HOST_A, 'image', 'inspect', '--format', '{{.Id}}', template.ref));
+    expect(imageOnB).toBe(docker(HOST_A, 'image', 'inspect', '--format', '{{.Id}}', template.ref));
     const summary = JSON.parse(result.stdout) as { steps: number; episodes: number; valid: number };
     expect(summary.steps).toBe(1);
     expect(summary.valid).toBeGreaterThanOrEqual(1);
-  }, 600_000);
+  });
 
-  it('loses B mid-run: its episodes are discarded, placed again on A, and the run ends with every episode once', async () => {
-    const out = join(dir, 'loss');
-    const run = spawnCli([...SELFPLAY, '--repo', repoPath, '--episodes-per-step', '4', '--docker-host', HOST_A, '--docker-host', hostB, '--out', out]);
-    // Kill B (dockerd and its containerd, SIGKILL) while one of this run's episodes works there.
-    const solving = (): boolean =>
-      existsSync(join(out, 'trajectories')) && readdirSync(join(out, 'trajectories')).some((name) => readFileSync(join(out, 'trajectories', name), 'utf8').split('\n').length > 3);
-    await Promise.race([waitFor('an episode at work on B', () => runContainers(hostB, run) > 0 && solving(), 300_000), run.done]);
-    extraDocker('kill');
-    const result = await run.done;
+  it('loses B mid-run: its episodes are discarded, placed again on A, and the run ends with every episode once', () => {
     expect(result.code, result.stderr.slice(-3000)).toBe(0);
     expect(result.stderr).toMatch(/ssr-docker-ssrtest-b\.sock is down/);
     const records = episodeLines(out).map((line) => episodeRecordSchema.parse(line));
@@ -106,5 +122,5 @@ describe('ssr selfplay --docker-host A --docker-host B', () => {
       expect(record.rewards).toEqual({ injector: null, solver: [] });
     }
     expect(JSON.parse(result.stdout)).toMatchObject({ steps: 1, outDir: out });
-  }, 600_000);
+  });
 });

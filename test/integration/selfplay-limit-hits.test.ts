@@ -23,9 +23,12 @@ describe('ssr selfplay --limit-hits: a Solver attempt that hits the turn limit',
     await prepareTemplate(repo, 'docker', silentProgress);
     for (const mode of ['fail', 'mask'] as const) {
       const out = join(root, mode);
+      // mask solves the bug fail's run kept (solve-only mode): the Solver's limit is what differs,
+      // so the second run skips injecting and validating the same bug again.
+      const corpus = mode === 'mask' ? ['--corpus', runs.fail.out] : [];
       const { code, stderr } = await spawnCli([
         'selfplay', '--repo', repo.location, '--steps', '1', '--policy', 'procedural', '--seed', '1', '--episodes-per-step', '1', '--attempts', '2',
-        '--strategy', 'direct', '--solver-max-turns', '1', '--higher-order-cap', '0', '--sandbox', 'docker', '--limit-hits', mode, '--out', out,
+        '--strategy', 'direct', '--solver-max-turns', '1', '--higher-order-cap', '0', '--sandbox', 'docker', '--limit-hits', mode, '--out', out, ...corpus,
       ]).done;
       runs[mode] = { code, stderr, out };
     }
@@ -53,6 +56,8 @@ describe('ssr selfplay --limit-hits: a Solver attempt that hits the turn limit',
   it('mask: each attempt is graded and masked out of the loss', async () => {
     expect(runs.mask.code, runs.mask.stderr.slice(-2000)).toBe(0);
     const [record] = [...(await episodesById(runs.mask.out)).values()];
+    const [failed] = [...(await episodesById(runs.fail.out)).values()];
+    expect(record!.bugId).toBe(failed!.bugId);
     const bug = await readStoredBug(join(runs.mask.out, 'bugs', record!.bugId!));
     expect(bug!.solves!.attempts.every((attempt) => !attempt.reason!.startsWith('limit hit'))).toBe(true);
     const samples = await solverSamples('mask');

@@ -1,13 +1,22 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { hostname, tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { dockerClient } from '../../src/sandbox/docker/docker-client.js';
+import { OWNER_LABEL } from '../../src/sandbox/docker/orphan-sweep.js';
 import { silentProgress } from '../../src/util/progress.js';
 import { prepareTemplate } from '../../src/sandbox/sandbox-factory.js';
 import { episodeLines, episodesById, killGroup, miniRepo, sampleIds, spawnCli, waitFor } from './selfplay-helpers.js';
 
 const RUN_TIMEOUT_MS = 300_000;
+
+/** Ids of the containers a process owns, as the Docker engine lists them. */
+async function containersOf(pid: number): Promise<string[]> {
+  const listed = await dockerClient().listContainers({ all: true, filters: { label: [`${OWNER_LABEL}=${hostname()}:${pid}`] } });
+  return listed.map((container) => container.Id);
+}
 
 describe('ssr selfplay after kill -9: the re-run continues with no lost and no duplicated episodes', () => {
   let root: string;
@@ -15,6 +24,7 @@ describe('ssr selfplay after kill -9: the re-run continues with no lost and no d
   let reference: string;
   let resumed: string;
   const kills: string[] = [];
+  const warm = { seen: new Set<string>(), most: 0, stdout: '', left: [] as string[] };
 
   async function runToEnd(out: string): Promise<void> {
     const { code, stderr } = await spawnCli([...args, '--out', out]).done;
@@ -31,6 +41,27 @@ describe('ssr selfplay after kill -9: the re-run continues with no lost and no d
     kills.push(`${what}: ${result.signal ?? `exit ${result.code}`}`);
   }
 
+  /**
+   * The uninterrupted run, with --warm 2 (one run serves both files' claims: --warm is otherwise a
+   * whole run of this shape): its containers are watched while it runs, and the resumed run
+   * (without --warm) must end with the same episodes.
+   */
+  async function warmReference(): Promise<void> {
+    const run = spawnCli([...args, '--warm', '2', '--out', reference]);
+    let ended = false;
+    const done = run.done.finally(() => (ended = true));
+    while (!ended) {
+      const now = await containersOf(run.child.pid!);
+      for (const id of now) warm.seen.add(id);
+      warm.most = Math.max(warm.most, now.length);
+      await sleep(200);
+    }
+    const result = await done;
+    if (result.code !== 0) throw new Error(`ssr selfplay --warm 2 --out ${reference} exited ${result.code}:\n${result.stderr.slice(-3000)}`);
+    warm.stdout = result.stdout;
+    warm.left = await containersOf(run.child.pid!);
+  }
+
   beforeAll(async () => {
     root = await mkdtemp(join(tmpdir(), 'ssr-selfplay-resume-'));
     const repo = await miniRepo();
@@ -44,17 +75,30 @@ describe('ssr selfplay after kill -9: the re-run continues with no lost and no d
     ];
     reference = join(root, 'reference');
     resumed = join(root, 'resumed');
-    await runToEnd(reference);
+    await warmReference();
 
     // Killed mid-step 1 (after its first episode), then mid-step 2, then run to the end.
     await killWhen(resumed, 'the first episode record', () => episodeLines(resumed).length >= 1);
     const step2Started = () => existsSync(join(resumed, 'metrics.jsonl')) && readdirSync(join(resumed, 'trajectories')).some((name) => name.startsWith('s2-'));
     await killWhen(resumed, 'a step-2 trajectory', step2Started);
     await runToEnd(resumed);
-  }, 1_200_000);
+    // Four runs: at load 28 on 2 cores they took over 20 minutes (main's version as well).
+  }, 1_800_000);
 
   afterAll(async () => {
     if (root) await rm(root, { recursive: true, force: true });
+  });
+
+  it('--warm 2: runs episodes from pre-started sandboxes and leaves none of them behind when it ends', () => {
+    const summary = JSON.parse(warm.stdout.trim().split('\n').at(-1)!) as { steps: number; episodes: number; valid: number };
+    expect(summary.steps).toBe(2);
+    expect(summary.episodes).toBeGreaterThanOrEqual(4);
+    expect(summary.valid, warm.stdout).toBeGreaterThanOrEqual(1);
+    // With a pool of 2, sandboxes wait started before any is asked for.
+    expect(warm.most).toBeGreaterThanOrEqual(2);
+    expect(warm.seen.size).toBeGreaterThan(2);
+    // The pool's last two were disposed by the run itself, not left for a later sweep.
+    expect(warm.left).toEqual([]);
   });
 
   it('was really killed in the middle', () => {

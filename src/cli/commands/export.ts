@@ -6,6 +6,7 @@ import { readCorpus } from '../../corpus/read-corpus.js';
 import { readSolverAttempts } from '../../corpus/read-solver-attempts.js';
 import { nthAttempts, writeMiniSweAgentDir, writePredictions } from '../../corpus/write-attempt-exports.js';
 import { bundlesDir, writeSweBenchExport } from '../../corpus/write-swe-bench-export.js';
+import type { ProblemStatementSource } from '../../corpus/export-swe-bench.js';
 import { loadReposOption, positiveInt } from '../common-options.js';
 
 const FORMATS = ['swe-bench', 'ssr', 'swe-bench-predictions', 'mini-swe-agent'] as const;
@@ -18,6 +19,7 @@ interface ExportOptions {
   repo: string[];
   attempt?: number;
   json?: boolean;
+  problemStatement: ProblemStatementSource;
 }
 
 const collect = (value: string, previous: string[]): string[] => [...previous, value];
@@ -40,6 +42,11 @@ export function registerExport(program: Command): void {
     .option('--repos <file>', 'swe-bench: where the bugs\' repos come from (default: ./repos.yaml when present)')
     .option('--repo <path>', 'swe-bench: a local git repository a bug came from with --repo <path> (repeatable)', collect, [])
     .option('--attempt <n>', 'swe-bench-predictions, mini-swe-agent: only the n-th scored attempt of each bug (SWE-bench keeps one prediction per instance)', positiveInt('--attempt'))
+    .addOption(
+      new Option('--problem-statement <source>', "swe-bench: the instances' problem_statement: the Solver's statement (the test change), or for real bugs mined by ssr mine their fix commit's message")
+        .choices(['solver', 'commit-message'])
+        .default('solver'),
+    )
     .option('--json', 'print a JSON summary on stdout')
     .action(async (options: ExportOptions) => {
       const out = resolve(options.out);
@@ -50,7 +57,7 @@ export function registerExport(program: Command): void {
       if (options.format === 'swe-bench') {
         const ids = [...new Set(corpus.valid.map((bug) => bug.metadata.repo))];
         const sources = await exportRepoSources(ids, await loadReposOption(options.repos), options.repo.map((path) => resolve(path)));
-        await writeSweBenchExport(corpus.valid, sources, out);
+        await writeSweBenchExport(corpus.valid, sources, out, options.problemStatement);
         summary.bundles = bundlesDir(out);
       } else if (options.format === 'ssr') {
         await exportArtifactDirs(corpus.valid, out);

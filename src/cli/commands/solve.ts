@@ -1,27 +1,20 @@
-import { createHash, randomInt, randomUUID } from 'node:crypto';
-import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import { createHash, randomInt } from 'node:crypto';
+import { readFile, writeFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import type { Command } from 'commander';
 import PQueue from 'p-queue';
-import { exitEarnsReward, type ExitStatus } from '../../agent/agent-exit.js';
-import { leakPenalty, type LeakFlag, type LeakPolicy } from '../../agent/leak-flag.js';
 import { artifactId } from '../../artifact/artifact-id.js';
 import { loadArtifactDir } from '../../artifact/load-artifact.js';
-import type { BugArtifact } from '../../artifact/bug-artifact.js';
-import type { TestRunner } from '../../config/repos-schema.js';
 import { createPolicy, type PolicyFlags } from '../../policy/create-policy.js';
-import type { Policy } from '../../policy/policy.js';
 import { progressDisplay } from '../../report/progress-display.js';
 import { scoreInjector } from '../../reward/score-injector.js';
-import { gradeSolution, type SolverGrade } from '../../roles/grade-solution.js';
 import { validateForGrading } from '../../roles/grading-oracle.js';
-import { runSolverEpisode } from '../../roles/solver-episode.js';
 import { createProvider, prepareTemplate } from '../../sandbox/sandbox-factory.js';
-import type { SandboxProvider, SandboxTemplate } from '../../sandbox/sandbox.js';
 import { releaseProvider } from '../../sandbox/pool/release-provider.js';
 import { addDockerHostOption, sandboxBackend } from '../docker-host-options.js';
-import { EngineError, errorMessage, isEngineError } from '../../util/engine-error.js';
-import { seededRng } from '../../util/seeded-rng.js';
+import { EngineError, errorMessage } from '../../util/engine-error.js';
+import type { LeakPolicy } from '../../agent/leak-flag.js';
+import { runGradedAttempt, type AttemptContext, type AttemptLine } from '../../roles/graded-attempt.js';
 import { BaselineCache } from '../../validator/baseline-cache.js';
 import { addAgentLimitOptions, agentLimitsFromFlags, type AgentLimitFlags } from '../agent-limit-options.js';
 import { addRepoOptions, addSandboxOption, addWarmOption, positiveInt, resolveRepoOptions, type RepoOptions, type SandboxChoice, type WarmFlags } from '../common-options.js';
@@ -43,72 +36,8 @@ interface SolveOptions extends RepoOptions, PolicyFlags, AgentLimitFlags, WarmFl
   leakPolicy: LeakPolicy;
 }
 
-/** One attempt as `--json` prints it; `reward` is null when the attempt was discarded (infrastructure). */
-interface AttemptLine {
-  attempt: number;
-  reward: 1 | -1 | null;
-  exitStatus: ExitStatus;
-  turns: number;
-  reason: string;
-  /** What the attempt reached for that it must not (see scanLeaks). */
-  leaks: LeakFlag[];
-}
-
-interface AttemptContext {
-  policy: Policy;
-  template: SandboxTemplate;
-  provider: SandboxProvider;
-  artifact: BugArtifact;
-  priorPatch?: string;
-  /** The repo's runner, named in a JS repo's Solver prompt. */
-  testRunner?: TestRunner;
-  originalPassing: string[];
-  /** Validation's O run was guarded: grading holds every attempt to it. */
-  originalGuarded: boolean;
-  testTimeoutMs: number;
-  options: SolveOptions;
-  baseSeed: number;
-  solveDir: string;
-}
-
 /** The paper's RL group size (method §5). */
 const DEFAULT_ATTEMPTS = 8;
-
-/** Run, grade and record one attempt; infrastructure failures become a discarded attempt, never a reward. */
-async function runAttempt(ctx: AttemptContext, attempt: number, bugId: string): Promise<AttemptLine> {
-  const dir = join(ctx.solveDir, `attempt-${attempt}`);
-  await mkdir(dir, { recursive: true });
-  // Each attempt samples with its own seed, or N seeded attempts would all be the same attempt.
-  const seed = seededRng(ctx.baseSeed).fork(`attempt-${attempt}`).int(2 ** 31);
-  const episodeId = `solve-${bugId}-${attempt}-${randomUUID().slice(0, 8)}`;
-  let line: AttemptLine;
-  let grade: SolverGrade | null = null;
-  try {
-    const episode = await runSolverEpisode({
-      policy: ctx.policy, template: ctx.template, provider: ctx.provider, artifact: ctx.artifact, priorPatch: ctx.priorPatch, testRunner: ctx.testRunner,
-      limits: agentLimitsFromFlags(ctx.options), episodeId, seed, trajectoryPath: join(dir, 'trajectory.jsonl'),
-    });
-    const { exit, patch, leaks } = episode;
-    if (patch !== null) await writeFile(join(dir, 'pred_patch.diff'), patch);
-    const base = { attempt, exitStatus: exit.exitStatus, turns: exit.turns, leaks };
-    const penalty = leakPenalty(ctx.options.leakPolicy, leaks);
-    if (!exitEarnsReward(exit.exitStatus)) {
-      line = { ...base, reward: null, reason: `discarded: the episode ended with ${exit.exitStatus}${exit.error ? ` (${exit.error.message})` : ''}` };
-    } else if (penalty !== null) {
-      line = { ...base, reward: -1, reason: penalty };
-    } else {
-      grade = await gradeSolution({ ...ctx, patch });
-      line = { ...base, reward: grade.reward, reason: grade.reason };
-    }
-  } catch (error) {
-    if (!isEngineError(error)) throw error;
-    line = { attempt, reward: null, exitStatus: 'infrastructure-error', turns: 0, reason: `discarded: ${error.message} [${error.code}]`, leaks: [] };
-  }
-  const verdict = grade ?? (line.reward === null ? { discarded: true, reason: line.reason } : { reward: line.reward, reason: line.reason });
-  await writeFile(join(dir, 'grade.json'), `${JSON.stringify(verdict, null, 2)}\n`);
-  await writeFile(join(dir, 'leaks.json'), `${JSON.stringify(line.leaks, null, 2)}\n`);
-  return line;
-}
 
 export function registerSolve(program: Command): void {
   const command = program
@@ -160,20 +89,21 @@ export function registerSolve(program: Command): void {
 
       const solveDir = join(resolve(options.out), 'solves', bugId);
       const ctx: AttemptContext = {
-        policy, template, provider, artifact, priorPatch, testRunner: repo.testRunner, originalPassing: oracle.originalPassing, originalGuarded: validation.originalGuarded, testTimeoutMs, options,
-        baseSeed: options.seed ?? randomInt(2 ** 31), solveDir,
+        policy, template, provider, artifact, priorPatch, testRunner: repo.testRunner, originalPassing: oracle.originalPassing, originalGuarded: validation.originalGuarded, testTimeoutMs,
+        limits: agentLimitsFromFlags(options), leakPolicy: options.leakPolicy, baseSeed: options.seed ?? randomInt(2 ** 31), dir: solveDir,
       };
       process.stderr.write(`ssr solve: ${options.attempts} attempt(s) on ${bugId} with ${policy.name}\n`);
       const queue = new PQueue({ concurrency: options.concurrency ?? options.attempts });
       const numbers = Array.from({ length: options.attempts }, (_, i) => i + 1);
-      const attempts = await Promise.all(numbers.map((n) => queue.add(() => runAttempt(ctx, n, bugId)) as Promise<AttemptLine>));
+      const attempts = await Promise.all(numbers.map((n) => queue.add(() => runGradedAttempt(ctx, n, bugId)) as Promise<AttemptLine>));
 
       const scored = attempts.filter((a) => a.reward !== null);
       const solves = scored.filter((a) => a.reward === 1).length;
       const solveRate = scored.length > 0 ? solves / scored.length : null;
       // Higher-order bugs train the Solver only (method §6): they imply no injector reward.
       const injector = scored.length > 0 && priorPatch === undefined ? scoreInjector({ valid: true, solves, attempts: scored.length }) : null;
-      const summary = { bugId, attempts, solveRate, injectorReward: injector?.value ?? null };
+      // ssr solve's JSON keeps its attempt lines as they were (the grade code is in grade.json).
+      const summary = { bugId, attempts: attempts.map(withoutCode), solveRate, injectorReward: injector?.value ?? null };
       await writeFile(
         join(solveDir, 'solves.json'),
         `${JSON.stringify({ ...summary, artifact: artifactDir, repo: repo.id, policy: { name: policy.name, version: policy.version }, injectorRewardReason: injector?.reason ?? null, failToPass: validation.failToPass }, null, 2)}\n`,
@@ -185,6 +115,12 @@ export function registerSolve(program: Command): void {
       await releaseProvider(provider, (line) => process.stderr.write(`ssr solve: ${line}\n`));
     }
   });
+}
+
+function withoutCode(line: AttemptLine): Omit<AttemptLine, 'code'> {
+  const copy: Partial<AttemptLine> = { ...line };
+  delete copy.code;
+  return copy as Omit<AttemptLine, 'code'>;
 }
 
 async function readPriorPatch(file: string): Promise<string> {

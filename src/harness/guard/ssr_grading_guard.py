@@ -5,15 +5,19 @@ The test driver ships this file into the sandbox outside /repo; usercustomize.py
 parses its arguments: before any conftest.py or repository code runs in this process.
 
 What it does, and why (method §4: grading measures the code, not how the tests are run):
-- reads its configuration (a per-run key and an output folder) from the file named by
-  SSR_GUARD_CONF and removes that variable, so child processes do not inherit it;
-- records every test's outcome from the runner's own reports (setup, call, teardown): a test
-  passed only when all three passed and it was not an expected failure;
-- snapshots, at import, the identity of every function and class attribute of pytest, pluggy and
-  unittest, and compares them when the session ends: repository code that monkeypatches the
-  runner's machinery is reported as tampering;
+- it is armed only when the audit half (ssr_guard_audit.py, installed by usercustomize.py at
+  interpreter start) holds the supervisor's socket; it removes SSR_GUARD_CONF so child processes
+  do not inherit it;
+- streams every test phase's outcome from the runner's own reports to the supervisor
+  (ssr_guard_supervisor.py, another process), which alone holds the run's key and signs the
+  record: nothing in this process can sign a result;
+- snapshots, at import, the identity of every function and class attribute of pytest, pluggy,
+  unittest and doctest; compares the report path's part of it before every call-phase report
+  leaves and the whole of it when collection ends and when the session ends: repository code
+  that monkeypatches the runner's machinery is reported as tampering;
 - reports hook implementations of the runner's reporting hooks that live in repository files
   other than tests and conftest.py (a plugin registered from package code);
+- holds the collected test code to what the pristine test files compile to (ssr_guard_code.py);
 - compares every doctest pytest collected from a .py file with the docstring of the same object in
   that file's source text: doctest reads `__doc__` at run time, so code that rewrites a docstring
   (an assignment, setattr, a decorator, functools.wraps of another function) would change what
@@ -21,22 +25,20 @@ What it does, and why (method §4: grading measures the code, not how the tests 
   ("doctest-rewritten:<node id>"). The same holds for examples changed on the collected test
   objects before the session ends. A definition with no docstring of its own may borrow one of
   its file (an alias); a repo whose own docstrings are generated at run time (templated by a
-  decorator) is reported on the original run too, which is then simply unguarded;
-- writes one record per session at its end, signed with HMAC-SHA256 under the per-run key, so a
-  file written by repository code (which does not know the key) is rejected by the host.
+  decorator) is reported on the original run too, which is then simply unguarded.
 
-Limits (said plainly in docs): code running in this same process can, in principle, read the key
-from memory or /proc and forge a record; this guard stops the generic hacks (fake output, forged
-files, early exits, runner patches), not code written against the guard itself. Stdlib only.
+Limits (said plainly in docs/grading.md, "What still cannot be defended"): the socket is a file
+descriptor of this process; code written against this protocol that silences a failure without
+any audited action could still stream passes in this process's name. Stdlib only.
 """
 import ast
-import hashlib
-import hmac
-import json
 import os
 import sys
 
 import pytest
+
+import ssr_guard_audit
+from ssr_guard_code import changed_test_code
 
 _CONF_ENV = "SSR_GUARD_CONF"
 # Modules whose functions decide what a test outcome is; a rebinding in any of them is tampering.
@@ -65,14 +67,8 @@ def _read_conf():
     if opts.startswith("-p ssr_grading_guard"):
         os.environ["PYTEST_ADDOPTS"] = opts[len("-p ssr_grading_guard"):].strip()
     path = os.environ.pop(_CONF_ENV, None)
-    if not path:
-        return None
-    try:
-        with open(path, "r", encoding="utf-8") as handle:
-            conf = json.load(handle)
-        return conf["key"].encode("ascii"), conf["out"]
-    except (OSError, ValueError, KeyError, AttributeError):
-        return None
+    # Armed only when the audit half (usercustomize.py) holds the supervisor's socket.
+    return True if path and ssr_guard_audit._state["fd"] is not None else None
 
 
 def _watched(name):
@@ -96,6 +92,25 @@ def _snapshot():
                     if callable(cvalue) or isinstance(cvalue, (property, staticmethod, classmethod)):
                         snap[(name, attr, cattr)] = cvalue
     return snap
+
+
+# The modules an outcome passes through between a test's call and its report: checked before every
+# report leaves (the whole snapshot is checked when collection ends and when the session ends).
+_REPORT_PATH = ("_pytest.runner", "_pytest.reports", "_pytest.python", "_pytest.unittest", "_pytest.skipping",
+                "_pytest.outcomes", "_pytest.main", "_pytest.fixtures", "_pytest.terminal", "pluggy._callers",
+                "pluggy._hooks", "pluggy._manager", "pluggy._result", "unittest.case", "unittest.result")
+
+
+def _fast_view(snap):
+    """key -> (the live dict holding it, attribute, snapshot value) on the report path, for identity checks."""
+    view = {}
+    for (name, owner, attr), value in snap.items():
+        module = sys.modules.get(name)
+        if module is None or name not in _REPORT_PATH:
+            continue
+        holder = vars(module) if owner == "" else vars(vars(module).get(owner, object))
+        view[(name, owner, attr)] = (holder, attr, value)
+    return view
 
 
 def _code_file(value):
@@ -252,14 +267,39 @@ class _DoctestSources:
 class _Recorder:
     """Registered on the first config only, so pytest sessions run inside a test are not mixed in."""
 
-    def __init__(self, config, key, out, snap):
+    def __init__(self, config, snap):
         self.config = config
-        self.key = key
-        self.out = out
         self.snap = snap
-        self.phases = {}
         self.errors = []
+        self.sent = set()
+        self.fast = None
         self.doctests = _DoctestSources(config)
+        ssr_guard_audit.send({"t": "start"})
+
+    def _stream(self, tampered, foreign=()):
+        """Send what is new since the last time: the supervisor keeps it, whatever happens next."""
+        new = [entry for entry in list(tampered) + list(foreign) if entry not in self.sent]
+        if new:
+            self.sent.update(new)
+            ssr_guard_audit.send({"t": "session-tamper", "what": [e for e in new if e in tampered], "foreign": [e for e in new if e in foreign]})
+
+    def _runner_check(self):
+        """The snapshot compared before every call-phase report leaves: identity checks on live
+        dicts (a fraction of a millisecond); only what moved goes through _changed, and a rebinding
+        it exempts (pytest's own plugins) becomes the new baseline."""
+        try:
+            if self.fast is None:
+                self.fast = _fast_view(self.snap)
+            moved = {key: value for key, (holder, attr, value) in self.fast.items() if holder.get(attr) is not value}
+            if not moved:
+                return
+            reported = _changed(moved, _root(self.config))
+            self._stream(reported)
+            for key in moved:
+                holder, attr, _ = self.fast[key]
+                self.fast[key] = (holder, attr, holder.get(attr))
+        except Exception as error:  # noqa: BLE001
+            self._stream(["guard-error: %r" % (error,)])
 
     @pytest.hookimpl(trylast=True)
     def pytest_collection_finish(self, session):
@@ -267,6 +307,11 @@ class _Recorder:
             self.doctests.collected(session.items)
         except Exception as error:  # noqa: BLE001
             self.errors.append("doctests: %r" % (error,))
+        try:
+            self._stream(changed_test_code(self.config, session.items))
+            self._stream(_changed(self.snap, _root(self.config)))
+        except Exception as error:  # noqa: BLE001
+            self.errors.append("test code: %r" % (error,))
 
     @pytest.hookimpl(tryfirst=True)
     def pytest_runtest_logreport(self, report):
@@ -281,27 +326,13 @@ class _Recorder:
                 phase = "skipped"
             else:
                 phase = "passed"
-            self.phases.setdefault(nodeid, []).append((report.when, phase))
+            # Checked before the outcome leaves: a report that went through rebound machinery is
+            # preceded by the tampering it went through.
+            if report.when == "call":
+                self._runner_check()
+            ssr_guard_audit.send({"t": "report", "id": nodeid, "when": report.when, "phase": phase})
         except Exception as error:  # noqa: BLE001
             self.errors.append("logreport: %r" % (error,))
-
-    def _outcomes(self):
-        """A test passed only if its call passed, no phase failed, and it was not an xfail/xpass."""
-        outcomes = {}
-        for nodeid, phases in self.phases.items():
-            kinds = [phase for _, phase in phases]
-            calls = [phase for when, phase in phases if when == "call"]
-            if "failed" in kinds:
-                outcomes[nodeid] = "failed"
-            elif "xpassed" in kinds or "xfailed" in kinds:
-                outcomes[nodeid] = "xpassed" if "xpassed" in kinds else "xfailed"
-            elif "skipped" in kinds:
-                outcomes[nodeid] = "skipped"
-            elif calls and all(phase == "passed" for phase in calls):
-                outcomes[nodeid] = "passed"
-            else:
-                outcomes[nodeid] = "missing"
-        return outcomes
 
     @pytest.hookimpl(trylast=True)
     def pytest_sessionfinish(self, session, exitstatus):
@@ -310,26 +341,9 @@ class _Recorder:
             foreign = _foreign_hookimpls(self.config)
         except Exception as error:  # noqa: BLE001
             tampered, foreign = ["guard-error: %r" % (error,)], []
-        body = json.dumps(
-            {
-                "version": 1,
-                "pid": os.getpid(),
-                "exitstatus": int(exitstatus),
-                "outcomes": self._outcomes(),
-                # A guard that could not watch everything cannot vouch for the run.
-                "tampered": tampered + ["guard-error: " + e for e in self.errors],
-                "foreignHooks": foreign,
-            },
-            sort_keys=True,
-        )
-        mac = hmac.new(self.key, body.encode("utf-8"), hashlib.sha256).hexdigest()
-        name = os.path.join(self.out, "session-%d-%d.json" % (os.getpid(), id(self)))
-        try:
-            fd = os.open(name, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
-            with os.fdopen(fd, "w", encoding="utf-8") as handle:
-                json.dump({"body": body, "mac": mac}, handle)
-        except OSError:
-            pass  # no record: the host sees an unguarded session, never a crashed run
+        # A guard that could not watch everything cannot vouch for the run.
+        self._stream(tampered + ["guard-error: " + e for e in self.errors], foreign)
+        ssr_guard_audit.send({"t": "end", "exitstatus": int(exitstatus)})
 
 
 def _safe_snapshot():
@@ -349,5 +363,4 @@ def pytest_configure(config):
     if _CONF is None or _STATE["registered"]:
         return
     _STATE["registered"] = True
-    key, out = _CONF
-    config.pluginmanager.register(_Recorder(config, key, out, _SNAPSHOT), "ssr-grading-guard-recorder")
+    config.pluginmanager.register(_Recorder(config, _SNAPSHOT), "ssr-grading-guard-recorder")

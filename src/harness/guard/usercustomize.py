@@ -6,7 +6,8 @@ It adds "-p ssr_grading_guard" to PYTEST_ADDOPTS only in a process that is pytes
 can import the plugin (it sits beside this file). A process that cannot see this file (a venv
 without the user site, `python -I`) is never asked to load a plugin it cannot import: its session
 is just unguarded, never broken. The plugin takes the option out again when it is imported, so
-child processes do not inherit it.
+child processes do not inherit it. Before that, in the same pytest processes, it installs the audit
+hook (ssr_guard_audit.py), which takes the supervisor's socket: no repository code has run yet.
 """
 import os
 import sys
@@ -37,4 +38,8 @@ def _is_pytest(argv):
 
 
 if os.environ.get("SSR_GUARD_CONF") and _is_pytest(list(getattr(sys, "orig_argv", None) or [])):
-    os.environ["PYTEST_ADDOPTS"] = ("-p ssr_grading_guard " + os.environ.get("PYTEST_ADDOPTS", "")).strip()
+    # The audit hook first (ssr_guard_audit.py): from here on, nothing this process does goes unseen.
+    import ssr_guard_audit
+
+    if ssr_guard_audit.install():
+        os.environ["PYTEST_ADDOPTS"] = ("-p ssr_grading_guard " + os.environ.get("PYTEST_ADDOPTS", "")).strip()

@@ -28,6 +28,10 @@ export interface CleanRun {
   networkFailure?: string;
   /** A module the log says could not be imported (missing-module.ts), named in a refusal with the line that installs it. */
   missingModule?: MissingModule;
+  /** Test material the clean suite itself changed (test-material.ts): `changed <path>`, `added <path>`, … */
+  materialChanges?: string[];
+  /** What the guard reported on the clean suite (its runs are then unguarded: the parser alone decides). */
+  guardTampered?: string[];
 }
 
 /** What the gate needs of the repo's settings beyond the time limit. */
@@ -67,6 +71,7 @@ export const goldenGateSchema = z.discriminatedUnion('status', [
     quarantined: z.array(z.string()).describe('tests whose outcome differed between the runs: left out of every oracle set'),
     testTimeoutMs: z.number().int().positive().describe('the limit every test run of the repo uses'),
     raisedFromMs: z.number().int().positive().nullable().describe('the configured limit when the gate raised it, else null'),
+    guardTripped: z.array(z.string()).optional().describe('what the guard reported on the clean suite: its runs are not held to the guard'),
   }),
   z.object({ status: z.literal('refused'), repo: z.string(), commit: z.string(), image: z.string(), reason: z.string() }),
 ]);
@@ -99,6 +104,13 @@ export function judgeGoldenGate(
   if (runs.some((run) => run.timedOut)) {
     return refuse(`the clean test suite timed out at its ${seconds(limitMs)} limit: raise limits.test_timeout_s in repos.yaml (or pass --test-timeout)`);
   }
+  const written = [...new Set(runs.flatMap((run) => run.materialChanges ?? []))].sort();
+  if (written.length > 0) {
+    return refuse(
+      `the clean test suite writes its own test material (${written.slice(0, 5).join(', ')}), which every graded run must leave as it is (docs/grading.md): ` +
+        'make the tests write into a temporary folder (tmp_path) or a data file, not a test or runner config file',
+    );
+  }
   const broken = runs.find((run) => run.parserFailure !== undefined || Object.keys(run.statuses).length === 0);
   if (broken) return refuse(`the clean test suite gave no test statuses (${broken.parserFailure ?? 'the parser printed an empty map'})${tail(broken)}${missing(broken)}${offline(broken)}: ${runnerHint(settings.runner)}`);
   const [a, b] = runs;
@@ -121,7 +133,8 @@ export function judgeGoldenGate(
       return refuse(`the clean test suite takes ${seconds(slowest)}, more than half its ${seconds(limitMs)} limit, and the ${seconds(testTimeoutMs)} it would need passes the ${seconds(MAX_RAISED_LIMIT_MS)} cap: select fewer tests for this repo`);
     }
   }
-  return { status: 'passed', ...id, cleanMs: [a.durationMs, b.durationMs], tests: ids.length, quarantined, testTimeoutMs, raisedFromMs };
+  const tripped = [...new Set(runs.flatMap((run) => run.guardTampered ?? []))].sort();
+  return { status: 'passed', ...id, cleanMs: [a.durationMs, b.durationMs], tests: ids.length, quarantined, testTimeoutMs, raisedFromMs, ...(tripped.length > 0 ? { guardTripped: tripped } : {}) };
 }
 
 /** One line about a gate's verdict, for progress output and the run report. */
@@ -129,5 +142,6 @@ export function describeGoldenGate(gate: GoldenGate): string {
   if (gate.status === 'refused') return `golden gate refused ${gate.reason}`;
   const raised = gate.raisedFromMs === null ? '' : `; the clean suite is near the ${seconds(gate.raisedFromMs)} limit, so it is raised to ${seconds(gate.testTimeoutMs)}`;
   const flaky = gate.quarantined.length === 0 ? 'no flaky test' : `${gate.quarantined.length} flaky test(s) quarantined from the oracle sets: ${gate.quarantined.slice(0, 10).join(', ')}${gate.quarantined.length > 10 ? ', …' : ''}`;
-  return `golden gate ${gate.repo}: clean suite ${seconds(gate.cleanMs[0])} / ${seconds(gate.cleanMs[1])}, ${gate.tests} tests, ${flaky}${raised}`;
+  const tripped = gate.guardTripped?.length ? `; the clean suite trips the guard (${gate.guardTripped.slice(0, 3).join(', ')}), so its runs are not held to it` : '';
+  return `golden gate ${gate.repo}: clean suite ${seconds(gate.cleanMs[0])} / ${seconds(gate.cleanMs[1])}, ${gate.tests} tests, ${flaky}${raised}${tripped}`;
 }

@@ -32,6 +32,8 @@ async function cleanRun(options: GoldenGateOptions): Promise<CleanRun> {
       statuses: report.statuses, durationMs: report.durationMs, timedOut: report.timedOut, exitCode: report.exitCode,
       ...(logTail ? { logTail } : {}), ...(report.parserFailure ? { parserFailure: report.parserFailure.message } : {}),
       ...(networkFailure ? { networkFailure } : {}), ...(missing ? { missingModule: missing } : {}),
+      ...(report.material?.changes.length ? { materialChanges: report.material.changes } : {}),
+      ...(report.guard?.tampered.length ? { guardTampered: report.guard.tampered } : {}),
     };
   } catch (error) {
     // A suite that needs more memory than the repo's limit is a fact about the repo, refused with

@@ -2,7 +2,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { buildProgram } from '../../../src/cli/main.js';
 import { runCli } from '../../helpers/cli.js';
 
-const SANDBOX_COMMANDS = ['build-image', 'corpus', 'doctor', 'grade', 'inject', 'selfplay', 'solve', 'test-run', 'validate'];
+const SANDBOX_COMMANDS = ['build-image', 'corpus', 'doctor', 'eval', 'grade', 'inject', 'mine', 'selfplay', 'solve', 'test-run', 'validate'];
 
 describe('--docker-host <url>', () => {
   afterEach(() => {

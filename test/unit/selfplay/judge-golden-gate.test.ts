@@ -13,6 +13,7 @@ describe('judgeGoldenGate', () => {
       [run({ ...stable, 't::d': 'passed' }), run({ ...stable, 't::b': 'failed' })],
       { status: 'passed', tests: 4, quarantined: ['t::b', 't::d'] },
     ],
+    ['a suite that trips the guard: passed, and said', [run(stable, { guardTampered: ['native-code:ctypes.dlopen by pkg/x.py'] }), run(stable)], { status: 'passed', guardTripped: ['native-code:ctypes.dlopen by pkg/x.py'] }],
     ['a suite at exactly half the limit: kept', [run(stable, { durationMs: 45_000 }), run(stable)], { status: 'passed', testTimeoutMs: 90_000, raisedFromMs: null }],
     ['a suite over half the limit: raised to 3× the slower run', [run(stable, { durationMs: 30_000 }), run(stable, { durationMs: 50_200 })], { status: 'passed', testTimeoutMs: 151_000, raisedFromMs: 90_000 }],
   ])('%s', (_name, runs, expected) => {
@@ -23,6 +24,7 @@ describe('judgeGoldenGate', () => {
     ['a run that timed out', [run(stable), run({}, { timedOut: true, durationMs: 90_000 })], /^repo pyledger: the clean test suite timed out at its 90\.0 s limit: raise limits\.test_timeout_s/],
     ['a parser that failed', [run({}, { parserFailure: 'parser-crashed: boom' }), run(stable)], /gave no test statuses \(parser-crashed: boom\)/],
     ['an empty status map', [run(stable), run({})], /gave no test statuses \(the parser printed an empty map\)/],
+    ['a suite that writes its own test file', [run(stable, { materialChanges: ['changed tests/test_gen.py'] }), run(stable)], /writes its own test material \(changed tests\/test_gen\.py\).*tmp_path/],
     ['a suite whose raised limit passes the cap', [run(stable, { durationMs: MAX_RAISED_LIMIT_MS / 2 }), run(stable)], /takes 900\.0 s, more than half its 1000\.0 s limit, and the 2700\.0 s it would need passes the 1800\.0 s cap/],
   ])('refuses the repo: %s', (_name, runs, reason) => {
     const limit = _name.includes('cap') ? 1_000_000 : 90_000;

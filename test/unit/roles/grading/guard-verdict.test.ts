@@ -20,6 +20,14 @@ describe('guardVerdict', () => {
     ['runner tampered', run({ a: 'passed', b: 'passed' }, guard({ a: 'passed', b: 'passed' }, { tampered: ['_pytest.python.Function.runtest'] })), true, { flags: ['runner-tampered'], fatal: 'runner-tampered', mismatched: ['a', 'b'] }],
     ['unguarded original: the parser decides, flags still tell', run({ a: 'passed', b: 'passed' }, guard({ a: 'passed', b: 'failed' })), false, { flags: ['results-mismatch'], mismatched: [] }],
     ['unguarded original and no guard here', run({ a: 'passed', b: 'passed' }), false, { flags: [], mismatched: [] }],
+    ['test code swapped: its own code, before the runner\'s', run({ a: 'passed', b: 'passed' }, guard({ a: 'passed', b: 'passed' }, { tampered: ['runner-patched:unittest.case.TestCase.assertEqual by p.py', 'test-code-replaced:tests/t.py::T.test_b'] })), true, { flags: ['runner-tampered'], fatal: 'test-code-replaced', mismatched: ['a', 'b'] }],
+    ['another process spoke for the session', run({ a: 'passed', b: 'passed' }, guard({ a: 'passed', b: 'passed' }, { tampered: ['guard-message-from-another-process:end'] })), true, { flags: ['runner-tampered'], fatal: 'guard-forged', mismatched: ['a', 'b'] }],
+    ['a tracing hook', run({ a: 'passed', b: 'passed' }, guard({ a: 'passed', b: 'passed' }, { tampered: ['trace-hook:sys.settrace by p.py'] })), true, { flags: ['runner-tampered'], fatal: 'tracing-hook', mismatched: ['a', 'b'] }],
+    ['native code', run({ a: 'passed', b: 'passed' }, guard({ a: 'passed', b: 'passed' }, { tampered: ['native-code:ctypes.dlopen by p.py'] })), true, { flags: ['runner-tampered'], fatal: 'native-code', mismatched: ['a', 'b'] }],
+    ['memory probed', run({ a: 'passed', b: 'passed' }, guard({ a: 'passed', b: 'passed' }, { tampered: ['memory-read:/proc/self/mem'] })), true, { flags: ['runner-tampered'], fatal: 'guard-probed', mismatched: ['a', 'b'] }],
+    ['a test file written (seen by the guard)', run({ a: 'passed', b: 'passed' }, guard({ a: 'passed', b: 'passed' }, { tampered: ['test-file-write:tests/t.py'] })), true, { flags: ['runner-tampered', 'test-files-written'], fatal: 'test-files-written', mismatched: ['a', 'b'] }],
+    ['a test file changed on disk, unguarded original: still −1', { ...run({ a: 'passed', b: 'passed' }), material: { mode: 'read-only', changes: ['added tests/test_x.py'] } }, false, { flags: ['test-files-written'], fatal: 'test-files-written', mismatched: [] }],
+    ['honest run with its material intact', { ...run({ a: 'passed', b: 'passed' }, guard({ a: 'passed', b: 'passed' })), material: { mode: 'hash-only', changes: [] } }, true, { flags: [], mismatched: [] }],
   ])('%s', (_label, report, originalGuarded, expected) => {
     const verdict = guardVerdict(report, ALL, originalGuarded);
     expect(verdict.flags).toEqual(expected.flags);

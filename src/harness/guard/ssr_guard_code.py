@@ -1,0 +1,119 @@
+"""ssr's grading guard: the test code that runs is what the pristine test files compile to.
+
+ssr_guard_audit.py read every Python test file before any repository code ran. When collection
+ends, each loaded test module's source is compiled again, as pytest compiled it (with its
+assertion rewriting when the module was loaded through pytest's rewriting hook), and every
+function of the module and of its classes, and every collected test, is held to it: same
+bytecode, names and constants, recursively through nested code. A test module that was rewritten
+on disk before pytest imported it, a test function whose code was swapped, a helper turned into a
+no-op, a module attribute pointed at package code: each is `test-code-replaced:<file>::<name>`.
+Stdlib and pytest only.
+"""
+import ast
+import os
+import sys
+
+import ssr_guard_audit
+
+
+def _same_const(a, b):
+    if hasattr(a, "co_code") and hasattr(b, "co_code"):
+        return same_code(a, b)
+    if type(a) is not type(b):
+        return False
+    if isinstance(a, tuple):
+        return len(a) == len(b) and all(_same_const(x, y) for x, y in zip(a, b))
+    return a == b or (a != a and b != b)  # NaN equals itself here
+
+
+def same_code(a, b):
+    """Whether two code objects compile the same thing (bytecode, names, constants, recursively)."""
+    return (a.co_code == b.co_code and a.co_names == b.co_names and a.co_varnames == b.co_varnames
+            and a.co_freevars == b.co_freevars and len(a.co_consts) == len(b.co_consts)
+            and all(_same_const(x, y) for x, y in zip(a.co_consts, b.co_consts)))
+
+
+def _index(code, found):
+    for const in code.co_consts:
+        if hasattr(const, "co_code"):
+            found.setdefault((const.co_name, const.co_firstlineno), []).append(const)
+            _index(const, found)
+    return found
+
+
+def _pristine(module, rel, config):
+    """(code index, plain top-level defs) of the module's pristine source, as pytest compiles it."""
+    source = ssr_guard_audit.PRISTINE[rel]
+    path = module.__file__
+    tree = ast.parse(source, path)
+    plain = {node.name for node in tree.body if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) and not node.decorator_list}
+    try:
+        from _pytest.assertion.rewrite import AssertionRewritingHook, rewrite_asserts
+    except ImportError:  # an old pytest: compare without rewriting
+        AssertionRewritingHook = None
+    if AssertionRewritingHook is not None and isinstance(getattr(module, "__loader__", None), AssertionRewritingHook):
+        rewrite_asserts(tree, source, path, config)
+    return _index(compile(tree, path, "exec", dont_inherit=True), {}), plain
+
+
+def _functions(module):
+    """(qualified name, function) of the module's globals and of the classes it defines."""
+    for name, value in list(vars(module).items()):
+        if isinstance(value, type) and value.__module__ == module.__name__:
+            for attr, member in list(vars(value).items()):
+                member = getattr(member, "__func__", member)
+                if hasattr(member, "__code__"):
+                    yield "%s.%s" % (name, attr), member
+        elif hasattr(value, "__code__"):
+            yield name, value
+
+
+def _writable(filename):
+    """Whether this process could have rewritten the file (one user only): then pytest may have
+    compiled other text than the pristine one, and every function is compiled again to compare."""
+    try:
+        return os.access(filename, os.W_OK) or os.stat(filename).st_uid == os.getuid()
+    except OSError:
+        return True
+
+
+def _module_changes(module, rel, config):
+    filename = module.__file__
+    if not _writable(filename):
+        # Read-only and not ours (Docker: the lock): pytest compiled the pristine text. Swapped
+        # code is left to the audit hook (`__code__`, compile as a test file); here only names
+        # of plain defs pointed at code elsewhere.
+        tree = ast.parse(ssr_guard_audit.PRISTINE[rel], filename)
+        plain = {node.name for node in tree.body if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) and not node.decorator_list}
+        return ["test-code-replaced:%s::%s" % (rel, name) for name, func in _functions(module) if name in plain and func.__code__.co_filename != filename]
+    index, plain = _pristine(module, rel, config)
+    changed = []
+    for name, func in _functions(module):
+        code = func.__code__
+        if code.co_filename != filename:
+            # Defined elsewhere: an import, or a plain def of this file pointed at other code.
+            if name in plain:
+                changed.append(name)
+            continue
+        if not any(same_code(code, other) for other in index.get((code.co_name, code.co_firstlineno), [])):
+            changed.append(name)
+    return ["test-code-replaced:%s::%s" % (rel, name) for name in changed]
+
+
+def changed_test_code(config, items):
+    """Tampering entries for test code that is not what its pristine file compiles to."""
+    changes = []
+    for module in list(sys.modules.values()):
+        filename = getattr(module, "__file__", None)
+        rel = ssr_guard_audit.relative(filename) if filename else None
+        if rel in ssr_guard_audit.PRISTINE:
+            changes.extend(_module_changes(module, rel, config))
+    for item in items:
+        func = getattr(item, "obj", None)
+        code = getattr(func, "__code__", None)
+        if code is None:
+            continue
+        # A collected test that runs repository code that is not a test: swapped in.
+        if ssr_guard_audit.in_repo_code(code.co_filename):
+            changes.append("test-code-replaced:%s" % item.nodeid)
+    return sorted(set(changes))

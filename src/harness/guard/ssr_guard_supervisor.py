@@ -1,0 +1,162 @@
+"""ssr's grading supervisor: holds the key, runs the test command, signs what the guard streamed.
+
+Run by the test driver as the sandbox's own user (root in Docker), outside the test process:
+
+  python3 ssr_guard_supervisor.py <out dir> -- <command...>     (stdin: the key, one line)
+
+It reads the per-run key from stdin (never an argument or a variable the tests inherit), makes a
+Unix socket pair, and runs the command with one end open as fd $SSR_GUARD_FD (stdin /dev/null).
+The guard in the pytest process (usercustomize.py, ssr_grading_guard.py) streams one JSON line
+per event to that end: `start`, one `report` per test phase, `tamper`, `end`. The
+kernel stamps what each process writes with its real pid (SCM_CREDENTIALS), so a message about a
+session sent by any other process (a forked child, another interpreter) is itself tampering.
+When the command is over, one record per session that reached its `end` is written to the out
+dir, signed with HMAC-SHA256 under the key: the key never enters the test process, so
+nothing it reads from its memory, environment or /proc can sign a result. A failure streamed is
+never taken back: a test passes only if none of its phases failed. A session with no `end` (the
+process exited early or was killed) gets no record but an `unended-<pid>` file, which the host
+counts as invalid. Exit status: the command's. Stdlib only; silent (its stderr is the driver's
+timeout marker): errors go to <out dir>/../supervisor.err.
+"""
+import hashlib
+import hmac
+import json
+import os
+import select
+import socket
+import struct
+import subprocess
+import sys
+import time
+
+_CRED = struct.calcsize("3i")
+
+
+def _outcomes(phases):
+    """A test passed only if its call passed, no phase failed, and it was not an xfail/xpass."""
+    outcomes = {}
+    for nodeid, seen in phases.items():
+        kinds = [phase for _, phase in seen]
+        calls = [phase for when, phase in seen if when == "call"]
+        if "failed" in kinds:
+            outcomes[nodeid] = "failed"
+        elif "xpassed" in kinds or "xfailed" in kinds:
+            outcomes[nodeid] = "xpassed" if "xpassed" in kinds else "xfailed"
+        elif "skipped" in kinds:
+            outcomes[nodeid] = "skipped"
+        elif calls and all(phase == "passed" for phase in calls):
+            outcomes[nodeid] = "passed"
+        else:
+            outcomes[nodeid] = "missing"
+    return outcomes
+
+
+class Supervisor:
+    def __init__(self, key, out):
+        self.key = key
+        self.out = out
+        self.sessions = {}  # pid -> {"phases", "tampered", "foreign", "written"}
+        self.tampered = []  # from any process: every session record carries them
+
+    def receive(self, pid, data):
+        try:
+            msg = json.loads(data.decode("utf-8"))
+            kind = msg["t"]
+        except (ValueError, KeyError, TypeError, UnicodeDecodeError):
+            self.tampered.append("guard-stream-garbled:%d" % pid)
+            return
+        if kind == "tamper":
+            self.tampered.append(str(msg.get("what"))[:500])
+            return
+        claimed = msg.get("pid")
+        if claimed != pid:
+            # Only the session's own process may speak for it: a forked child or another process
+            # writing to the guard's socket is forging.
+            self.tampered.append("guard-message-from-another-process:%s" % kind)
+            return
+        if kind == "start":
+            self.sessions.setdefault(pid, {"phases": {}, "foreign": [], "tampered": []})
+            return
+        session = self.sessions.get(pid)
+        if session is None or "exitstatus" in session:
+            self.tampered.append("guard-message-outside-a-session:%s" % kind)
+            return
+        if kind == "report":
+            session["phases"].setdefault(str(msg["id"]), []).append((str(msg["when"]), str(msg["phase"])))
+        elif kind == "session-tamper":
+            session["tampered"].extend(str(item)[:500] for item in msg.get("what", []))
+            session["foreign"].extend(str(item)[:500] for item in msg.get("foreign", []))
+        elif kind == "end":
+            session["exitstatus"] = int(msg.get("exitstatus", -1))
+
+    def write(self, pid, session, exitstatus):
+        body = json.dumps({
+            "version": 1, "pid": pid, "exitstatus": exitstatus, "outcomes": _outcomes(session["phases"]),
+            "tampered": sorted(set(self.tampered + session["tampered"])), "foreignHooks": sorted(set(session["foreign"])),
+        }, sort_keys=True)
+        mac = hmac.new(self.key, body.encode("utf-8"), hashlib.sha256).hexdigest()
+        with open(os.path.join(self.out, "session-%d.json" % pid), "w", encoding="utf-8") as handle:
+            json.dump({"body": body, "mac": mac}, handle)
+
+    def finish(self):
+        """One signed record per ended session (tampering seen at any time, by any process, in
+        each); an `unended-<pid>` marker, which does not verify, per session that never ended."""
+        for pid, session in self.sessions.items():
+            if "exitstatus" in session:
+                self.write(pid, session, session["exitstatus"])
+            else:
+                open(os.path.join(self.out, "unended-%d" % pid), "w").close()
+
+
+def _drain(sock, supervisor, timeout, pending):
+    """Read what is ready; lines are split per sending pid (the kernel never merges data of two
+    senders into one read), so one process cannot splice text into another's message."""
+    while True:
+        ready, _, _ = select.select([sock], [], [], timeout)
+        if not ready:
+            return
+        data, ancdata, _, _ = sock.recvmsg(1 << 20, socket.CMSG_SPACE(_CRED))
+        if not data:
+            return
+        pid = -1
+        for level, kind, payload in ancdata:
+            if level == socket.SOL_SOCKET and kind == socket.SCM_CREDENTIALS:
+                pid = struct.unpack("3i", payload[:_CRED])[0]
+        lines = (pending.pop(pid, b"") + data).split(b"\n")
+        if lines[-1]:
+            pending[pid] = lines[-1]
+        for line in lines[:-1]:
+            if line:
+                supervisor.receive(pid, line)
+
+
+def main(argv):
+    out, command = argv[0], argv[2:]
+    key = sys.stdin.readline().strip().encode("ascii")
+    # A stream, not datagrams: a datagram queue holds 10 messages before the sender blocks.
+    ours, theirs = socket.socketpair(socket.AF_UNIX, socket.SOCK_STREAM)
+    ours.setsockopt(socket.SOL_SOCKET, socket.SO_PASSCRED, 1)
+    env = dict(os.environ, SSR_GUARD_FD=str(theirs.fileno()))
+    devnull = os.open(os.devnull, os.O_RDONLY)
+    child = subprocess.Popen(command, stdin=devnull, env=env, pass_fds=(theirs.fileno(),))
+    theirs.close()
+    supervisor = Supervisor(key, out)
+    pending = {}
+    while child.poll() is None:
+        # Poll, do not wait on the socket: a reader blocked on it is woken by every message, and on
+        # a loaded machine each wake-up costs the writer a scheduling slice (tens of ms per test).
+        time.sleep(0.05)
+        _drain(ours, supervisor, 0, pending)
+    _drain(ours, supervisor, 0.05, pending)  # what was sent just before the end
+    supervisor.finish()
+    return child.returncode
+
+
+if __name__ == "__main__":
+    try:
+        code = main(sys.argv[1:])
+    except Exception as error:  # noqa: BLE001
+        with open(os.path.join(os.path.dirname(os.path.abspath(sys.argv[1])), "supervisor.err"), "a") as log:
+            log.write("%r\n" % (error,))
+        code = 125
+    sys.exit(code if code >= 0 else 128 - code)

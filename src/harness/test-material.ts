@@ -1,0 +1,93 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { z } from 'zod';
+import { harnessAssetDir } from './default-files.js';
+
+/**
+ * Test material cannot change during a run (issue 23, item 1). Every test file of the repo and
+ * the runners' configuration (which files: guard/ssr_test_material.py) are hashed before the test
+ * script runs and again after it; a file that changed, vanished or appeared is tampering. Where
+ * the driver runs as root (Docker, a root pod) the script runs as an unprivileged user
+ * ({@link MATERIAL_RUN_UID}) that owns the rest of the repo but not the material, which is
+ * read-only in sticky folders: a write is refused outright. Where there is one user only
+ * (bubblewrap, a non-root pod) the material is made read-only, which its owner could undo, and
+ * the hashes decide. Runner-independent: the test driver does it for every guarded run, pytest
+ * or JS alike (see {@link materialLockSnippet} / {@link materialCheckSnippet}).
+ */
+
+/** The helper's module name; it ships as `<guard dir>/p/<name>.py`. */
+export const MATERIAL_MODULE = 'ssr_test_material';
+/** The unprivileged user the test script runs as when the driver is root (Debian's `nobody`). */
+export const MATERIAL_RUN_UID = 65534;
+
+/** How the material was protected in one run. */
+export const materialModeSchema = z.enum(['read-only', 'hash-only', 'unavailable']);
+export type MaterialMode = z.infer<typeof materialModeSchema>;
+
+/** What the lock saw: how it protected the material, and what changed (`changed <path>`, `removed <path>`, `added <path>`). */
+export interface MaterialReport {
+  mode: MaterialMode;
+  changes: string[];
+}
+
+let source: string | undefined;
+
+/** The helper's source, base64 (read once). */
+export function materialSourceB64(): string {
+  source ??= readFileSync(join(harnessAssetDir('guard'), `${MATERIAL_MODULE}.py`)).toString('base64');
+  return source;
+}
+
+/**
+ * Bash that locks the material of the repo in `$PWD`, given `$g_dir` (a folder holding
+ * `p/<module>.py`). Sets `m_mode` and the array `run_as` (the prefix that runs the script as the
+ * unprivileged user, empty when there is one user only) and extends the array `run_env`.
+ */
+export function materialLockSnippet(): string {
+  const uid = MATERIAL_RUN_UID;
+  const drop = `setpriv --reuid=${uid} --regid=${uid} --clear-groups`;
+  return `
+mkdir -p "$g_dir/m"; chmod 700 "$g_dir/m"
+m_owner=-; m_mode=hash-only; run_as=()
+if [ "$(id -u)" = 0 ] && command -v setpriv >/dev/null 2>&1 && ${drop} true 2>/dev/null; then
+  m_owner=${uid}:${uid}; m_mode=read-only; run_as=(${drop})
+  # git refuses a worktree owned by another user; the tests' own git calls must keep working.
+  run_env+=(GIT_CONFIG_COUNT=1 GIT_CONFIG_KEY_0=safe.directory GIT_CONFIG_VALUE_0='*')
+  # The image's home (its git and npm settings) stays readable, as it was to root.
+  [ -d "\${HOME:-/root}" ] && chmod o+rx "\${HOME:-/root}" 2>/dev/null
+fi
+if ! python3 "$g_dir/p/${MATERIAL_MODULE}.py" lock "$PWD" "$g_dir/m" "$m_owner" 2>"$g_dir/m/err"; then m_mode=unavailable; run_as=(); fi
+`;
+}
+
+/** Bash that restores owners and modes and prints the SSR-MATERIAL section (after the script ran). */
+export function materialCheckSnippet(): string {
+  return `
+if [ "$m_mode" != unavailable ]; then
+  python3 "$g_dir/p/${MATERIAL_MODULE}.py" check "$PWD" "$g_dir/m" > "$g_dir/m/out" 2>>"$g_dir/m/err" || m_mode=unavailable
+fi
+if [ "$m_mode" = unavailable ]; then : > "$g_dir/m/out"; fi
+m_out=$(head -n 200 "$g_dir/m/out")
+`;
+}
+
+/** Bash that prints the section: `SSR-MATERIAL <mode> <lines>`, then one base64 line per change. */
+export function materialSectionSnippet(): string {
+  return `
+m_n=0; [ -n "$m_out" ] && m_n=$(printf '%s\\n' "$m_out" | wc -l)
+echo "SSR-MATERIAL $m_mode $m_n"
+[ "$m_n" -gt 0 ] && printf '%s\\n' "$m_out" | while IFS= read -r line; do printf '%s' "$line" | base64 -w0; echo; done
+`;
+}
+
+/** The SSR-MATERIAL section of the driver's output, or undefined when there is none (an unguarded run). */
+export function readMaterialSection(lines: readonly string[]): MaterialReport | undefined {
+  const at = lines.findIndex((line) => line.startsWith('SSR-MATERIAL '));
+  if (at < 0) return undefined;
+  const [, mode, count] = lines[at]!.split(' ');
+  const parsed = materialModeSchema.safeParse(mode);
+  const n = Number(count);
+  if (!parsed.success || !Number.isInteger(n) || n < 0) return undefined;
+  const changes = lines.slice(at + 1, at + 1 + n).map((line) => Buffer.from(line, 'base64').toString('utf8'));
+  return { mode: parsed.data, changes };
+}

@@ -1,0 +1,59 @@
+import type { MinedRecord } from './mined-log.js';
+import { SKIP_REASONS, SKIP_REASON_TEXT, type SkipReason } from './skip-reasons.js';
+
+/** What `ssr mine --json` prints: the whole scanned window, earlier runs' verdicts included. */
+export interface MineSummary {
+  repo: string;
+  tip: string;
+  /** Commits in the window (newest first, `--max-commits` / `--since` applied). */
+  commitsListed: number;
+  /** Commits judged, in this run or an earlier one. */
+  scanned: number;
+  /** Real bugs found in the window, with their bug ids. */
+  mined: number;
+  bugIds: string[];
+  /** Skipped commits by reason (every reason present, zeros included). */
+  skipped: Record<SkipReason, number>;
+  /** Commits not judged because infrastructure failed: a rerun tries them again. */
+  infrastructure: number;
+  shallow: boolean;
+  stoppedBy: 'max' | 'max-commits' | 'history-end';
+  /** Seconds of sandbox work per real bug found in this run (null without one). */
+  secondsPerBug: number | null;
+}
+
+export function summarise(input: { repo: string; tip: string; commitsListed: number; shallow: boolean; records: MinedRecord[]; infrastructure: number; stoppedBy: MineSummary['stoppedBy']; sandboxMs: number }): MineSummary {
+  const skipped = Object.fromEntries(SKIP_REASONS.map((reason) => [reason, 0])) as Record<SkipReason, number>;
+  for (const record of input.records) if (record.reason) skipped[record.reason] += 1;
+  const bugIds = input.records.flatMap((record) => (record.bugId ? [record.bugId] : []));
+  const minedMs = input.records.reduce((sum, record) => sum + record.durationMs, 0);
+  return {
+    repo: input.repo, tip: input.tip, commitsListed: input.commitsListed, scanned: input.records.length, mined: bugIds.length, bugIds, skipped,
+    infrastructure: input.infrastructure, shallow: input.shallow, stoppedBy: input.stoppedBy,
+    secondsPerBug: bugIds.length > 0 ? Math.round(minedMs / bugIds.length / 100) / 10 : null,
+  };
+}
+
+/** `1h02m`, `3m05s`, `12s`. */
+export function formatEta(ms: number): string {
+  const s = Math.max(0, Math.round(ms / 1000));
+  if (s >= 3600) return `${Math.floor(s / 3600)}h${String(Math.floor((s % 3600) / 60)).padStart(2, '0')}m`;
+  if (s >= 60) return `${Math.floor(s / 60)}m${String(s % 60).padStart(2, '0')}s`;
+  return `${s}s`;
+}
+
+/** The summary for a person: found, scanned, and each reason with a count. */
+export function formatMineSummary(summary: MineSummary, out: string): string {
+  const lines = [
+    `${summary.repo}: ${summary.mined} real bug(s) in ${summary.scanned} of ${summary.commitsListed} commit(s) scanned${summary.secondsPerBug === null ? '' : ` (${summary.secondsPerBug} s of judging per real bug)`} → ${out}/bugs/`,
+  ];
+  if (summary.shallow) lines.push('  the clone is shallow: its oldest commits have no parent to mine (git fetch --unshallow for more)');
+  for (const reason of SKIP_REASONS) {
+    const n = summary.skipped[reason];
+    if (n > 0) lines.push(`  skipped ${String(n).padStart(4)}  ${reason.padEnd(25)} ${SKIP_REASON_TEXT[reason]}`);
+  }
+  if (summary.infrastructure > 0) lines.push(`  not judged ${summary.infrastructure} (infrastructure failed; rerun the same command to try them again)`);
+  if (summary.stoppedBy === 'max') lines.push('  stopped at --max real bugs: rerun with a higher --max to go on');
+  if (summary.stoppedBy === 'max-commits') lines.push('  stopped at --max-commits: rerun with a higher --max-commits to scan further back');
+  return `${lines.join('\n')}\n`;
+}

@@ -1,0 +1,109 @@
+import { execFile } from 'node:child_process';
+import { mkdtemp, readFile, rm, stat } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { EngineError } from '../util/engine-error.js';
+import { hostGit } from '../util/host-git.js';
+import type { ChangedPath, CommitFacts } from './classify-commit.js';
+
+/** The commit's subject, full message and committer date. */
+export interface CommitMessage {
+  subject: string;
+  message: string;
+  date: string;
+}
+
+/**
+ * Read-only access to a repo's history on the host with real git: a local repository is read in
+ * place (nothing is written to it); a bundle or URL is cloned bare into a scratch dir first.
+ */
+export class RepoHistoryReader {
+  private constructor(
+    private readonly gitDir: string,
+    private readonly scratch: string | null,
+    private readonly shallow: ReadonlySet<string>,
+  ) {}
+
+  /** @throws EngineError `repo-not-found` when `location` is not a git repository git can read or clone. */
+  static async open(location: string): Promise<RepoHistoryReader> {
+    const isDir = (await stat(location).catch(() => null))?.isDirectory() ?? false;
+    let scratch: string | null = null;
+    let gitDir = location;
+    if (!isDir) {
+      scratch = await mkdtemp(join(tmpdir(), 'ssr-mine-git-'));
+      gitDir = join(scratch, 'repo.git');
+      await hostGit(['clone', '--quiet', '--bare', '--', location, gitDir], { cwd: scratch, what: `git clone ${location}`, code: 'repo-not-found' }).catch(async (error: unknown) => {
+        await rm(scratch!, { recursive: true, force: true });
+        throw error;
+      });
+    }
+    const shallowFile = await hostGit(['rev-parse', '--git-path', 'shallow'], { cwd: gitDir, what: `reading ${location}`, code: 'repo-not-found' });
+    const shallow = await readFile(resolve(gitDir, shallowFile), 'utf8').catch(() => '');
+    return new RepoHistoryReader(gitDir, scratch, new Set(shallow.split('\n').filter((line) => line !== '')));
+  }
+
+  /** Whether the repository is a shallow clone (its oldest commits' parents are missing). */
+  get isShallow(): boolean {
+    return this.shallow.size > 0;
+  }
+
+  private git(args: string[], what: string): Promise<string> {
+    return hostGit(['-c', 'core.quotepath=off', ...args], { cwd: this.gitDir, what, code: 'repo-not-found' });
+  }
+
+  /** The full sha of `rev`. @throws EngineError `repo-not-found` naming it when it is no commit here. */
+  async resolve(rev: string): Promise<string> {
+    return this.git(['rev-parse', '--verify', '--quiet', '--end-of-options', `${rev}^{commit}`], `finding commit ${rev}`);
+  }
+
+  /** Commits reachable from `tip`, newest first (topological), not those reachable from `since`; at most `max`. */
+  async commits(tip: string, options: { since?: string; max?: number } = {}): Promise<{ sha: string; parents: string[] }[]> {
+    const args = ['rev-list', '--topo-order', '--parents'];
+    if (options.max !== undefined) args.push(`--max-count=${options.max}`);
+    args.push(tip);
+    if (options.since !== undefined) args.push(`^${options.since}`);
+    const out = await this.git([...args, '--'], `listing the history of ${tip}`);
+    return out.split('\n').filter((line) => line !== '').map((line) => {
+      const [sha, ...parents] = line.split(' ');
+      return { sha: sha!, parents };
+    });
+  }
+
+  /** What {@link classifyCommit} needs of one commit. */
+  async facts(commit: { sha: string; parents: string[] }): Promise<CommitFacts> {
+    const changed: ChangedPath[] = [];
+    if (commit.parents.length === 1) {
+      const out = await this.git(['diff-tree', '-r', '--no-commit-id', '--name-status', '--no-renames', commit.parents[0]!, commit.sha], `listing the files of ${commit.sha}`);
+      for (const line of out.split('\n')) {
+        const [status, path] = line.split('\t');
+        if (status && path) changed.push({ status: status[0]!, path });
+      }
+    }
+    return { sha: commit.sha, parents: commit.parents, shallowBoundary: this.shallow.has(commit.sha), changed };
+  }
+
+  /**
+   * `git diff from to -- paths` (text, full index lines) exactly as git prints it; '' when nothing
+   * differs. Not through hostGit, which trims: a hunk's last context line can be a lone space.
+   */
+  diff(from: string, to: string, paths: readonly string[]): Promise<string> {
+    const args = ['-c', 'core.quotepath=off', 'diff', '--no-color', '--no-ext-diff', '--no-renames', '--full-index', from, to, '--', ...paths];
+    return new Promise((resolve, reject) => {
+      execFile('git', args, { cwd: this.gitDir, maxBuffer: 256 * 1024 * 1024, encoding: 'utf8', env: { ...process.env, GIT_TERMINAL_PROMPT: '0' } }, (error, stdout, stderr) => {
+        if (error) reject(new EngineError('repo-not-found', `diffing ${from.slice(0, 12)}..${to.slice(0, 12)} failed: ${stderr.trim() || error.message}`, { cause: error }));
+        else resolve(stdout);
+      });
+    });
+  }
+
+  async message(sha: string): Promise<CommitMessage> {
+    const out = await this.git(['show', '-s', '--format=%cI%x00%s%x00%B', sha], `reading the message of ${sha}`);
+    const [date = '', subject = '', message = ''] = out.split('\0');
+    return { date, subject, message: message.trim() };
+  }
+
+  /** Remove the scratch clone, if one was made. */
+  async close(): Promise<void> {
+    if (this.scratch) await rm(this.scratch, { recursive: true, force: true });
+  }
+}

@@ -1,0 +1,87 @@
+import { readFile, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runCli } from '../helpers/cli.js';
+import { ROOT_REPOS_YAML } from '../helpers/sandboxes.js';
+
+// pyrange's history (examples/README.md): a root commit, two fixes with their regression tests,
+// a code-only tidy-up, a tests-only commit and a behaviour-preserving change with a test that
+// already passes on its parent. One mine and one eval are shared by every assertion.
+const FIX_OVERLAP = '221fe485b1040fac98911bcef2697a81ff3ab45b';
+const FIX_EXPONENT = '43723755025885e7b84b7d7b25e8d83f32c418a3';
+
+describe('ssr mine + ssr eval on pyrange (real git history, real Docker, real pytest)', () => {
+  let root: string;
+  const mined = () => join(root, 'mined');
+  const cli = (args: string[]) => runCli([...args, '--repos', ROOT_REPOS_YAML, '--sandbox', 'docker']);
+
+  beforeAll(async () => {
+    root = await mkdtemp(join(tmpdir(), 'ssr-mine-eval-'));
+  });
+  afterAll(async () => {
+    await rm(root, { recursive: true, force: true });
+  });
+
+  it('mines the two fix commits as real bugs and counts every other commit by reason; --max stops early and a rerun resumes', async () => {
+    // Newest first: commit 6 (its test passes before), then the exponent fix, where --max 1 stops.
+    const first = await cli(['mine', '--repo', 'pyrange', '--out', mined(), '--max', '1', '--json']);
+    expect(first.code, first.stderr).toBe(0);
+    expect(JSON.parse(first.stdout)).toMatchObject({ commitsListed: 6, scanned: 5, mined: 1, stoppedBy: 'max' });
+    expect(first.stderr).toMatch(/\[2\/3 candidates, 6 commits\] 437237550258 real bug bug-\w+ · 1 real bug\(s\) · ETA \S+/);
+
+    const { code, stdout, stderr } = await cli(['mine', '--repo', 'pyrange', '--out', mined(), '--json']);
+    expect(code, stderr).toBe(0);
+    const summary = JSON.parse(stdout) as { mined: number; bugIds: string[]; skipped: Record<string, number>; scanned: number; commitsListed: number };
+    expect(summary).toMatchObject({ commitsListed: 6, scanned: 6, mined: 2, stoppedBy: 'history-end', infrastructure: 0 });
+    expect(summary.skipped).toEqual({
+      'merge-commit': 0, 'root-commit': 1, 'shallow-boundary': 0, 'no-test-change': 1, 'no-code-change': 1, 'does-not-build': 0,
+      'does-not-apply': 0, 'tests-do-not-fail-before': 1, 'tests-cannot-run-before': 0, flaky: 0, 'too-broad': 0, rejected: 0,
+    });
+    // Only the one candidate left was judged: the earlier run's verdicts were read back.
+    expect(stderr).toMatch(/\[1\/1 candidates, 6 commits\] 221fe485b104 real bug/);
+    const bugs = await Promise.all(summary.bugIds.map(async (id) => ({
+      metadata: JSON.parse(await readFile(join(mined(), 'bugs', id, 'metadata.json'), 'utf8')) as { commit: string; strategy: string; mined: { subject: string } },
+      validation: JSON.parse(await readFile(join(mined(), 'bugs', id, 'validation.json'), 'utf8')) as { valid: boolean; failToPass: string[] },
+    })));
+    const byCommit = new Map(bugs.map((bug) => [bug.metadata.commit, bug]));
+    expect(byCommit.get(FIX_OVERLAP)).toMatchObject({ metadata: { strategy: 'mined', mined: { subject: 'Fix overlaps() for intervals that only touch' } }, validation: { valid: true } });
+    expect(byCommit.get(FIX_OVERLAP)!.validation.failToPass.sort()).toEqual(['tests/test_interval.py::test_touching_intervals_do_not_overlap', 'tests/test_interval.py::test_touching_intervals_have_no_intersection']);
+    expect(byCommit.get(FIX_EXPONENT)!.validation.failToPass).toEqual(['tests/test_text.py::test_parse_bounds_with_an_exponent']);
+
+    const again = await cli(['mine', '--repo', 'pyrange', '--out', mined(), '--json']);
+    expect(JSON.parse(again.stdout)).toMatchObject({ scanned: 6, mined: 2, bugIds: summary.bugIds });
+    expect(again.stderr).not.toContain('candidates');
+    expect((await readFile(join(mined(), 'mined.jsonl'), 'utf8')).trim().split('\n')).toHaveLength(6);
+  }, 600_000);
+
+  it('ssr eval --policy procedural over the mined set gives a table per repo and per bug kind, and a report page', async () => {
+    const out = join(root, 'eval');
+    const { code, stdout, stderr } = await cli(['eval', '--policy', 'procedural', '--set', mined(), '--attempts', '1', '--out', out, '--json']);
+    expect(code, stderr).toBe(0);
+    const summary = JSON.parse(stdout) as { all: { instances: number; attempts: number; solved: number }; byRepo: { group: string }[]; byKind: { group: string; instances: number }[] };
+    expect(summary.all).toMatchObject({ instances: 2, invalid: 0, attempts: 2 });
+    expect(summary.byRepo.map((row) => row.group)).toEqual(['pyrange']);
+    expect(summary.byKind).toEqual([expect.objectContaining({ group: 'mined', instances: 2, attempts: 2 })]);
+    const attempts = (await readFile(join(out, 'attempts.jsonl'), 'utf8')).trim().split('\n').map((line) => JSON.parse(line) as { reward: number | null });
+    expect(attempts.map((a) => a.reward).filter((r) => r === 1 || r === -1)).toHaveLength(2);
+    expect(summary.all.solved).toBe(attempts.filter((a) => a.reward === 1).length);
+    expect(await readFile(join(out, 'report.html'), 'utf8')).toContain('<h2 id="eval">Held-out evaluation</h2>');
+  }, 600_000);
+
+  it('exports the mined set with commit messages as problem statements; an eval set naming missing images is refused before any episode', async () => {
+    const jsonl = join(root, 'export', 'set.jsonl');
+    const exported = await runCli(['export', '--corpus', mined(), '--format', 'swe-bench', '--problem-statement', 'commit-message', '--out', jsonl, '--repos', ROOT_REPOS_YAML]);
+    expect(exported.code, exported.stderr).toBe(0);
+    const lines = (await readFile(jsonl, 'utf8')).trim().split('\n').map((line) => JSON.parse(line) as Record<string, unknown>);
+    expect(lines.map((line) => (line.problem_statement as string).split('\n')[0]).sort()).toEqual(['Fix overlaps() for intervals that only touch', 'Fix parse_interval() for bounds written with an exponent']);
+    const bad = join(root, 'export', 'missing-images.jsonl');
+    await writeFile(bad, lines.map((line, i) => `${JSON.stringify({ ...line, image: `ssr-test/no-such-image:${i}` })}\n`).join(''));
+    const refused = await cli(['eval', '--policy', 'procedural', '--set', bad, '--out', join(root, 'eval-bad')]);
+    expect(refused.code).toBe(2);
+    expect(refused.stderr).toMatch(/names 2 image\(s\) that do not exist on this machine/);
+    expect(refused.stderr).toContain('ssr-test/no-such-image:0');
+    expect(refused.stderr).toContain('ssr-test/no-such-image:1');
+    expect(refused.stderr).not.toContain('instance(s) ×');
+  }, 120_000);
+});
