@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { exitStatusSchema } from '../agent/agent-exit.js';
 import { leakFlagSchema } from '../agent/leak-flag.js';
+import { testRunCountsSchema } from '../harness/test-run-counts.js';
 
 const count = z.number().int().nonnegative();
 const ms = z.number().nonnegative();
@@ -52,6 +53,9 @@ export const episodeRecordSchema = z
       .array(leakFlagSchema.extend({ attempt: z.string().min(1).describe('the Solver attempt (its trajectory id)') }))
       .optional()
       .describe("what the Solver attempts reached for that they must not (scanLeaks), every attempt's; absent from records written before it existed"),
+    testRuns: testRunCountsSchema
+      .optional()
+      .describe('test runs the episode started, by kind (original, buggy, weakened, inverse, order, audit, grading, injector), each {full, restricted}; cache hits are not runs; absent from older records'),
   })
   .superRefine((record, ctx) => {
     const issue = (message: string, path: string) => ctx.addIssue({ code: 'custom', message, path: [path] });

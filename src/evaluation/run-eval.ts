@@ -14,6 +14,7 @@ import { BaselineCache } from '../validator/baseline-cache.js';
 import type { EvalInstance } from './eval-instance.js';
 import { appendAttempt, appendInvalid, evalPaths, readInvalidInstances, readScoredAttempts } from './eval-log.js';
 import { evalTables, type EvalRow, type InstanceOutcome } from './eval-table.js';
+import { resolveTestTimeoutMs } from '../config/test-timeout.js';
 
 export interface EvalOptions {
   /** What `--set` named, for the summary. */
@@ -68,7 +69,7 @@ export async function runEval(options: EvalOptions): Promise<EvalSummary> {
     if (invalid.has(instance.instanceId) || todo.length === 0) return;
     try {
       const repo = instance.repo;
-      const testTimeoutMs = repo.limits.test_timeout_s * 1000;
+      const testTimeoutMs = resolveTestTimeoutMs(repo);
       const template = await prepareTemplate(repo, options.backend, options.progress);
       const oracle = instance.oracle ?? (await oracleOf(instance, { repo, template, provider: options.provider, testTimeoutMs, queue: validationQueue, baselines }));
       if ('failedCheck' in oracle) {

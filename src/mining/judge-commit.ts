@@ -19,6 +19,7 @@ import type { MiningCandidate } from './classify-commit.js';
 import { commitArtifact } from './commit-artifact.js';
 import type { RepoHistoryReader } from './repo-history-reader.js';
 import { reasonOfFailedCheck, type SkipReason } from './skip-reasons.js';
+import { resolveTestTimeoutMs } from '../config/test-timeout.js';
 
 export interface JudgeContext {
   repo: ResolvedRepo;
@@ -61,7 +62,7 @@ export async function judgeCandidate(ctx: JudgeContext, candidate: MiningCandida
 
 async function judgeInSandboxes(ctx: JudgeContext, repo: ResolvedRepo, candidate: MiningCandidate, artifact: BugArtifact): Promise<Judgement> {
   const template = await prepareTemplate(repo, ctx.backend, ctx.progress);
-  const gate = await runGoldenGate({ repo, template, provider: ctx.provider, testTimeoutMs: repo.limits.test_timeout_s * 1000 });
+  const gate = await runGoldenGate({ repo, template, provider: ctx.provider, testTimeoutMs: resolveTestTimeoutMs(repo) });
   if (gate.status === 'refused') return skipped('does-not-build', `the golden gate refused its clean suite: ${gate.reason}`);
   const quarantine = new Set(gate.quarantined);
   const oracle = await validateForGrading(

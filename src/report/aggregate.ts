@@ -1,6 +1,7 @@
 import type { EpisodeRecord } from '../corpus/episode-record.js';
 import type { PipelineMetrics, Stability, StageName, StepMetrics } from '../selfplay/step-metrics.js';
 import { entropyBits, keysByTotal, mean, total } from './stats.js';
+import type { TestRunCounts } from '../harness/test-run-counts.js';
 import { TRAINER_METRICS, trainerPoint, type TrainerMetricKey, type TrainerPoint } from './trainer-metrics.js';
 
 /** One step, reduced to what the plots and the text summary show. */
@@ -22,6 +23,8 @@ export interface StepAggregate {
   higherOrder: number;
   /** Leak flags of Solver attempts by kind (empty for a line written before they were counted). */
   leaks: Record<string, number>;
+  /** Test runs of the step's episodes by kind (empty for a line written before they were counted). */
+  testRuns: TestRunCounts;
   rewards: { injector: number[]; solver: number[] };
   meanReward: { injector: number | null; solver: number | null };
   bugSize: { files: number[]; lines: number[] };
@@ -89,6 +92,7 @@ export function aggregateStep(line: StepMetrics): StepAggregate {
     solved: line.solved,
     higherOrder: line.higherOrder,
     leaks: line.leaks ?? {},
+    testRuns: line.testRuns ?? {},
     rewards: line.rewards,
     meanReward: { injector: mean(line.rewards.injector), solver: mean(line.rewards.solver) },
     bugSize: line.bugSize,

@@ -4,6 +4,7 @@ import { duration, fixed, percent, signed } from './format.js';
 import type { Stability, StepMetrics } from '../selfplay/step-metrics.js';
 import { pipelineTotals } from './pipeline-plots.js';
 import { stabilityMean } from './stability-plots.js';
+import { totalTestRuns, type TestRunCounts } from '../harness/test-run-counts.js';
 
 /** What the text summary needs of a run: a {@link RunData} fits, so do in-memory step lines. */
 export interface TextSummaryInput {
@@ -32,9 +33,25 @@ const COLUMNS: { head: string; width: number; cell: (step: StepAggregate) => str
   { head: 'sol r', width: 6, cell: (s) => signed(s.meanReward.solver) },
   { head: 'H strat', width: 7, cell: (s) => fixed(s.entropy.strategies) },
   { head: 'H ops', width: 5, cell: (s) => fixed(s.entropy.operators) },
+  { head: 'runs', width: 9, cell: (s) => testRunsCell(s.testRuns) },
   { head: 'eps/h', width: 6, cell: (s) => fixed(s.perHour.episodes, 1) },
   { head: 'stale', width: 5, cell: (s) => String(s.samples.stale) },
 ];
+
+/** All test runs of the step / the full-suite ones among them; – for a line written before they were counted. */
+function testRunsCell(counts: TestRunCounts): string {
+  const { runs, full } = totalTestRuns(counts);
+  return runs === 0 ? '–' : `${runs}/${full}`;
+}
+
+/** The step's test runs by kind, `kind full+restricted`, for the line under the table. */
+export function testRunsLine(steps: readonly StepAggregate[]): string | null {
+  const shown = steps.filter((step) => totalTestRuns(step.testRuns).runs > 0);
+  if (shown.length === 0) return null;
+  const kinds = (counts: TestRunCounts): string =>
+    Object.entries(counts).map(([kind, n]) => `${kind} ${n.full}${n.restricted > 0 ? `+${n.restricted}r` : ''}`).join(', ');
+  return `test runs by kind (full+restricted): ${shown.map((step) => `step ${step.step}: ${kinds(step.testRuns)}`).join('; ')}`;
+}
 
 function rejections(counts: Record<string, number>): string {
   const text = Object.entries(counts)
@@ -88,7 +105,9 @@ export function formatTextSummary(run: TextSummaryInput, options: TextSummaryOpt
     lines.push(row(COLUMNS.map((column) => column.head)));
     if (shown.length < agg.steps.length) lines.push(`  … ${agg.steps.length - shown.length} earlier step(s) not shown (ssr report draws them all)`);
     for (const step of shown) lines.push(row(COLUMNS.map((column) => column.cell(step))));
-    lines.push('H = entropy of the strategy / operator mix in bits (falling to 0: tunnel vision); eps/h = episodes per hour; stale = samples dropped as too old');
+    lines.push('H = entropy of the strategy / operator mix in bits (falling to 0: tunnel vision); runs = test runs started / full-suite ones; eps/h = episodes per hour; stale = samples dropped as too old');
+    const runsLine = testRunsLine(shown);
+    if (runsLine) lines.push(runsLine);
     lines.push(stabilityLine(agg.steps));
     const leaks = Object.entries(agg.steps.reduce<Record<string, number>>((all, step) => {
       for (const [kind, n] of Object.entries(step.leaks)) all[kind] = (all[kind] ?? 0) + n;

@@ -18,6 +18,7 @@ import { droppedSectionSchema, type DroppedSection } from './grading/drop-reason
 import { runVerdict } from './grading/guard-verdict.js';
 import { originalRunnerNamedFiles } from './grading/original-runner-named.js';
 import { sanitizePatch } from './grading/sanitize-patch.js';
+import type { TestRunCounter } from '../harness/test-run-counts.js';
 
 /** Why a grade is what it is, as a stable kebab code (the `reason` says it for a person). */
 export const GRADE_CODES = [
@@ -65,6 +66,8 @@ export interface GradeSolutionOptions {
    * the parser. Default false: the parser alone decides (for artifacts validated before guards).
    */
   originalGuarded?: boolean;
+  /** Where the grading run is counted (the episode's counter), when someone counts. */
+  testRuns?: TestRunCounter;
 }
 
 /** The patch without its hunks that change doctest examples (read against the files in the sandbox); null when nothing is left. */
@@ -155,6 +158,7 @@ export async function gradeSolution(options: GradeSolutionOptions): Promise<Solv
     // A listed code file hosts doctests: restoring it would undo the bug and the fix alike; its
     // examples are O's already (bug_inject.diff changes none, and the patch's hunks that do were dropped).
     await restoreFiles(sandbox, artifact.testFiles.filter((path) => !isDoctestHost(path)));
+    options.testRuns?.add('grading', 'full');
     const report = await runTests(sandbox, { testScript: artifact.testScript, testParser: artifact.testParser, timeoutMs: options.testTimeoutMs });
     const guard = runVerdict(report, options.originalPassing, options.originalGuarded ?? false);
     const mismatched = new Set(guard.mismatched);

@@ -3,6 +3,7 @@ import type { TrajectoryStep } from '../agent/trajectory-record.js';
 import { countEpisodes } from './episode-counts.js';
 import type { EpisodeEvidence } from './step-evidence.js';
 import { stepMetricsSchema, type PipelineMetrics, type Stability, type StepMetrics } from './step-metrics.js';
+import { sumTestRuns } from '../harness/test-run-counts.js';
 import type { TrainerStep } from '../training/trainer-client.js';
 
 export interface StepMetricsInput {
@@ -90,6 +91,7 @@ export function aggregateStepMetrics(input: StepMetricsInput): StepMetrics {
     durationMs: input.durationMs,
     ...counts,
     leaks,
+    testRuns: sumTestRuns(records.map((record) => record.testRuns)),
     bugSize: { files: bugs.map((bug) => bug.files), lines: bugs.map((bug) => bug.lines) },
     strategies,
     operators,

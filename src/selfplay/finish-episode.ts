@@ -6,7 +6,7 @@ import { toSolveAttempt, type AttemptOutcome } from './stages/04-solve.js';
 import { buildEpisodeRecord, type RecordInput } from './stages/05-score.js';
 
 /** The record's own fields, plus what finishing adds up: attempts, timings, effort. */
-export interface FinishInput extends Pick<RecordInput, 'identity' | 'bugId' | 'valid' | 'failedCheck' | 'score' | 'discard' | 'injectorExit' | 'duplicateOf'> {
+export interface FinishInput extends Pick<RecordInput, 'identity' | 'bugId' | 'valid' | 'failedCheck' | 'score' | 'discard' | 'injectorExit' | 'duplicateOf' | 'testRuns'> {
   attempts: readonly AttemptOutcome[];
   /** When the episode started (Date.now()). */
   started: number;
@@ -31,6 +31,7 @@ export async function finishEpisode(ctx: SelfplayContext, input: FinishInput): P
     leaks: input.attempts.flatMap((attempt) => attempt.leaks.map((flag) => ({ attempt: attempt.id, ...flag }))),
     injectorExit: input.injectorExit,
     ...(input.duplicateOf ? { duplicateOf: input.duplicateOf } : {}),
+    ...(input.testRuns ? { testRuns: input.testRuns } : {}),
   });
   await persistEpisode(ctx.store, record, input.attempts.map(toSolveAttempt));
   stageTimesOf(ctx, record.step).score += Date.now() - scoring;

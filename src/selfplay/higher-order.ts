@@ -7,7 +7,8 @@ import type { ValidationResult } from '../validator/validate-artifact.js';
 import { combineBugInject } from './combine-bug.js';
 import { engineStopped } from './discard.js';
 import { attemptNumber, higherOrderEpisodeId, isAttemptOf, runSeed } from './episode-ids.js';
-import { finishEpisode, stoppedDuring } from './finish-episode.js';
+import { finishEpisode, stoppedDuring, type FinishInput } from './finish-episode.js';
+import { TestRunCounter } from '../harness/test-run-counts.js';
 import { runRepo, type SelfplayContext } from './selfplay-context.js';
 import { validateStage } from './stages/03-validate.js';
 import { solveStage } from './stages/04-solve.js';
@@ -84,6 +85,8 @@ interface OrderTwoInput {
 async function runOrderTwo(ctx: SelfplayContext, input: OrderTwoInput): Promise<EpisodeRecord | null> {
   const started = Date.now();
   const { parent, bug, attempt, id } = input;
+  const testRuns = new TestRunCounter();
+  const finish = (record: FinishInput): Promise<EpisodeRecord> => finishEpisode(ctx, { ...record, testRuns: testRuns.snapshot() });
   const combined = await combineBugInject(ctx, runRepo(ctx, parent.repo), bug.artifact, input.patch);
   if (combined.status === 'unusable') return null;
   ctx.progress.planned(1);
@@ -93,26 +96,27 @@ async function runOrderTwo(ctx: SelfplayContext, input: OrderTwoInput): Promise<
   const base = { identity, started, attempts: [], score: null, discard: null, bugId: null, valid: null, failedCheck: null, injector: { turns: 0, tokens: 0 } };
   // No Injector at order 2: making the combined bug stands in for the inject stage.
   const durations = { inject: Date.now() - started, validate: 0, solve: 0 };
-  if (combined.status === 'discarded') return finishEpisode(ctx, { ...base, discard: ctx.health.stopped ? engineStopped(ctx.health.stopped) : combined.discard, durationsMs: durations });
+  if (combined.status === 'discarded') return finish({ ...base, discard: ctx.health.stopped ? engineStopped(ctx.health.stopped) : combined.discard, durationsMs: durations });
 
   const artifact = { ...bug.artifact, bugInject: combined.bugInject, metadata: undefined };
   const validated = await validateStage(ctx, {
     repo: parent.repo,
     artifact,
     metadata: { strategy: parent.strategy, order: 2, parentBugId: parent.bugId, attemptOf: attempt.id, episodeId: id, policyVersion: identity.policyVersion },
+    testRuns,
   });
   durations.validate = validated.durationMs;
-  if (validated.status === 'discarded') return finishEpisode(ctx, { ...base, discard: validated.discard, durationsMs: durations });
+  if (validated.status === 'discarded') return finish({ ...base, discard: validated.discard, durationsMs: durations });
   const { validation, bugId } = validated;
   if (!solvable(validation)) {
     const score = scoreEpisode({ verdict: { kind: 'none' }, attempts: [], attemptsWanted: 0, alpha: ctx.settings.alpha });
-    return finishEpisode(ctx, { ...base, bugId, valid: false, failedCheck: validation.failedCheck, score, durationsMs: durations });
+    return finish({ ...base, bugId, valid: false, failedCheck: validation.failedCheck, score, durationsMs: durations });
   }
   const solved = await solveStage(ctx, {
-    episodeId: id, repo: parent.repo, artifact, originalPassing: originalPassingTests(bug.validation), originalGuarded: bug.validation.originalGuarded, count: ctx.settings.attempts, seed: runSeed(ctx.settings.seed, id),
+    episodeId: id, repo: parent.repo, artifact, originalPassing: originalPassingTests(bug.validation), originalGuarded: bug.validation.originalGuarded, count: ctx.settings.attempts, seed: runSeed(ctx.settings.seed, id), testRuns,
   });
   durations.solve = solved.durationMs;
   const score = scoreEpisode({ verdict: { kind: 'none' }, attempts: solved.attempts, attemptsWanted: ctx.settings.attempts, alpha: ctx.settings.alpha });
   const discard = stoppedDuring(ctx, solved.attempts);
-  return finishEpisode(ctx, { ...base, bugId, valid: validation.valid, failedCheck: validation.failedCheck, score, discard, attempts: solved.attempts, durationsMs: durations });
+  return finish({ ...base, bugId, valid: validation.valid, failedCheck: validation.failedCheck, score, discard, attempts: solved.attempts, durationsMs: durations });
 }

@@ -1,7 +1,8 @@
 import type { AgentExit } from '../agent/agent-exit.js';
 import type { EpisodeRecord } from '../corpus/episode-record.js';
 import { originalPassingTests } from '../roles/grade-solution.js';
-import { finishEpisode, stoppedDuring } from './finish-episode.js';
+import { finishEpisode, stoppedDuring, type FinishInput } from './finish-episode.js';
+import { injectorRunsOf, TestRunCounter } from '../harness/test-run-counts.js';
 import { growHigherOrder } from './higher-order.js';
 import type { SelfplayContext } from './selfplay-context.js';
 import type { PlannedEpisode } from './stages/01-prepare.js';
@@ -36,40 +37,46 @@ function identityOf(ctx: SelfplayContext, planned: PlannedEpisode): EpisodeIdent
 async function injectAndSolve(ctx: SelfplayContext, planned: PlannedEpisode): Promise<EpisodeRecord> {
   const started = Date.now();
   const identity = identityOf(ctx, planned);
+  // Every test run of the episode (validation's, grading's) is counted here, read when it finishes.
+  const testRuns = new TestRunCounter();
+  const finish = (input: FinishInput): Promise<EpisodeRecord> => finishEpisode(ctx, { ...input, testRuns: testRuns.snapshot() });
   const base = { identity, started, attempts: [], score: null, discard: null, bugId: null, valid: null, failedCheck: null };
   const injected = await injectStage(ctx, planned);
   const durations = { inject: injected.durationMs, validate: 0, solve: 0 };
-  if (injected.status === 'discarded') return finishEpisode(ctx, { ...base, discard: injected.discard, durationsMs: durations, injector: { turns: 0, tokens: 0 } });
+  if (injected.status === 'discarded') return finish({ ...base, discard: injected.discard, durationsMs: durations, injector: { turns: 0, tokens: 0 } });
   const injector = { turns: injected.exit.turns, tokens: injected.exit.usage.promptTokens + injected.exit.usage.completionTokens };
   const ran = { ...base, injectorExit: injectorExitOf(injected.exit) };
+  const injectorRuns = injected.status === 'submitted' ? injectorRunsOf(injected.artifact.metadata) : null;
+  if (injectorRuns) testRuns.addAll({ injector: injectorRuns });
   if (injected.status === 'unusable') {
     // An unusable test_files.txt is an artifact that fails `existence`; no submission at all is no artifact.
     const score = scoreEpisode({ verdict: { kind: 'no-artifact' }, attempts: [], attemptsWanted: ctx.settings.attempts, alpha: ctx.settings.alpha });
     const judged = injected.problem === null ? { valid: null, failedCheck: null } : { valid: false, failedCheck: 'existence' };
-    return finishEpisode(ctx, { ...ran, ...judged, score, durationsMs: durations, injector });
+    return finish({ ...ran, ...judged, score, durationsMs: durations, injector });
   }
 
   const validated = await validateStage(ctx, {
     repo: planned.repo,
     artifact: injected.artifact,
     metadata: { strategy: planned.strategy, order: 1, parentBugId: null, attemptOf: null, episodeId: planned.id, policyVersion: identity.policyVersion },
+    testRuns,
   });
   durations.validate = validated.durationMs;
-  if (validated.status === 'discarded') return finishEpisode(ctx, { ...ran, discard: validated.discard, durationsMs: durations, injector });
+  if (validated.status === 'discarded') return finish({ ...ran, discard: validated.discard, durationsMs: durations, injector });
   const { validation, bugId } = validated;
   // Same buggy tree as a valid bug stored earlier in this run: recorded, never counted as a second valid bug.
   const duplicate = validated.write.status === 'duplicate' ? { duplicateOf: validated.write.of } : {};
   if (!validation.valid) {
     const score = scoreEpisode({ verdict: { kind: 'invalid', failedCheck: validation.failedCheck! }, attempts: [], attemptsWanted: ctx.settings.attempts, alpha: ctx.settings.alpha });
-    return finishEpisode(ctx, { ...ran, bugId, valid: false, failedCheck: validation.failedCheck, score, durationsMs: durations, injector });
+    return finish({ ...ran, bugId, valid: false, failedCheck: validation.failedCheck, score, durationsMs: durations, injector });
   }
   const solved = ctx.settings.attempts === 0
     ? { attempts: [], durationMs: 0 }
-    : await solveStage(ctx, { episodeId: planned.id, repo: planned.repo, artifact: injected.artifact, originalPassing: originalPassingTests(validation), originalGuarded: validation.originalGuarded, count: ctx.settings.attempts, seed: planned.seed });
+    : await solveStage(ctx, { episodeId: planned.id, repo: planned.repo, artifact: injected.artifact, originalPassing: originalPassingTests(validation), originalGuarded: validation.originalGuarded, count: ctx.settings.attempts, seed: planned.seed, testRuns });
   durations.solve = solved.durationMs;
   const score = scoreEpisode({ verdict: { kind: 'valid' }, attempts: solved.attempts, attemptsWanted: ctx.settings.attempts, alpha: ctx.settings.alpha });
   const discard = stoppedDuring(ctx, solved.attempts);
-  return finishEpisode(ctx, { ...ran, ...duplicate, bugId, valid: true, failedCheck: null, score, discard, attempts: solved.attempts, durationsMs: durations, injector });
+  return finish({ ...ran, ...duplicate, bugId, valid: true, failedCheck: null, score, discard, attempts: solved.attempts, durationsMs: durations, injector });
 }
 
 /** How the Injector's run ended, for the record: a give-up keeps its reason apart from format errors. */
@@ -81,17 +88,18 @@ function injectorExitOf(exit: AgentExit): NonNullable<EpisodeRecord['injectorExi
 async function solveCorpusBug(ctx: SelfplayContext, planned: PlannedEpisode): Promise<EpisodeRecord> {
   const started = Date.now();
   const bug = planned.corpusBug!;
+  const testRuns = new TestRunCounter();
   const { id: _id, buggyTreeHash: _hash, ...metadata } = bug.metadata;
   const write = await ctx.store.writeBug({ artifact: bug.artifact, validation: bug.validation, metadata });
   const bugId = write.status === 'duplicate' ? write.of : write.id;
   const identity: EpisodeIdentity = { ...identityOf(ctx, planned), order: metadata.order, parentBugId: metadata.parentBugId, attemptOf: metadata.attemptOf };
   const solved = await solveStage(ctx, {
-    episodeId: planned.id, repo: planned.repo, artifact: bug.artifact, originalPassing: originalPassingTests(bug.validation), originalGuarded: bug.validation.originalGuarded, count: ctx.settings.attempts, seed: planned.seed,
+    episodeId: planned.id, repo: planned.repo, artifact: bug.artifact, originalPassing: originalPassingTests(bug.validation), originalGuarded: bug.validation.originalGuarded, count: ctx.settings.attempts, seed: planned.seed, testRuns,
   });
   const score = scoreEpisode({ verdict: { kind: 'none' }, attempts: solved.attempts, attemptsWanted: ctx.settings.attempts, alpha: ctx.settings.alpha });
   const discard = stoppedDuring(ctx, solved.attempts);
   return finishEpisode(ctx, {
     identity, bugId, valid: true, failedCheck: null, score, discard, attempts: solved.attempts, started,
-    durationsMs: { inject: 0, validate: 0, solve: solved.durationMs }, injector: { turns: 0, tokens: 0 },
+    durationsMs: { inject: 0, validate: 0, solve: solved.durationMs }, injector: { turns: 0, tokens: 0 }, testRuns: testRuns.snapshot(),
   });
 }

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { testRunCountsSchema } from '../harness/test-run-counts.js';
 
 const count = z.number().int().nonnegative();
 const counts = z.record(z.string(), count);
@@ -62,6 +63,7 @@ export const stepMetricsSchema = z.object({
   solveRate: z.object({ order1: rate, order2: rate }),
   higherOrder: count.describe('order-2 episodes run in the step'),
   leaks: counts.optional().describe('leak flags of Solver attempts by kind (scanLeaks: history, artifact, outside-repo, network, package-download); absent from lines written before it existed'),
+  testRuns: testRunCountsSchema.optional().describe("test runs the step's episodes started, by kind, each {full, restricted} (sum of the episodes' testRuns); absent from lines written before it existed"),
   rewards: byRole.describe('injector: one per rewarded order-1 episode; solver: one per scored attempt'),
   bugSize: z.object({ files: numbers, lines: numbers }).describe('per valid order-1 bug: changed code files, changed lines of bug_inject.diff'),
   strategies: counts.describe('completed order-1 episodes by injector strategy'),

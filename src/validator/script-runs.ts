@@ -18,6 +18,8 @@ export interface ScriptRunnerOptions {
   artifact: BugArtifact;
   testTimeoutMs: number;
   queue: PQueue;
+  /** Told of every run this runner starts, by the check's name: the episode's count of runs. */
+  onRun?: (name: string) => void;
 }
 
 /**
@@ -60,6 +62,7 @@ export class ScriptRunner {
       this.live.add(sandbox);
       try {
         const steps = [{ apply: artifact.bugInject, label: 'bug_inject.diff' }];
+        this.options.onRun?.(name);
         const outcome = await runPreparedTests(sandbox, steps, { ...script, timeoutMs: testTimeoutMs, guard: false });
         if (outcome.status === 'prepare-failed') {
           return { status: 'apply-failed', diff: 'bug_inject.diff', detail: outcome.failure.output.trim().split('\n').slice(0, 3).join(' | ') };

@@ -42,6 +42,8 @@ export interface StateRunnerOptions {
   sequential?: boolean;
   /** Extra environment of every test run (relevant-test selection); part of `runIdentity` too. */
   env?: Record<string, string>;
+  /** Told of every test run this runner starts (not of one the cache answers): the episode's count of runs. */
+  onRun?: (key: StateKey) => void;
 }
 
 /**
@@ -185,6 +187,7 @@ export class StateRunner {
       const steps = this.stepsOf(key);
       // The parser check feeds the same original log twice: a parser must be a function of its input.
       const env = this.options.env ? { env: this.options.env } : {};
+      this.options.onRun?.(key);
       const outcome = await runPreparedTests(sandbox, steps, { testScript, testParser, timeoutMs: this.options.testTimeoutMs, reparse: key === 'original', ...env });
       if (outcome.status === 'prepare-failed') return await this.describeFailedStep(sandbox, key, steps, outcome.failure);
       const { reparse, ...report } = outcome.run;

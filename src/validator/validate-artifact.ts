@@ -13,8 +13,9 @@ import { mergeSelected, selectionMisses } from './selection/selected-view.js';
 import { stableStringify } from '../util/stable-json.js';
 import type { CheckName, CheckResult, ValidationContext } from './check-types.js';
 import { ScriptRunner } from './script-runs.js';
-import { StateRunner } from './state-runs.js';
+import { StateRunner, type StateKey } from './state-runs.js';
 import { resolveTestTimeoutMs } from '../config/test-timeout.js';
+import { TestRunCounter, type TestRunCounts, type TestRunKind, type TestRunScope } from '../harness/test-run-counts.js';
 
 /** The verdict on one artifact; the `--json` output of `ssr validate` is exactly this object. */
 export interface ValidationResult {
@@ -37,6 +38,8 @@ export interface ValidationResult {
   infrastructureError?: { check: CheckName; reason: string };
   /** Whether the bug's states ran only its relevant tests, and how that ended (see planSelection). */
   selection?: SelectionOutcome;
+  /** Test runs this validation started, by kind, full or restricted (the cache's answers are not runs); a fallback's runs included. */
+  testRuns?: TestRunCounts;
 }
 
 export interface ValidateOptions {
@@ -52,6 +55,8 @@ export interface ValidateOptions {
   sequential?: boolean;
   /** Overrides the repo's `test_selection.mode` (`--select-tests`). */
   selectTests?: SelectTestsMode;
+  /** Where this validation's test runs are counted (the episode's counter); a fresh one when absent. */
+  testRuns?: TestRunCounter;
 }
 
 /** Bug files for the inverse runs; an unparsable diff has none (existence rejects it first). */
@@ -67,7 +72,14 @@ function bugFilesOf(artifact: BugArtifact): string[] {
 /** Checks whose verdict reads only O's full runs or the diffs: selection cannot change them. */
 const SELECTION_FREE: ReadonlySet<CheckName> = new Set(['existence', 'parser', 'test-script', 'min-files']);
 
-function runnerFor(artifact: BugArtifact, options: ValidateOptions, bugFiles: string[], env?: Record<string, string>): StateRunner {
+/** The kind of a state's run: B's full run is the audit when the states ran restricted. */
+function kindOf(key: StateKey, audit: boolean): TestRunKind {
+  if (key === 'original' || key === 'original-repeat') return 'original';
+  if (key === 'buggy') return audit ? 'audit' : 'buggy';
+  return key === 'weakened' ? 'weakened' : 'inverse';
+}
+
+function runnerFor(artifact: BugArtifact, options: ValidateOptions, bugFiles: string[], onRun: (key: StateKey) => void, env?: Record<string, string>): StateRunner {
   const { repo, template } = options;
   const testTimeoutMs = resolveTestTimeoutMs(repo, options.testTimeoutMs);
   const identity = [template.ref, repo.commit, artifact.testScript, artifact.testParser, String(testTimeoutMs)];
@@ -82,6 +94,7 @@ function runnerFor(artifact: BugArtifact, options: ValidateOptions, bugFiles: st
     runIdentity: env ? [...identity, stableStringify(env)] : identity,
     ...(options.sequential ? { sequential: true } : {}),
     ...(env ? { env } : {}),
+    onRun,
   });
 }
 
@@ -98,7 +111,10 @@ function runnerFor(artifact: BugArtifact, options: ValidateOptions, bugFiles: st
 export async function validateArtifact(artifact: BugArtifact, options: ValidateOptions): Promise<ValidationResult> {
   const started = Date.now();
   const bugFiles = bugFilesOf(artifact);
-  const full = runnerFor(artifact, options, bugFiles);
+  const counter = options.testRuns ?? new TestRunCounter();
+  let restricted = false;
+  const count = (scope: TestRunScope) => (key: StateKey) => counter.add(kindOf(key, scope === 'full' && restricted), scope);
+  const full = runnerFor(artifact, options, bugFiles, count('full'));
   const mode = options.sequential ? 'never' : (options.selectTests ?? options.repo.testSelection?.mode ?? 'auto');
   if (mode !== 'never' && bugFiles.length > 0) {
     // O's runs first: `auto` needs the clean-suite time (cached for the later bugs of a run).
@@ -106,13 +122,16 @@ export async function validateArtifact(artifact: BugArtifact, options: ValidateO
     void full.get('original-repeat');
   }
   const plan = await planSelection({ ...options, bugFiles, testFiles: artifact.testFiles, mode, full });
-  const selected = plan.status === 'selected' ? runnerFor(artifact, options, bugFiles, plan.env) : undefined;
+  const selected = plan.status === 'selected' ? runnerFor(artifact, options, bugFiles, count('restricted'), plan.env) : undefined;
   if (selected) {
+    restricted = true;
     selected.prefetch({ repeat: false });
     void full.get('buggy');
   } else if (bugFiles.length > 0) full.prefetch();
   const testTimeoutMs = resolveTestTimeoutMs(options.repo, options.testTimeoutMs);
-  const scripts = new ScriptRunner({ provider: options.provider, template: options.template, artifact, testTimeoutMs, queue: options.queue });
+  // A check's own script runs chosen tests of B (order-independence: the failing ones), never the suite.
+  const onScript = (name: string) => counter.add(name === 'order-independence' ? 'order' : 'buggy', 'restricted');
+  const scripts = new ScriptRunner({ provider: options.provider, template: options.template, artifact, testTimeoutMs, queue: options.queue, onRun: onScript });
 
   let originalFiles: Promise<ReadonlySet<string>> | undefined;
   const ctx: ValidationContext = {
@@ -136,7 +155,7 @@ export async function validateArtifact(artifact: BugArtifact, options: ValidateO
     const missed = await auditSelection(ctx, full, selected);
     if (missed.length > 0) {
       await Promise.all([full.cancel(), selected.cancel(), scripts.cancel()]);
-      const again = await validateArtifact(artifact, { ...options, selectTests: 'never' });
+      const again = await validateArtifact(artifact, { ...options, selectTests: 'never', testRuns: counter });
       const reason = `the audit's full run of the buggy repo disagrees with the selection on ${missed.length} test(s)`;
       return { ...again, selection: { status: 'fallback', reason, missed: sample(missed) }, durationMs: Date.now() - started };
     }
@@ -161,6 +180,7 @@ export async function validateArtifact(artifact: BugArtifact, options: ValidateO
     durationMs: Date.now() - started,
     ...(infrastructureError ? { infrastructureError } : {}),
     selection,
+    testRuns: counter.snapshot(),
   };
 }
 

@@ -12,6 +12,7 @@ import { priorCodeChanges } from '../../src/roles/grading/prior-code-changes.js'
 import { trainingSampleSchema, type TrainingSample } from '../../src/rl/training-sample.js';
 import { planStep } from '../../src/selfplay/stages/01-prepare.js';
 import { stepMetricsSchema } from '../../src/selfplay/step-metrics.js';
+import { sumTestRuns } from '../../src/harness/test-run-counts.js';
 import { episodeLines, ROOT } from './selfplay-helpers.js';
 import { runCli, type CliRun } from '../helpers/cli.js';
 
@@ -195,6 +196,27 @@ describe('ssr selfplay: one step on pyledger with the procedural policy (real Do
     expect(metrics.bugSize.files.every((files) => files >= 2)).toBe(true);
     expect(Object.keys(metrics.operators).length).toBeGreaterThan(0);
     expect(metrics.turns.injector).toHaveLength(2);
+  });
+
+  it("counts every episode's test runs by kind, and the metrics line sums them", async () => {
+    const metrics = stepMetricsSchema.parse(JSON.parse((await readFile(join(out, 'metrics.jsonl'), 'utf8')).trim()));
+    expect(metrics.testRuns).toEqual(sumTestRuns(records.map((record) => record.testRuns)));
+    const total = (record: EpisodeRecord, kind: string) => (record.testRuns?.[kind]?.full ?? 0) + (record.testRuns?.[kind]?.restricted ?? 0);
+    // O runs twice per test script (the cache is keyed by it): a later bug with the same script reads them from the cache.
+    for (const record of records) expect([undefined, 0, 2], record.id).toContain(record.testRuns?.original?.full);
+    expect(records.reduce((sum, record) => sum + (record.testRuns?.original?.full ?? 0), 0)).toBeGreaterThanOrEqual(2);
+    for (const record of records.filter((r) => r.order === 1 && r.valid === true)) {
+      // The procedural Injector: its clean run, a candidate at least, and the weakened run on the oracle files only.
+      expect(record.testRuns?.injector?.full, record.id).toBeGreaterThanOrEqual(2);
+      expect(record.testRuns?.injector?.restricted, record.id).toBeGreaterThanOrEqual(1);
+      expect(total(record, 'buggy') + total(record, 'audit'), record.id).toBeGreaterThanOrEqual(1);
+      expect(total(record, 'weakened'), record.id).toBe(1);
+      // Two changed files: one inverse state each, neither O's tree.
+      expect(total(record, 'inverse'), record.id).toBe(2);
+    }
+    const graded = records.reduce((sum, record) => sum + total(record, 'grading'), 0);
+    expect(graded).toBeGreaterThanOrEqual(records.reduce((sum, record) => sum + record.solved, 0));
+    expect(graded).toBeLessThanOrEqual(records.reduce((sum, record) => sum + record.solverAttempts, 0));
   });
 
   it('every kept bug dir re-validates with ssr validate to the verdict stored with it', async () => {

@@ -3,6 +3,7 @@ import type { BugMetadata } from '../../corpus/bug-metadata.js';
 import type { WriteBugResult } from '../../corpus/run-store.js';
 import { validateArtifact, type ValidationResult } from '../../validator/validate-artifact.js';
 import { discardFromError, engineStopped, type Discard } from '../discard.js';
+import type { TestRunCounter } from '../../harness/test-run-counts.js';
 import { runRepo, testTimeoutOf, type SelfplayContext } from '../selfplay-context.js';
 
 export type ValidateOutcome =
@@ -21,6 +22,8 @@ export interface ValidateInput {
   artifact: BugArtifact;
   /** metadata.json without what the stage fills in (repo, commit) and the store derives (id, tree hash). */
   metadata: Omit<BugMetadata, 'id' | 'buggyTreeHash' | 'repo' | 'commit'>;
+  /** The episode's count of test runs: the validation's runs are added. */
+  testRuns?: TestRunCounter;
 }
 
 /**
@@ -38,6 +41,7 @@ export async function validateStage(ctx: SelfplayContext, input: ValidateInput):
   try {
     validation = await validateArtifact(input.artifact, {
       repo, template, provider: ctx.provider, testTimeoutMs: testTimeoutOf(ctx, repo), queue: ctx.lanes.sandbox, baselines: ctx.baselines,
+      ...(input.testRuns ? { testRuns: input.testRuns } : {}),
     });
   } catch (error) {
     const discard = discardFromError('validate', error);

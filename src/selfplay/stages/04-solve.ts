@@ -8,6 +8,7 @@ import { runSolverEpisode } from '../../roles/solver-episode.js';
 import { discardFromError, discardFromExit, discardText, engineStopped, type Discard } from '../discard.js';
 import { attemptId, runSeed } from '../episode-ids.js';
 import { roleLimits } from '../../roles/role-limits.js';
+import type { TestRunCounter } from '../../harness/test-run-counts.js';
 import { quarantineOf, runRepo, testTimeoutOf, type SelfplayContext } from '../selfplay-context.js';
 
 /** One Solver attempt, graded (method §4) or discarded (infrastructure: no reward). */
@@ -38,6 +39,8 @@ export interface SolveInput {
   count: number;
   /** The episode's seed; every attempt forks its own, or N seeded attempts would be one attempt N times. */
   seed: number;
+  /** The episode's count of test runs: each grading run is added. */
+  testRuns?: TestRunCounter;
 }
 
 /** As solves.json stores it. */
@@ -98,6 +101,7 @@ async function runAttempt(ctx: SelfplayContext, input: SolveInput, n: number): P
     const grade = await ctx.lanes.sandbox.add(() =>
       gradeSolution({
         provider: ctx.provider, template, artifact: input.artifact, patch: episode.patch, originalPassing: oracle, originalGuarded: input.originalGuarded, testTimeoutMs: testTimeoutOf(ctx, repo),
+        ...(input.testRuns ? { testRuns: input.testRuns } : {}),
       }),
     );
     ctx.health.reportSuccess();

@@ -71,6 +71,8 @@ export interface RecordInput {
   injectorExit?: EpisodeRecord['injectorExit'];
   /** The valid bug of the run with the same buggy tree, when this one duplicates it. */
   duplicateOf?: string;
+  /** Test runs the episode made, by kind (absent: nobody counted, e.g. a discard before any run). */
+  testRuns?: EpisodeRecord['testRuns'];
 }
 
 /** The episodes.jsonl line of an episode; a discarded one carries its reason and no reward. */
@@ -93,5 +95,6 @@ export function buildEpisodeRecord(input: RecordInput): EpisodeRecord {
     leaks: input.leaks ?? [],
     ...(input.injectorExit ? { injectorExit: input.injectorExit } : {}),
     ...(input.duplicateOf ? { duplicateOf: input.duplicateOf } : {}),
+    ...(input.testRuns ? { testRuns: input.testRuns } : {}),
   };
 }

@@ -81,6 +81,13 @@ describe('relevant-test selection (real Docker, real pytest, pyledger: 7 test fi
     expect(selected.selection).toMatchObject({ status: 'selected', testFiles: 7 });
     expect(selected.selection?.status === 'selected' && selected.selection.keptTestFiles).toBeLessThan(7);
     expect(withoutTimes(selected)).toEqual(withoutTimes(full));
+    // Every run is counted, by kind and scope: the selected path runs B and W restricted and audits
+    // with one full run of B; O's two full runs are the clean suite's (fresh cache each). A one-file
+    // bug's inverse state is O's tree: it reuses O's run, so no inverse run is made (or counted).
+    expect(full.testRuns).toEqual({ original: { full: 2, restricted: 0 }, buggy: { full: 1, restricted: 0 }, weakened: { full: 1, restricted: 0 }, order: { full: 0, restricted: 1 } });
+    expect(selected.testRuns).toEqual({
+      original: { full: 2, restricted: 1 }, buggy: { full: 0, restricted: 1 }, weakened: { full: 0, restricted: 1 }, audit: { full: 1, restricted: 0 }, order: { full: 0, restricted: 1 },
+    });
     // The bug's states really left the unrelated test files out of collection.
     expect(provider.addopts.length).toBeGreaterThanOrEqual(3);
     for (const addopts of provider.addopts) {
@@ -97,6 +104,11 @@ describe('relevant-test selection (real Docker, real pytest, pyledger: 7 test fi
     const full = await validate(bug, 'never');
 
     expect(selected.selection).toMatchObject({ status: 'fallback', missed: expect.arrayContaining([expect.stringContaining('tests/test_currency.py')]) });
+    // The audit's full run is counted; the fallback's full states reuse O's runs and the audit's run
+    // of B from the cache, so neither is run (or counted) again.
+    expect(selected.testRuns?.audit).toEqual({ full: 1, restricted: 0 });
+    expect(selected.testRuns?.original).toEqual({ full: 2, restricted: 1 });
+    expect(selected.testRuns?.buggy).toEqual({ full: 0, restricted: 1 });
     expect(withoutTimes(selected)).toEqual(withoutTimes(full));
   }, 300_000);
 });

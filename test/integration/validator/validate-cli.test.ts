@@ -36,7 +36,7 @@ describe('ssr validate: the CLI contract', () => {
     const { code, stdout } = await ssr('validate', '--repo', 'pyledger', '--artifact', join(FIXTURES, 'valid-single-file'), '--json');
     expect(code).toBe(0);
     const result = JSON.parse(stdout);
-    expect(Object.keys(result).sort()).toEqual(['checks', 'durationMs', 'failToPass', 'failedCheck', 'originalGuarded', 'passToPass', 'selection', 'valid']);
+    expect(Object.keys(result).sort()).toEqual(['checks', 'durationMs', 'failToPass', 'failedCheck', 'originalGuarded', 'passToPass', 'selection', 'testRuns', 'valid']);
     expect(result).toMatchObject({ valid: true, failedCheck: null, originalGuarded: true });
     // pyledger's suite takes well under a second: `auto` runs it in full, and says why.
     expect(result.selection).toEqual({ status: 'full', reason: expect.stringMatching(/^the clean suite takes [\d.]+ s, under the 30 s threshold$/) });

@@ -17,9 +17,9 @@ describe('formatTextSummary', () => {
     expect(headline).toBe(
       'run selfplay-trainer: 4 step(s), 20 episodes (2 discarded), 9/14 valid bugs (64%), solve rate 31% (16/52), mean reward injector −0.36 solver −0.38, 1h 04m',
     );
-    expect(header!.split(/\s{2,}/)).toEqual(['step', 'eps', 'disc', 'valid', 'rejections', 'solve o1', 'o2', 'inj r', 'sol r', 'H strat', 'H ops', 'eps/h', 'stale']);
-    expect(columns(text, 0)).toEqual(['0', '5', '1', '2/3 67%', 'parser 1', '13%', '0%', '−0.42', '−0.83', '0.92', '1.00', '20.0', '0']);
-    expect(columns(text, 3)).toEqual(['3', '5', '0', '2/4 50%', 'no-submission 1, parser 1', '13%', '25%', '−0.56', '−0.67', '0.81', '1.00', '17.4', '2']);
+    expect(header!.split(/\s{2,}/)).toEqual(['step', 'eps', 'disc', 'valid', 'rejections', 'solve o1', 'o2', 'inj r', 'sol r', 'H strat', 'H ops', 'runs', 'eps/h', 'stale']);
+    expect(columns(text, 0)).toEqual(['0', '5', '1', '2/3 67%', 'parser 1', '13%', '0%', '−0.42', '−0.83', '0.92', '1.00', '–', '20.0', '0']);
+    expect(columns(text, 3)).toEqual(['3', '5', '0', '2/4 50%', 'no-submission 1, parser 1', '13%', '25%', '−0.56', '−0.67', '0.81', '1.00', '–', '17.4', '2']);
     expect(text.endsWith('\n')).toBe(true);
   });
 
@@ -50,7 +50,7 @@ describe('formatTextSummary', () => {
 
   it('shows a missing order as –, zero diversity as 0.00, and the notes of a torn run', async () => {
     const text = formatTextSummary(await readRun(fixtureRun('removal-torn')));
-    expect(columns(text, 0)).toEqual(['0', '3', '0', '2/3 67%', 'test-script 1', '38%', '–', '−0.12', '−0.25', '0.00', '1.00', '12.0', '0']);
+    expect(columns(text, 0)).toEqual(['0', '3', '0', '2/3 67%', 'test-script 1', '38%', '–', '−0.12', '−0.25', '0.00', '1.00', '–', '12.0', '0']);
     expect(text).toMatch(/note: the last line of metrics\.jsonl is incomplete/);
   });
 
@@ -72,6 +72,17 @@ describe('formatTextSummary', () => {
     expect(formatTextSummary(run)).not.toContain('leak flags');
     const steps = run.steps.map((step, index) => (index < 2 ? { ...step, leaks: { history: 1 + index, 'package-download': 1 } } : step));
     expect(formatTextSummary({ ...run, steps })).toContain('\nleak flags (Solver tool calls that reached for what they must not), by kind: history 3, package-download 2\n');
+  });
+
+  it('per step: test runs started / full-suite ones, and a line of them by kind; – for lines written before they were counted', async () => {
+    const run = await readRun(fixtureRun('selfplay-trainer'));
+    expect(formatTextSummary(run)).not.toContain('test runs by kind');
+    const testRuns = { original: { full: 2, restricted: 0 }, buggy: { full: 1, restricted: 3 }, order: { full: 0, restricted: 1 }, grading: { full: 4, restricted: 0 } };
+    const steps = run.steps.map((step, index) => (index === 1 ? { ...step, testRuns } : step));
+    const text = formatTextSummary({ ...run, steps });
+    expect(columns(text, 1)[11]).toBe('11/7');
+    expect(columns(text, 0)[11]).toBe('–');
+    expect(text).toContain('\ntest runs by kind (full+restricted): step 1: original 2, buggy 1+3r, order 0+1r, grading 4\n');
   });
 
   it('long rejection lists are cut to the column', () => {

@@ -94,6 +94,17 @@ describe('aggregateStepMetrics', () => {
     expect(metrics.leaks).toEqual({});
   });
 
+  it("sums the episodes' test runs by kind and scope (records written before the counts count none)", () => {
+    const counted = [
+      { ...evidence[0]!, record: { ...makeEpisode({ id: 'x' }), testRuns: { original: { full: 2, restricted: 0 }, buggy: { full: 0, restricted: 1 }, audit: { full: 1, restricted: 0 } } } },
+      { ...evidence[0]!, record: makeEpisode({ id: 'y' }) },
+      { ...evidence[0]!, record: { ...makeEpisode({ id: 'z' }), testRuns: { buggy: { full: 1, restricted: 0 }, grading: { full: 2, restricted: 0 } } } },
+    ];
+    const line = aggregateStepMetrics({ ...{ step: 0, policyVersion: 0, startedAt: '', durationMs: 1, stageMs: { prepare: 0, score: 0, emit: 0 } }, evidence: counted, samples: metrics.samples, trainer: null });
+    expect(line.testRuns).toEqual({ original: { full: 2, restricted: 0 }, buggy: { full: 1, restricted: 1 }, audit: { full: 1, restricted: 0 }, grading: { full: 2, restricted: 0 } });
+    expect(metrics.testRuns).toEqual({});
+  });
+
   it('stability per trajectory: completion tokens and format errors per turn from the exit record, NLL from the samples', () => {
     // The factory's steps sampled logprobs [-0.1, -0.2] and [-0.2, -0.2]: mean NLL (0.1 + 0.2 + 0.2 + 0.2) / 4.
     expect(metrics.stability).toEqual({

@@ -99,7 +99,7 @@ export function runCommand(
   ].join('');
   return [
     `cd /repo && __ssr_t0=$(date +%s%N) && timeout --kill-after=5 ${options.timeoutS} ${searchCommand(suite, options.files)} > ${log} 2>&1; ` +
-      `__ssr_rc=$?; echo "@@exit $__ssr_rc"; echo "@@ms $(( ($(date +%s%N) - __ssr_t0) / 1000000 ))"`,
+      `__ssr_rc=$?; echo "@@exit $__ssr_rc"; echo "@@suite ${options.files ? 'restricted' : 'full'}"; echo "@@ms $(( ($(date +%s%N) - __ssr_t0) / 1000000 ))"`,
     `python3 ${parserPath(suite)} < ${log} > ${json} && ${summary}`,
   ].join('\n');
 }

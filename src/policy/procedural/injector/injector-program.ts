@@ -25,6 +25,7 @@ import type { RepoFacts } from './repo-facts.js';
 import { selectTests } from './select-tests.js';
 import { applyEdit } from '../../../tools/line-match.js';
 import { weakenTests } from './weaken-tests.js';
+import { countingRuns, type InjectorRuns } from './count-runs.js';
 import { METADATA_PATH, writeArtifact, type InjectorMetadata } from './write-artifact-files.js';
 
 /** Candidate changes tried at most per episode. */
@@ -47,7 +48,8 @@ async function* inject(ctx: ProgramContext): Program {
   const settings = readInjectorSettings(ctx.systemPrompt, ctx.userPrompt, rng.fork('strategy'));
   const maxRunS = maxRunSeconds(readTimeLimits(ctx.systemPrompt, ctx.userPrompt));
   const runner = readTestRunner(ctx.systemPrompt, ctx.userPrompt);
-  const discovery = yield* discover({ coverage: settings.strategy !== 'history', maxRunS, runner });
+  const runs: InjectorRuns = { full: 0, restricted: 0 };
+  const discovery = yield* countingRuns(discover({ coverage: settings.strategy !== 'history', maxRunS, runner }), runs);
   if (discovery.status === 'failed') return giveUp(settings, discovery.reason);
   const { facts } = discovery;
 
@@ -72,13 +74,13 @@ async function* inject(ctx: ProgramContext): Program {
   }
   if (candidates.length === 0) return giveUp(settings, `the ${settings.strategy} strategy found nothing to change`);
 
-  const bug = yield* findBug(ctx, candidates, search);
+  const bug = yield* countingRuns(findBug(ctx, candidates, search), runs);
   if (!bug) return giveUp(settings, `no ${settings.strategy} change made tests fail on behaviour within the budget`);
   const selection = selectTests(facts, bug.broken, bug.behavioural, settings.minPassingTests);
   if (!selection) return giveUp(settings, `the failing tests' files do not hold ${settings.minPassingTests} passing tests`);
   // Every behavioural failure lies in a clean file holding one, so all of them are oracle tests (F).
   const behavioural = bug.behavioural;
-  const weakened = yield* weakenTests(facts, selection, behavioural, textsOnBuggy(sources, bug));
+  const weakened = yield* countingRuns(weakenTests(facts, selection, behavioural, textsOnBuggy(sources, bug)), runs);
   if (weakened.status === 'failed') return giveUp(settings, weakened.reason);
 
   const metadata: InjectorMetadata = {
@@ -91,6 +93,7 @@ async function* inject(ctx: ProgramContext): Program {
     failToPass: behavioural,
     weakening: { granularity: weakened.weakening.granularity, deletedTests: weakened.weakening.deletedTests, deletedAssertions: weakened.weakening.deletedAssertions },
     attempts: bug.attempts,
+    testRuns: { ...runs },
   };
   const written = yield* writeArtifact({
     suite: facts.suite,

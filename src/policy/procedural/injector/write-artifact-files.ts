@@ -20,6 +20,8 @@ export interface InjectorMetadata {
   /** `granularity`: single assertions, whole tests or both (the smallest concealment is tried first). */
   weakening: { granularity: WeakeningGranularity; deletedTests: string[]; deletedAssertions: string[] };
   attempts: number;
+  /** The Injector's own test runs up to the submission (its clean runs, one per candidate, the confirmations, the weakened run). */
+  testRuns: { full: number; restricted: number };
 }
 
 /** Paths of the artifact files inside the sandbox (method §2 names) plus metadata.json. */
