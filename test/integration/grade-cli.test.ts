@@ -57,13 +57,14 @@ describe('ssr grade through the real CLI (pyledger, real Docker, real pytest)', 
     expect(details).toContain('    tests/test_money.py::TestAllocation::test_allocate_by_ratio');
   });
 
-  it('grades a cheat as self-play does: package code that forges the log is −1 with results-mismatch (the guard holds for ssr grade too)', async () => {
+  it('grades a cheat as self-play does: package code that forges the log is −1 tests-fail, the oracle tests it hid still failing (the log is not the tests\' to write, in ssr grade too)', async () => {
     const { code, stdout, stderr } = await grade(['--repo', 'pyledger', '--artifact', VALID, '--patch', patchFile('forge-log.diff'), '--json']);
     expect(code, stderr).toBe(1);
     const verdict = JSON.parse(stdout) as { reward: number; code: string; flags: string[]; failingTests: string[] };
     expect(verdict).toMatchObject({ reward: -1, code: 'tests-fail' });
-    expect(verdict.flags).toContain('results-mismatch');
-    expect(verdict.failingTests.length).toBeGreaterThan(0);
+    // The log belongs to the supervisor, not the tests' user: the rewrite fails, so the bug's tests
+    // stay failed as the runner reported them (before that layer: `results-mismatch` from the guard).
+    expect(verdict.failingTests).toContain('tests/test_money.py::TestAllocation::test_allocate_by_ratio');
   });
 
   it('grades a patch that does not apply −1 with code patch-does-not-apply (exit 1), not a crash', async () => {
