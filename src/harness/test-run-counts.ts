@@ -36,11 +36,7 @@ export class TestRunCounter {
 
   /** Add every count of `other` (a validation's, an attempt's) to this one. */
   addAll(other: TestRunCounts): void {
-    for (const [kind, entry] of Object.entries(other)) {
-      const mine = (this.counts[kind] ??= { full: 0, restricted: 0 });
-      mine.full += entry.full;
-      mine.restricted += entry.restricted;
-    }
+    addInto(this.counts, other);
   }
 
   /** A copy of the counts so far. */
@@ -61,14 +57,16 @@ export function injectorRunsOf(metadata: Record<string, unknown> | undefined): T
 /** The sum of several count maps (a step's episodes). */
 export function sumTestRuns(list: readonly (TestRunCounts | undefined)[]): TestRunCounts {
   const out: TestRunCounts = {};
-  for (const counts of list) {
-    for (const [kind, entry] of Object.entries(counts ?? {})) {
-      const sum = (out[kind] ??= { full: 0, restricted: 0 });
-      sum.full += entry.full;
-      sum.restricted += entry.restricted;
-    }
-  }
+  for (const counts of list) addInto(out, counts ?? {});
   return out;
+}
+
+function addInto(target: TestRunCounts, counts: TestRunCounts): void {
+  for (const [kind, entry] of Object.entries(counts)) {
+    const sum = (target[kind] ??= { full: 0, restricted: 0 });
+    sum.full += entry.full;
+    sum.restricted += entry.restricted;
+  }
 }
 
 /** All runs of a count map, and how many of them ran the full suite. */
