@@ -34,14 +34,6 @@ export function summarise(input: { repo: string; tip: string; commitsListed: num
   };
 }
 
-/** `1h02m`, `3m05s`, `12s`. */
-export function formatEta(ms: number): string {
-  const s = Math.max(0, Math.round(ms / 1000));
-  if (s >= 3600) return `${Math.floor(s / 3600)}h${String(Math.floor((s % 3600) / 60)).padStart(2, '0')}m`;
-  if (s >= 60) return `${Math.floor(s / 60)}m${String(s % 60).padStart(2, '0')}s`;
-  return `${s}s`;
-}
-
 /** The summary for a person: found, scanned, and each reason with a count. */
 export function formatMineSummary(summary: MineSummary, out: string): string {
   const lines = [

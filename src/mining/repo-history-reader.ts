@@ -1,8 +1,6 @@
-import { execFile } from 'node:child_process';
 import { mkdtemp, readFile, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { EngineError } from '../util/engine-error.js';
 import { hostGit } from '../util/host-git.js';
 import type { ChangedPath, CommitFacts } from './classify-commit.js';
 
@@ -82,18 +80,10 @@ export class RepoHistoryReader {
     return { sha: commit.sha, parents: commit.parents, shallowBoundary: this.shallow.has(commit.sha), changed };
   }
 
-  /**
-   * `git diff from to -- paths` (text, full index lines) exactly as git prints it; '' when nothing
-   * differs. Not through hostGit, which trims: a hunk's last context line can be a lone space.
-   */
+  /** `git diff from to -- paths` (text, full index lines) exactly as git prints it; '' when nothing differs. */
   diff(from: string, to: string, paths: readonly string[]): Promise<string> {
     const args = ['-c', 'core.quotepath=off', 'diff', '--no-color', '--no-ext-diff', '--no-renames', '--full-index', from, to, '--', ...paths];
-    return new Promise((resolve, reject) => {
-      execFile('git', args, { cwd: this.gitDir, maxBuffer: 256 * 1024 * 1024, encoding: 'utf8', env: { ...process.env, GIT_TERMINAL_PROMPT: '0' } }, (error, stdout, stderr) => {
-        if (error) reject(new EngineError('repo-not-found', `diffing ${from.slice(0, 12)}..${to.slice(0, 12)} failed: ${stderr.trim() || error.message}`, { cause: error }));
-        else resolve(stdout);
-      });
-    });
+    return hostGit(args, { cwd: this.gitDir, what: `diffing ${from.slice(0, 12)}..${to.slice(0, 12)}`, code: 'repo-not-found', untrimmed: true, maxBuffer: 256 * 1024 * 1024 });
   }
 
   async message(sha: string): Promise<CommitMessage> {

@@ -10,7 +10,8 @@ import { judgeCandidate, type Judgement } from './judge-commit.js';
 import { checkMineConfig } from './mine-config.js';
 import { appendMinedRecord, readMinedLog } from './mined-log.js';
 import { RepoHistoryReader } from './repo-history-reader.js';
-import { formatEta, type MineSummary, summarise } from './mine-summary.js';
+import { type MineSummary, summarise } from './mine-summary.js';
+import { formatDuration } from '../selfplay/selfplay-progress.js';
 import type { SkipReason } from './skip-reasons.js';
 
 export interface MineOptions {
@@ -82,7 +83,7 @@ export async function runMine(options: MineOptions): Promise<MineSummary> {
       }
       counts.judgedNow += 1;
       const left = pending.length - index - 1;
-      const eta = formatEta(((Date.now() - started) / counts.judgedNow) * left);
+      const eta = formatDuration(((Date.now() - started) / counts.judgedNow) * left);
       options.onLine(`[${index + 1}/${pending.length} candidates, ${commits.length} commits] ${sha.slice(0, 12)} ${describe(judgement)} · ${counts.mined} real bug(s) · ETA ${eta}  ${subject.slice(0, 60)}`);
     }
     if (stoppedBy === 'history-end' && options.max !== undefined && counts.mined >= options.max) stoppedBy = 'max';
