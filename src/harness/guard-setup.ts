@@ -3,7 +3,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { SCRATCH_DIR } from '../sandbox/sandbox.js';
 import { harnessAssetDir } from './default-files.js';
-import { materialSourceB64 } from './test-material.js';
+import { MATERIAL_MODULE } from './test-material.js';
 
 /** The plugin's module name: what `-p` loads; the file ships as `<dir>/p/<name>.py`. */
 export const GUARD_MODULE = 'ssr_grading_guard';
@@ -32,7 +32,7 @@ let sources: string | undefined;
 /** The guard's files (src/harness/guard/), base64, space-separated, in the stdin line's order; read once. */
 function guardSourcesB64(): string {
   const read = (module: string): string => readFileSync(join(harnessAssetDir('guard'), `${module}.py`)).toString('base64');
-  sources ??= [read(GUARD_MODULE), read(GUARD_BOOT_MODULE), materialSourceB64(), ...GUARD_HELPER_MODULES.map(read), read(GUARD_SUPERVISOR_MODULE)].join(' ');
+  sources ??= [GUARD_MODULE, GUARD_BOOT_MODULE, MATERIAL_MODULE, ...GUARD_HELPER_MODULES, GUARD_SUPERVISOR_MODULE].map(read).join(' ');
   return sources;
 }
 

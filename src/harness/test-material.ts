@@ -1,7 +1,4 @@
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { z } from 'zod';
-import { harnessAssetDir } from './default-files.js';
 
 /**
  * Test material cannot change during a run (issue 23, item 1). Every test file of the repo and
@@ -28,14 +25,6 @@ export type MaterialMode = z.infer<typeof materialModeSchema>;
 export interface MaterialReport {
   mode: MaterialMode;
   changes: string[];
-}
-
-let source: string | undefined;
-
-/** The helper's source, base64 (read once). */
-export function materialSourceB64(): string {
-  source ??= readFileSync(join(harnessAssetDir('guard'), `${MATERIAL_MODULE}.py`)).toString('base64');
-  return source;
 }
 
 /**
