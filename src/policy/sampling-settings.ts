@@ -30,6 +30,30 @@ export type SamplingSettings = z.infer<typeof samplingSettingsSchema>;
  */
 export const NEUTRAL_SAMPLING_PARAMS = { repetition_penalty: 1, presence_penalty: 0, frequency_penalty: 0, min_p: 0 } as const;
 
+/**
+ * The `/v1/completions` body tokens mode samples with, and the sampler probes send the same way:
+ * token ids in, token ids and one log-prob per token out, the settings' temperature / top-p / top-k
+ * and every other parameter at its neutral value.
+ */
+export function completionBody(fields: {
+  model?: string;
+  prompt: readonly number[];
+  maxTokens: number;
+  settings: Pick<SamplingSettings, 'temperature' | 'topP' | 'topK'>;
+  seed?: number;
+  ignoreEos?: boolean;
+}): Record<string, unknown> {
+  const { model, prompt, maxTokens, settings, seed, ignoreEos } = fields;
+  return {
+    ...(model === undefined ? {} : { model }),
+    prompt, max_tokens: maxTokens, temperature: settings.temperature, top_p: settings.topP, top_k: settings.topK,
+    ...NEUTRAL_SAMPLING_PARAMS,
+    ...(seed === undefined ? {} : { seed }),
+    ...(ignoreEos ? { ignore_eos: true } : {}),
+    logprobs: 1, return_tokens_as_token_ids: true, skip_special_tokens: false,
+  };
+}
+
 /** Behaviour = sampler: the distribution raw log-probs describe. */
 export const RAW_SAMPLING: SamplingSettings = { temperature: 1, topP: 1, topK: -1, logprobs: 'raw' };
 

@@ -11,7 +11,7 @@ import { toTextProtocolMessages } from './text-protocol/to-text-protocol-message
 import { DEFAULT_TEXT_TOOL_FORMAT, type TextToolFormat } from './text-protocol/text-tool-format.js';
 import type { ToolParserName } from './text-protocol/tool-parsers/tool-parsers.js';
 import { newMessageTokens, type PreviousCompletion } from './new-message-tokens.js';
-import { NEUTRAL_SAMPLING_PARAMS, resolveSamplingSettings, type SamplerLogprobs, type SamplingSettings } from './sampling-settings.js';
+import { completionBody, resolveSamplingSettings, type SamplerLogprobs, type SamplingSettings } from './sampling-settings.js';
 import { turnCap } from './turn-cap.js';
 import type { UnprovenTokens } from './unproven-tokens.js';
 
@@ -122,19 +122,13 @@ export class TokensPolicy implements Policy {
     // The model name and the version are fixed together when the request is sent: weights
     // published while it runs (a new adapter name, a new version) are not what sampled it.
     const sentVersion = this.latestVersion;
-    const body = {
+    const body = completionBody({
       model: this.model,
       prompt: prompt.ids,
-      max_tokens: completionBudget(prompt.ids.length, prompt.maxModelLen ?? this.options.contextLength, turnCap(request.maxTokens, this.options.maxTokens)),
-      temperature: this.sampling.temperature,
-      top_p: this.sampling.topP,
-      top_k: this.sampling.topK,
-      ...NEUTRAL_SAMPLING_PARAMS,
+      maxTokens: completionBudget(prompt.ids.length, prompt.maxModelLen ?? this.options.contextLength, turnCap(request.maxTokens, this.options.maxTokens)),
+      settings: this.sampling,
       ...defined({ seed: request.seed ?? this.options.seed }),
-      logprobs: 1,
-      return_tokens_as_token_ids: true,
-      skip_special_tokens: false,
-    };
+    });
     const sampled = readCompletionTokens(await this.client.postJson(url, body, request.signal), url);
     // A server that reports the version that sampled (the ssr service) is believed; otherwise the
     // version this request was sent to (vLLM, SGLang: they finish running requests on the old weights).

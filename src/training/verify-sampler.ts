@@ -1,5 +1,5 @@
 import { readCompletionTokens } from '../policy/completion-tokens.js';
-import { NEUTRAL_SAMPLING_PARAMS } from '../policy/sampling-settings.js';
+import { completionBody, NEUTRAL_SAMPLING_PARAMS, RAW_SAMPLING } from '../policy/sampling-settings.js';
 import { EngineError, errorMessage } from '../util/engine-error.js';
 import { requestJson, serverRoot } from './http-json.js';
 import type { SamplerKind } from './sampler-sync-mode.js';
@@ -121,10 +121,7 @@ function refused(sampler: string, route: string, status: number, text: string): 
 /** vLLM and the ssr service: the route and body tokens mode samples with, at the neutral settings. */
 async function sampleCompletions(sampler: string, prompt: number[], model: string | undefined): Promise<Sampled> {
   const url = `${sampler}/v1/completions`;
-  const body = {
-    ...(model === undefined ? {} : { model }), prompt, max_tokens: PROBE_TOKENS, temperature: 1, top_p: 1, top_k: -1, ...NEUTRAL_SAMPLING_PARAMS,
-    seed: 0, ignore_eos: true, logprobs: 1, return_tokens_as_token_ids: true, skip_special_tokens: false,
-  };
+  const body = completionBody({ ...(model === undefined ? {} : { model }), prompt, maxTokens: PROBE_TOKENS, settings: RAW_SAMPLING, seed: 0, ignoreEos: true });
   const answer = await requestJson(url, { method: 'POST', body }, TIMEOUT_MS);
   if (answer.status !== 200) throw refused(sampler, 'POST /v1/completions', answer.status, answer.text);
   try {

@@ -2,7 +2,7 @@ import { EngineError } from '../../util/engine-error.js';
 import { readCompletionTokens } from '../completion-tokens.js';
 import type { JsonHttpClient } from '../http-client.js';
 import { httpRejection } from '../http-failure.js';
-import { NEUTRAL_SAMPLING_PARAMS } from '../sampling-settings.js';
+import { completionBody } from '../sampling-settings.js';
 
 const PROBE_TOKENS = 8;
 /** A processed log-prob under top-k 1 is log 1 = 0; float noise stays far inside this. */
@@ -20,10 +20,7 @@ const FIX = 'drop --sampler-logprobs processed (then sample at temperature 1, to
 export async function probeProcessedLogprobs(client: JsonHttpClient, root: string, model: string, signal?: AbortSignal): Promise<void> {
   const url = `${root}/v1/completions`;
   const { tokens } = (await client.postJson(`${root}/tokenize`, { model, messages: [{ role: 'user', content: 'ping' }], add_generation_prompt: true }, signal)) as { tokens: number[] };
-  const body = {
-    model, prompt: tokens, max_tokens: PROBE_TOKENS, temperature: 1, top_p: 1, top_k: 1, ...NEUTRAL_SAMPLING_PARAMS,
-    seed: 0, ignore_eos: true, logprobs: 1, return_tokens_as_token_ids: true, skip_special_tokens: false,
-  };
+  const body = completionBody({ model, prompt: tokens, maxTokens: PROBE_TOKENS, settings: { temperature: 1, topP: 1, topK: 1 }, seed: 0, ignoreEos: true });
   let answer: unknown;
   try {
     answer = await client.postJson(url, body, signal);
