@@ -83,11 +83,17 @@ def save_checkpoint(policy: Any, trainer: Any, path: str, resumable: bool = True
     return manifest
 
 
+def is_resumable(manifest: Dict[str, Any]) -> bool:
+    """Whether a checkpoint holds training state to resume from (read from its files, so
+    checkpoints written before the manifest recorded `resumable`, all resumable, read right)."""
+    return TRAINING_STATE_FILE in manifest["files"]
+
+
 def load_checkpoint(path: str, policy: Any, trainer: Any) -> Dict[str, Any]:
     """Resumes `trainer` (built on `policy` as the checkpoint's run built it) from `path`: weights,
     optimizer, steps, version and RNG. Returns the manifest."""
     manifest = _checked(path, policy)
-    if TRAINING_STATE_FILE not in manifest["files"]:
+    if not is_resumable(manifest):
         raise CheckpointError(f"{path} has no {TRAINING_STATE_FILE} in its manifest: it holds no optimizer state to resume from "
                               "(a sampler sync's weights-only export); resume from a checkpoint `ssr selfplay --save-every` wrote")
     state = _load_training_state(path, manifest)

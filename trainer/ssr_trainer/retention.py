@@ -9,7 +9,7 @@ import shutil
 import uuid
 from typing import Any, Dict, List
 
-from .checkpoint import TRAINING_STATE_FILE, CheckpointError, read_manifest
+from .checkpoint import CheckpointError, is_resumable, read_manifest
 
 
 def prune_checkpoints(folder: str, keep: int, resumable: bool) -> List[str]:
@@ -27,17 +27,12 @@ def prune_checkpoints(folder: str, keep: int, resumable: bool) -> List[str]:
             manifest = read_manifest(full)
         except CheckpointError:
             continue
-        if _is_resumable(manifest) == resumable:
+        if is_resumable(manifest) == resumable:
             found.append((manifest["version"], full))
     removed = [full for _, full in sorted(found, reverse=True)[keep:]]
     for full in removed:
         _remove_atomically(full)
     return removed
-
-
-def _is_resumable(manifest: Dict[str, Any]) -> bool:
-    # Checkpoints written before `resumable` was recorded all were.
-    return TRAINING_STATE_FILE in manifest["files"]
 
 
 def _remove_atomically(path: str) -> None:
