@@ -7,7 +7,7 @@ from __future__ import annotations
 import os
 import shutil
 import uuid
-from typing import Any, Dict, List
+from typing import Any, List
 
 from .checkpoint import CheckpointError, is_resumable, read_manifest
 
