@@ -231,7 +231,9 @@ describe('runAgent', () => {
   });
 
   it('caps a command at the remaining wall time', async () => {
-    const played = await play([bash('sleep 20')], { limits: { maxWallMs: 2500 } });
+    // 2.2 s, not 2.5 s: the note rounds the remaining time to whole seconds, and 2.5 s left (a
+    // turn that took under a millisecond) would round to 3.
+    const played = await play([bash('sleep 20')], { limits: { maxWallMs: 2200 } });
     expect(played.exit).toMatchObject({ exitStatus: 'time-limit', turns: 1 });
     expect(played.trajectory.steps[0]!.observations[0]!.content).toMatch(/^\(no output\)\n\[timed out after 2 s/);
   });
