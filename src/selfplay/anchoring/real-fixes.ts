@@ -40,7 +40,7 @@ export function realFixesSection(anchors: readonly AnchorBug[], rng: SeededRng):
   ].join('\n'));
   return [
     '## Examples of real fixes in this repository',
-    'These are real bugs this repository had, each with the test that caught it and the fix. Bugs like these are what to aim for: look in the history for fixes of this kind to undo. Undoing one of these very fixes gives a bug the run already has.',
+    'These are real bugs this repository had, each with the test that caught it and the fix. Bugs like these are what to aim for: look in the history for fixes of this kind to undo. Do not undo these very fixes: the Solver already trains on them.',
     ...blocks,
   ].join('\n\n');
 }
