@@ -30,6 +30,7 @@ import type { LogTarget } from '../report/step-log/step-log.js';
 import type { ServerIdentity } from '../policy/preflight/server-identity.js';
 import { prepareAnchorTemplates, type AnchorRun } from './anchoring/anchor-run.js';
 import type { AnchorBugs } from './anchoring/anchor-bug.js';
+import { anchorBugIds } from './anchoring/anchor-counts.js';
 
 export interface SelfplayRunInput {
   /** The run.json command: `selfplay` or `corpus`. */
@@ -184,7 +185,7 @@ export async function runSelfplay(input: SelfplayRunInput): Promise<SelfplayRunR
     }
     ended = stopped === null ? 'completed' : 'stopped';
     const metrics = (await readJsonl(store.paths.metrics, stepMetricsSchema)).records;
-    return { status: stopped === null ? 'completed' : 'stopped', reason: stopped, summary: jsonSummary(store.episodes(), metrics.length, input.out, store.validBugQualities()), metrics };
+    return { status: stopped === null ? 'completed' : 'stopped', reason: stopped, summary: jsonSummary(store.episodes(), metrics.length, input.out, store.validBugQualities(anchorBugIds(store.episodes()))), metrics };
   } finally {
     await observers?.stop(ended);
     // Warm sandboxes go on every way out: done, stopped, or an error thrown through here.

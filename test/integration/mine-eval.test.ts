@@ -75,8 +75,10 @@ describe('ssr mine + ssr eval on pyrange (real git history, real Docker, real py
     // injected bugs is unit-tested; an Injector's validation would add minutes of test runs here).
     const args = ['selfplay', '--repo', 'pyrange', '--policy', 'procedural', '--steps', '1', '--episodes-per-step', '1', '--attempts', '2',
       '--no-golden-gate', '--anchor-set', mined(), '--out', out, '--json'];
-    const { code, stderr } = await cli([...args, '--anchor-ratio', '1']);
+    const { code, stdout, stderr } = await cli([...args, '--anchor-ratio', '1']);
     expect(code, stderr).toBe(0);
+    // The run's own bugs: none (the anchor is a real bug copied in, not the Injector's).
+    expect(JSON.parse(stdout)).toMatchObject({ episodes: 1, valid: 0, solverAttempts: 2, bugQuality: { bugs: 0 } });
     expect(stderr).toContain(`anchoring: 2 real bug(s) from ${mined()}, 1 of each step's order-1 episodes`);
     const episodes = (await readFile(join(out, 'episodes.jsonl'), 'utf8')).trim().split('\n').map((line) => JSON.parse(line) as Record<string, unknown>);
     expect(episodes).toHaveLength(1);

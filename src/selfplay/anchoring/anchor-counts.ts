@@ -33,3 +33,8 @@ export function countAnchors(records: readonly EpisodeRecord[]): AnchorMetrics {
     solveRate: solverAttempts === 0 ? null : solved / solverAttempts,
   };
 }
+
+/** The bugs anchor episodes solved: real bugs copied in, left out of the run's own bug quality. */
+export function anchorBugIds(records: readonly EpisodeRecord[]): Set<string> {
+  return new Set(records.flatMap((record) => (record.anchor === true && record.bugId !== null ? [record.bugId] : [])));
+}
