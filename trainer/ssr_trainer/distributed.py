@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import copy
 import dataclasses
+import math
 import os
 from collections import defaultdict
 from contextlib import nullcontext
@@ -36,6 +37,7 @@ import torch.distributed as dist
 
 from .models import Policy, batch_logprobs
 from .models import _dtype as compute_dtype  # --dtype's meaning, shared with load_policy
+from .step_metrics import grad_square_sum
 from .train import TrainConfig, Trainer
 
 PARALLEL_MODES = ("auto", "fsdp", "ddp")
@@ -203,27 +205,33 @@ class DistributedTrainer(Trainer):
         metrics["parallel"] = {"mode": self.mode, "world_size": self.ranks.world, "micro_batches": self._counts}
         return metrics
 
-    def accumulate(self, samples, config=None):
-        # Per-role gradient norms would need each role's gradient reduced apart: not measured here (0).
-        config = dataclasses.replace(config or self.config, per_role_grad_norm=False)
-        return super().accumulate(samples, config)
-
     def _micro_batch_plan(self, batches: Sequence[Any]) -> Iterator[Tuple[Any, float, Any]]:
         world, rank = self.ranks.world, self.ranks.rank
-        mine = batches[rank::world]
-        rounds = -(-len(batches) // world)  # the busiest rank's count: every rank runs that many
-        self._counts = [len(batches[r::world]) for r in range(world)]
-        for i in range(rounds):
-            last = i == rounds - 1
-            # DDP reduces on the last backward only (no_sync before it: one all-reduce per step), unless
-            # precision.py moves each backward's gradients into fp32 masters (then each must be reduced
-            # first); FSDP reduce-scatters every one (no_sync would keep unsharded gradients: full memory).
-            deferred = not last and not self.sharded and not self.precision.enabled
-            context = self.wrapped.no_sync() if deferred else nullcontext()
-            if i < len(mine):
-                yield mine[i], float(world), context
-            else:  # a stand-in so that this rank joins the reduction; it adds nothing
-                yield batches[0], 0.0, context
+        # Role by role (micro_batches' order), each role's micro-batches dealt round-robin and reduced by
+        # the role's last backward: each role's reduced share can then be measured (_role_grad_norm).
+        segments: List[List[Any]] = []
+        for batch in batches:
+            if segments and segments[-1][0][0].role == batch[0].role:
+                segments[-1].append(batch)
+            else:
+                segments.append([batch])
+        self._counts = [sum(len(segment[r::world]) for segment in segments) for r in range(world)]
+        for segment in segments:
+            mine, rounds = segment[rank::world], -(-len(segment) // world)  # every rank runs the busiest one's count
+            for i in range(rounds):
+                # DDP reduces on a role's last backward only (no_sync before it), unless precision.py moves each
+                # backward's gradients into fp32 masters (then each must be reduced first); FSDP reduce-scatters
+                # every one (no_sync would keep unsharded gradients: full memory).
+                deferred = i < rounds - 1 and not self.sharded and not self.precision.enabled
+                context = self.wrapped.no_sync() if deferred else nullcontext()
+                # A rank short of one runs a stand-in of the same role, weighted 0, so that it joins the reduction.
+                yield (mine[i], float(world), context) if i < len(mine) else (segment[0], 0.0, context)
+
+    def _role_grad_norm(self, minus):
+        if not self.sharded:  # DDP: every rank holds the reduced gradient
+            return super()._role_grad_norm(minus)
+        # FSDP: each rank holds a shard of the reduced gradient; their squares add up.
+        return math.sqrt(sum(self.ranks.gather(grad_square_sum(self.params, minus)))) / self.precision.loss_scale
 
     def _logprobs(self, ids, select, chunk, with_entropy, attention):
         return self.wrapped(ids, select, attention, chunk, with_entropy)

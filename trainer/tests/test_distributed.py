@@ -128,6 +128,10 @@ def test_two_processes_make_the_update_one_process_makes(mode, tmp_path):
         assert theirs["samples"] == ours["samples"] and theirs["tokens"] == ours["tokens"]
         assert theirs["loss"] == pytest.approx(ours["loss"], rel=1e-5, abs=1e-7)
         assert theirs["grad_norm"] == pytest.approx(ours["grad_norm"], rel=1e-5)
+        # Each role's share of the reduced gradient, as one process measures it (not 0).
+        for role in ("solver", "injector"):
+            assert ours["roles"][role]["grad_norm"] > 0
+            assert theirs["roles"][role]["grad_norm"] == pytest.approx(ours["roles"][role]["grad_norm"], rel=1e-5)
     # Sampler sync from rank 0: a separate single-process sampler loads what rank 0 saved, as after any step.
     sampler, sampler_url = start_service(["--model", "tiny", "--model-config", json.dumps(TINY)], tmp_path)
     try:
