@@ -28,10 +28,11 @@ import random
 import shutil
 import time
 import uuid
-from typing import Any, Dict
+from typing import Any, Dict, Tuple
 
 import torch
 
+from .fsdp_state import by_position, trainable_names
 from .identity import identity_mismatches, model_identity
 from .torch_io import torch_save
 
@@ -92,18 +93,33 @@ def is_resumable(manifest: Dict[str, Any]) -> bool:
 def load_checkpoint(path: str, policy: Any, trainer: Any) -> Dict[str, Any]:
     """Resumes `trainer` (built on `policy` as the checkpoint's run built it) from `path`: weights,
     optimizer, steps, version and RNG. Returns the manifest."""
+    manifest, state = load_resume_weights(path, policy)
+    resume_training_state(path, state, trainer)
+    return manifest
+
+
+def load_resume_weights(path: str, policy: Any) -> Tuple[Dict[str, Any], Dict[str, Any]]:
+    """A resume's first half, before the trainer is built on `policy` (FSDP shards the weights it is
+    given): checks the checkpoint, reads its training state and loads its weights into `policy`."""
     manifest = _checked(path, policy)
     if not is_resumable(manifest):
         raise CheckpointError(f"{path} has no {TRAINING_STATE_FILE} in its manifest: it holds no optimizer state to resume from "
                               "(a sampler sync's weights-only export); resume from a checkpoint `ssr selfplay --save-every` wrote")
     state = _load_training_state(path, manifest)
     _load_weights(path, policy)
+    return manifest, state
+
+
+def resume_training_state(path: str, state: Dict[str, Any], trainer: Any) -> None:
+    """A resume's second half: the optimizer state (keyed as this trainer keys it, whichever mode
+    wrote it: fsdp_state.py), steps, version and RNG."""
     try:
+        if not getattr(trainer, "sharded", False):
+            state = dict(state, optimizer=by_position(state["optimizer"], trainable_names(trainer.policy)))
         trainer.load_state_dict(state)
     except (KeyError, ValueError, RuntimeError) as error:
         raise CheckpointError(f"{os.path.join(path, TRAINING_STATE_FILE)} does not fit this model: {error}") from error
     _restore_rng(state.get("rng") or {})
-    return manifest
 
 
 def load_weights_only(path: str, policy: Any) -> Dict[str, Any]:

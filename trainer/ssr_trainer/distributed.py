@@ -37,6 +37,7 @@ import torch.distributed as dist
 
 from .models import Policy, batch_logprobs
 from .models import _dtype as compute_dtype  # --dtype's meaning, shared with load_policy
+from .fsdp_state import full_state, gather_full_weights, load_full_state
 from .step_metrics import grad_square_sum
 from .train import TrainConfig, Trainer
 
@@ -201,7 +202,7 @@ class DistributedTrainer(Trainer):
             self.ranks.post(("step", list(samples), overrides))
         metrics = super().step(samples, overrides)
         if self.sharded:
-            self._gather_full_weights()
+            gather_full_weights(self)
         metrics["parallel"] = {"mode": self.mode, "world_size": self.ranks.world, "micro_batches": self._counts}
         return metrics
 
@@ -256,33 +257,19 @@ class DistributedTrainer(Trainer):
             return super().state_dict()
         if self.ranks.rank == 0:
             self.ranks.post(("state_dict",))
-        from torch.distributed.fsdp import FullOptimStateDictConfig, FullStateDictConfig, StateDictType
-        from torch.distributed.fsdp import FullyShardedDataParallel as FSDP
-
-        with FSDP.state_dict_type(self.wrapped, StateDictType.FULL_STATE_DICT, FullStateDictConfig(offload_to_cpu=self._offload, rank0_only=True),
-                                  FullOptimStateDictConfig(offload_to_cpu=self._offload, rank0_only=True)):
-            optimizer = FSDP.optim_state_dict(self.wrapped, self.optimizer)
-        return {"version": self.version, "steps": self.steps, "optimizer": optimizer, "sharded": "fsdp"}
+        return full_state(self)
 
     def load_state_dict(self, state: Dict[str, Any]) -> None:
+        """FSDP: this rank's shard of a checkpoint's optimizer state (the weights were loaded before
+        sharding); DDP: the whole of it, as one process."""
         if self.sharded:
-            raise ValueError("resuming an FSDP run is not supported yet: start from the checkpoint's weights (--model DIR)")
+            return load_full_state(self, state)
         super().load_state_dict(state)
 
     def stop(self) -> None:
         """Rank 0: lets the other ranks leave `follow()`."""
         if self.ranks.rank == 0:
             self.ranks.post(("stop",))
-
-    def _gather_full_weights(self) -> None:
-        from torch.distributed.fsdp import FullStateDictConfig, StateDictType
-        from torch.distributed.fsdp import FullyShardedDataParallel as FSDP
-
-        with FSDP.state_dict_type(self.wrapped, StateDictType.FULL_STATE_DICT, FullStateDictConfig(offload_to_cpu=self._offload, rank0_only=True)):
-            state = self.wrapped.state_dict()
-        if self.ranks.rank == 0:
-            prefix = "model."
-            self.full.module.load_state_dict({k[len(prefix):]: v for k, v in state.items() if k.startswith(prefix)})
 
 
 def follow(trainer: DistributedTrainer) -> None:
