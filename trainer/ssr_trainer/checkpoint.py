@@ -126,9 +126,20 @@ def load_weights_only(path: str, policy: Any) -> Dict[str, Any]:
     """Loads the weights of the checkpoint at `path` into `policy` (built as the saving run built
     it), after the same checks as a resume; the training state is neither read nor hashed (a
     sampler needs only the weights). Returns the manifest (its `version` is the weights')."""
-    manifest = _checked(path, policy, skip=(TRAINING_STATE_FILE,))
+    manifest = check_weights(path, policy)
     _load_weights(path, policy)
     return manifest
+
+
+def check_weights(path: str, policy: Any) -> Dict[str, Any]:
+    """`load_weights_only`'s checks alone (manifest, weight files' sizes and sha256, model identity),
+    reading only: the ranks of a multi-process trainer all pass them before any loads (rank_weights.py)."""
+    return _checked(path, policy, skip=(TRAINING_STATE_FILE,))
+
+
+def load_checked_weights(path: str, policy: Any) -> None:
+    """The weights of a checkpoint `check_weights` passed, into `policy`."""
+    _load_weights(path, policy)
 
 
 def _checked(path: str, policy: Any, skip: tuple = ()) -> Dict[str, Any]:

@@ -23,7 +23,6 @@ of docs/rl-contract.md, done by FSDP itself.
 
 from __future__ import annotations
 
-import copy
 import dataclasses
 import math
 import os
@@ -35,9 +34,11 @@ from typing import Any, Dict, Iterator, List, Optional, Sequence, Tuple
 import torch
 import torch.distributed as dist
 
+from .checkpoint import CheckpointError
 from .models import Policy, batch_logprobs
 from .models import _dtype as compute_dtype  # --dtype's meaning, shared with load_policy
-from .fsdp_state import full_state, gather_full_weights, load_full_state
+from .fsdp_state import full_state, gather_full_weights, layer_classes, load_full_state, plain_copy
+from .rank_weights import load_on_every_rank
 from .step_metrics import grad_square_sum
 from .train import TrainConfig, Trainer
 
@@ -149,7 +150,7 @@ def _wrap(policy: Policy, mode: str, ranks: Ranks, compute_dtype: Optional[torch
     from torch.distributed.fsdp import FullyShardedDataParallel, MixedPrecision
 
     wrap_policy = None
-    layers = _layer_classes(policy.module)
+    layers = layer_classes(policy.module)
     if layers:
         from torch.distributed.fsdp.wrap import ModuleWrapPolicy
 
@@ -166,13 +167,6 @@ def _wrap(policy: Policy, mode: str, ranks: Ranks, compute_dtype: Optional[torch
                                     device_id=torch.device(ranks.device) if cuda else torch.device("cpu"))
 
 
-def _layer_classes(module: torch.nn.Module) -> set:
-    """transformers' decoder layer classes (`_no_split_modules`): one FSDP unit each."""
-    base = module.get_base_model() if hasattr(module, "get_base_model") else module
-    names = set(getattr(base, "_no_split_modules", None) or ())
-    return {type(m) for m in module.modules() if type(m).__name__ in names}
-
-
 class DistributedTrainer(Trainer):
     """A `Trainer` whose step runs on every rank of a torchrun job (see the module's docstring).
     On rank 0 `step`, `state_dict` and `stop` first tell the other ranks to do the same."""
@@ -182,7 +176,7 @@ class DistributedTrainer(Trainer):
         self.ranks, self.mode = ranks, mode
         self.sharded = mode == "fsdp"
         # Rank 0 samples from (and saves) full weights: under FSDP a plain copy, taken before sharding.
-        self.full = _plain_copy(policy, compute_dtype) if self.sharded and ranks.rank == 0 else policy
+        self.full = plain_copy(policy, compute_dtype) if self.sharded and ranks.rank == 0 else policy
         self._counts: List[int] = [0] * ranks.world
         # Gathered full weights go to host memory on a GPU (on CPU, FSDP's offload copy crashes torch 2.13).
         self._offload = ranks.device.startswith("cuda")
@@ -266,6 +260,11 @@ class DistributedTrainer(Trainer):
             return load_full_state(self, state)
         super().load_state_dict(state)
 
+    def load_weights(self, path: str) -> Dict[str, Any]:
+        if self.ranks.rank == 0:
+            self.ranks.post(("load_weights", path))
+        return load_on_every_rank(self, path)
+
     def stop(self) -> None:
         """Rank 0: lets the other ranks leave `follow()`."""
         if self.ranks.rank == 0:
@@ -286,14 +285,8 @@ def follow(trainer: DistributedTrainer) -> None:
                 pass  # rank 0 answers the request with the error
         elif command[0] == "state_dict":
             trainer.state_dict()
-
-
-def _plain_copy(policy: Policy, dtype: Optional[torch.dtype]) -> Policy:
-    """The full weights rank 0 samples from, in the compute dtype (cast from the fp32 masters)."""
-    full = copy.copy(policy)
-    # requires_grad kept as the trained model has it: a checkpoint's model identity counts the trained
-    # parameters (nothing trains this copy: it is only loaded, under no_grad).
-    full.module = copy.deepcopy(policy.module)
-    if dtype is not None:
-        full.module.to(dtype)
-    return full
+        elif command[0] == "load_weights":
+            try:
+                trainer.load_weights(command[1])
+            except CheckpointError:
+                pass  # rank 0 answers the request with the error

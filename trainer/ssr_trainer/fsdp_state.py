@@ -1,4 +1,5 @@
-"""What a checkpoint holds of a sharded (FSDP) run, and how a resume puts it back (distributed.py).
+"""FSDP's side of distributed.py: its units and rank 0's full copy, what a checkpoint holds of a
+sharded run, and how a resume puts it back.
 
 FSDP's full optimizer state (`FSDP.optim_state_dict`, gathered on rank 0) is keyed by parameter
 name; one process and DDP key theirs by the parameter's position (`optimizer.state_dict()`). A
@@ -9,6 +10,7 @@ names those of the same parameters under the module FSDP wraps (`model.` + the m
 
 from __future__ import annotations
 
+import copy
 from typing import Any, Dict, List, Optional
 
 import torch
@@ -104,3 +106,21 @@ def gather_full_weights(trainer: Any) -> None:
         prefix = "model."
         with torch.no_grad():
             trainer.full.module.load_state_dict({k[len(prefix):]: v for k, v in state.items() if k.startswith(prefix)})
+
+
+def layer_classes(module: torch.nn.Module) -> set:
+    """transformers' decoder layer classes (`_no_split_modules`): one FSDP unit each."""
+    base = module.get_base_model() if hasattr(module, "get_base_model") else module
+    names = set(getattr(base, "_no_split_modules", None) or ())
+    return {type(m) for m in module.modules() if type(m).__name__ in names}
+
+
+def plain_copy(policy: Any, dtype: Optional[torch.dtype]) -> Any:
+    """The full weights rank 0 samples from, in the compute dtype (cast from the fp32 masters)."""
+    full = copy.copy(policy)
+    # requires_grad kept as the trained model has it: a checkpoint's model identity counts the trained
+    # parameters (nothing trains this copy: it is only loaded, under no_grad).
+    full.module = copy.deepcopy(policy.module)
+    if dtype is not None:
+        full.module.to(dtype)
+    return full

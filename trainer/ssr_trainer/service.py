@@ -27,7 +27,7 @@ from typing import Any, Dict, List, Optional, Tuple
 import torch
 
 from .chat_template import ChatTemplate
-from .checkpoint import CheckpointError, load_resume_weights, load_weights_only, resume_training_state, save_checkpoint
+from .checkpoint import CheckpointError, load_resume_weights, resume_training_state, save_checkpoint
 from .completion_request import prompt_ids, sampling_jobs
 from .distributed import PARALLEL_MODES, DistributedTrainer, compute_dtype, follow, init_from_env, resolve_mode, world_size
 from .fsdp_state import refuse_fsdp_resume
@@ -219,17 +219,12 @@ class PolicyService:
             raise _failed(400, "'model_path' must be the path of a checkpoint directory written by /weights/save")
         if body.get("load_format") not in _LOAD_FORMATS:
             raise _failed(400, f"load_format {json.dumps(body.get('load_format'))} is not supported: this service loads /weights/save checkpoints (auto)")
-        if getattr(self.trainer, "world_size", 1) > 1:
-            raise _failed(400, "this trainer runs on several processes (torchrun): it cannot load weights into all of them; "
-                          "restart it with --resume, or load them into a single-process sampler service")
         started = time.perf_counter()
         with self.served.training():
-            try:
-                manifest = load_weights_only(path, self.policy)
+            try:  # every rank of a multi-process trainer loads them (rank_weights.py)
+                manifest = self.trainer.load_weights(path)
             except CheckpointError as error:
                 raise _failed(400, f"cannot load {path}: {error}") from None
-            self.trainer.version = manifest["version"]
-            self.trainer.precision.sync_from_model()  # a later step trains from the loaded weights
             self.served.publish(self.policy, self.trainer.version)
         kind = manifest["model"]["weights"]
         return {"success": True, "message": f"loaded {os.path.abspath(path)} ({kind} weights) in {time.perf_counter() - started:.2f} s: serving version {self.version}",

@@ -14,6 +14,7 @@ from typing import Any, Dict, Iterable, List, Optional, Sequence, Tuple
 import torch
 
 from .advantages import loss_denominator
+from .checkpoint import load_weights_only
 from .loss import LossConfig, policy_loss_terms
 from .models import Policy, batch_logprobs
 from .precision import Precision
@@ -253,6 +254,14 @@ class Trainer:
             group.update(betas=self.config.betas, eps=self.config.adam_eps, weight_decay=self.config.weight_decay)
         self.precision.load_state_dict(state.get("precision"))
         self.steps, self.version = int(state["steps"]), int(state["version"])
+
+    def load_weights(self, path: str) -> Dict[str, Any]:
+        """/update_weights_from_disk: a checkpoint's weights (checked), trained from and served at its
+        version; the optimizer keeps its state (distributed.py: on every rank)."""
+        manifest = load_weights_only(path, self.policy)
+        self.version = manifest["version"]
+        self.precision.sync_from_model()  # a later step trains from the loaded weights
+        return manifest
 
     def accumulate(self, samples: Sequence[TrainingSample], config: Optional[TrainConfig] = None) -> Dict[str, Any]:
         """Forward + backward over all micro-batches; gradients are left in `.grad` (not stepped).

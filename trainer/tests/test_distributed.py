@@ -89,8 +89,9 @@ def reference(samples, steps, dtype=None):
     return weights, metrics, trainer
 
 
-def train(mode, tmp_path, samples, steps, save_as, *extra):
-    """A two-rank job: `steps` /train/steps over HTTP, then /weights/save; the answers and the saved weights."""
+def train(mode, tmp_path, samples, steps, save_as, *extra, then=None):
+    """A two-rank job: `steps` /train/steps over HTTP, then /weights/save; the answers and the saved
+    weights. `then(base)`: more requests before the job stops."""
     processes, base = launch(mode, tmp_path, *extra)
     try:
         assert call(base, "/health")[1]["parallel"] == {"mode": mode, "world_size": 2}
@@ -101,11 +102,15 @@ def train(mode, tmp_path, samples, steps, save_as, *extra):
             answers.append(answer)
         status, saved = call(base, "/weights/save", {"path": str(tmp_path / save_as)})
         assert status == 200, (saved, logs(tmp_path))
-        status, refused = call(base, "/update_weights_from_disk", {"model_path": saved["path"]})
-        assert status == 400 and "several processes" in refused["message"]
+        if then:
+            then(base)
     finally:
         stop(processes)
     return answers, saved, torch.load(os.path.join(saved["path"], "model.pt"), weights_only=True)
+
+
+def weights(path):
+    return torch.load(os.path.join(path, "model.pt"), weights_only=True)
 
 
 def max_diff(a, b):
@@ -118,7 +123,7 @@ def test_two_processes_make_the_update_one_process_makes(mode, tmp_path):
     samples = batch(start)
     answers, saved, trained = train(mode, tmp_path, samples, 2, "v2")
     assert saved["version"] == 2
-    expected, metrics, _ = reference(samples, 3)
+    expected, metrics, alone = reference(samples, 3)
     moved, diff = max_diff(expected[1], start.module.state_dict()), max_diff(trained, expected[1])
     print(f"{mode}: max |one process - two processes| = {diff:.3e} after 2 steps; the steps moved weights by up to {moved:.3g}")
     assert moved > 100 * TOLERANCE  # the steps did move the weights
@@ -142,16 +147,31 @@ def test_two_processes_make_the_update_one_process_makes(mode, tmp_path):
         sampler.terminate()
         sampler.wait(timeout=30)
     if mode == "fsdp":  # its optimizer state is keyed by name: one process resumes it too (fsdp_state.by_position)
-        _, _, alone = reference(samples, 0)
-        load_checkpoint(saved["path"], alone.policy, alone)
-        alone.step(parse_samples(samples))
-        print(f"fsdp: one process resumed from the FSDP checkpoint, after a third step max |Δ| = {max_diff(alone.policy.module.state_dict(), expected[2]):.3e}")
-        assert alone.version == 3 and max_diff(alone.policy.module.state_dict(), expected[2]) <= TOLERANCE
+        _, _, resumed = reference(samples, 0)
+        load_checkpoint(saved["path"], resumed.policy, resumed)
+        resumed.step(parse_samples(samples))
+        print(f"fsdp: one process resumed from the FSDP checkpoint, after a third step max |Δ| = {max_diff(resumed.policy.module.state_dict(), expected[2]):.3e}")
+        assert resumed.version == 3 and max_diff(resumed.policy.module.state_dict(), expected[2]) <= TOLERANCE
+
+    def reload_and_step(base):
+        """/update_weights_from_disk loads v2 into every rank: the next step trains from it everywhere (rank_weights.py)."""
+        status, loaded = call(base, "/update_weights_from_disk", {"model_path": str(tmp_path / "v2")})
+        assert status == 200 and loaded["policy_version"] == 2 and call(base, "/health")[1]["policy_version"] == 2, (loaded, logs(tmp_path))
+        status, refused = call(base, "/update_weights_from_disk", {"model_path": str(tmp_path / "nowhere")})
+        assert status == 400 and "does not exist" in refused["message"], refused
+        assert call(base, "/train/step", {"samples": samples})[0] == 200
+        assert call(base, "/weights/save", {"path": str(tmp_path / "v2-reloaded-stepped")})[0] == 200
+
     # A resumed two-rank job continues as the one process does (weights, AdamW moments, version).
-    answers, saved, trained = train(mode, tmp_path, samples, 1, "v3", "--resume", saved["path"])
+    answers, saved, trained = train(mode, tmp_path, samples, 1, "v3", "--resume", saved["path"], then=reload_and_step)
     assert saved["version"] == 3 and answers[0]["metrics"]["loss"] == pytest.approx(metrics[2]["loss"], rel=1e-5, abs=1e-7)
     print(f"{mode}: after a resume and a third step, max |one process - two processes| = {max_diff(trained, expected[2]):.3e}")
     assert max_diff(trained, expected[2]) <= TOLERANCE
+    alone.load_weights(str(tmp_path / "v2"))
+    alone.step(parse_samples(samples))
+    reloaded = weights(tmp_path / "v2-reloaded-stepped")
+    print(f"{mode}: v2 reloaded into both ranks, then a step: max |one process - two processes| = {max_diff(reloaded, alone.policy.module.state_dict()):.3e}")
+    assert max_diff(reloaded, alone.policy.module.state_dict()) <= TOLERANCE
 
 
 def test_fsdp_where_it_cannot_run_is_refused_with_the_reason(tmp_path):
