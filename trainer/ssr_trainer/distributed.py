@@ -173,7 +173,7 @@ class DistributedTrainer(Trainer):
 
     def __init__(self, policy: Policy, config: Optional[TrainConfig], version: int, ranks: Ranks, mode: str,
                  compute_dtype: Optional[torch.dtype] = None, master_weights: str = "fp32") -> None:
-        self.ranks, self.mode = ranks, mode
+        self.ranks, self.mode, self.compute = ranks, mode, compute_dtype
         self.sharded = mode == "fsdp"
         # Rank 0 samples from (and saves) full weights: under FSDP a plain copy, taken before sharding.
         self.full = plain_copy(policy, compute_dtype) if self.sharded and ranks.rank == 0 else policy

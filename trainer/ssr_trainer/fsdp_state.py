@@ -51,20 +51,33 @@ def _check_count(groups: List[Dict[str, Any]], names: List[str]) -> None:
         raise ValueError(f"the optimizer state holds {count} parameters, this trainer trains {len(names)}")
 
 
-def refuse_fsdp_resume(mode: Optional[str], args: Any) -> None:
-    """Before waiting for the other ranks: an FSDP resume with a compute dtype other than fp32. Its
-    checkpoint holds the weights as the sampler serves them (cast to --dtype), not the fp32 masters
-    FSDP trains, so no resume could continue them exactly."""
+def fsdp_resume_dtype(mode: Optional[str], args: Any) -> Optional[torch.dtype]:
+    """The dtype an FSDP run's checkpoint holds its weights in when it is not FSDP's fp32 (what the
+    sampler serves: cast to --dtype); None otherwise. Such a checkpoint carries the fp32 masters
+    too (`full_state`), which a resume loads instead of the cast weights."""
     if mode != "fsdp" or not args.resume:
-        return
+        return None
     from .models import _dtype as compute_dtype  # --dtype's meaning (models.py imports checkpoint.py, which imports this)
 
     device = args.device or ("cuda" if torch.cuda.is_available() else "cpu")
     dtype = torch.float32 if args.model == "tiny" and args.dtype == "auto" else compute_dtype(args.dtype, device)
-    if dtype != torch.float32:
-        raise SystemExit(f"ssr-trainer: --resume with --parallel fsdp and {dtype} compute is not supported yet: the checkpoint holds the weights "
-                         f"in {dtype}, not the fp32 masters FSDP trains. Resume only an fp32 run's checkpoint under FSDP (--dtype float32), or start from "
-                         "the weights with --model DIR (a fresh optimizer)")
+    return None if dtype == torch.float32 else dtype
+
+
+def load_masters(policy: Any, masters: Optional[List[torch.Tensor]]) -> None:
+    """A checkpoint's fp32 masters (one per trained parameter, in order) into an fp32 model, over
+    its weights cast to a lower precision. None: the run kept none (`--master-weights none`), and
+    its weights are all there is."""
+    if masters is None:
+        return
+    params = policy.trainable_parameters()
+    if len(masters) != len(params):
+        raise ValueError(f"the checkpoint holds {len(masters)} master weights, this model trains {len(params)} parameters")
+    with torch.no_grad():
+        for index, (param, master) in enumerate(zip(params, masters)):
+            if tuple(master.shape) != tuple(param.shape):
+                raise ValueError(f"master weight {index} has shape {tuple(master.shape)} in the checkpoint, the parameter {tuple(param.shape)}")
+            param.copy_(master)
 
 
 def _fsdp():
@@ -81,7 +94,13 @@ def full_state(trainer: Any) -> Dict[str, Any]:
     offload = trainer._offload
     with FSDP.state_dict_type(trainer.wrapped, full, weights(offload_to_cpu=offload, rank0_only=True), optim(offload_to_cpu=offload, rank0_only=True)):
         optimizer = FSDP.optim_state_dict(trainer.wrapped, trainer.optimizer)
-    return {"version": trainer.version, "steps": trainer.steps, "optimizer": optimizer, "sharded": "fsdp"}
+        # The weight files hold what the sampler serves (cast to --dtype): the fp32 masters go here, as one process's do.
+        masters = trainer.wrapped.state_dict() if trainer.compute not in (None, torch.float32) else None
+    state = {"version": trainer.version, "steps": trainer.steps, "optimizer": optimizer, "sharded": "fsdp"}
+    if masters is not None:
+        listed = [masters[name] for name in trainable_names(trainer.policy)] if trainer.ranks.rank == 0 else None
+        state["precision"] = {"master_weights": "fp32", "masters": listed, "grad_scaler": None}
+    return state
 
 
 def load_full_state(trainer: Any, state: Dict[str, Any]) -> None:

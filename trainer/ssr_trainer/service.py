@@ -27,16 +27,17 @@ from typing import Any, Dict, List, Optional, Tuple
 import torch
 
 from .chat_template import ChatTemplate
-from .checkpoint import CheckpointError, load_resume_weights, resume_training_state, save_checkpoint
+from .checkpoint import CheckpointError, save_checkpoint
 from .completion_request import prompt_ids, sampling_jobs
 from .distributed import PARALLEL_MODES, DistributedTrainer, compute_dtype, follow, init_from_env, resolve_mode, world_size
-from .fsdp_state import refuse_fsdp_resume
 from .engine import SamplingEngine
+from .fsdp_state import fsdp_resume_dtype
 from .models import Policy, load_policy
 from .samples import parse_samples
 from .precision import MASTER_WEIGHTS
 from .prefix_cache import DEFAULT_PREFIX_CACHE_MB
 from .probe_logprobs import probe_logprobs
+from .resume import load_resume_weights, resume_training_state
 from .retention import DiskFullError, check_space, checkpoint_bytes, prune_checkpoints
 from .running_batch import LOGPROB_MODES
 from .sampling import Completion
@@ -329,7 +330,6 @@ def main(argv: Optional[List[str]] = None) -> None:
         torch.set_num_threads(args.threads)
     # Under torchrun: the mode is settled (and refused with its reason) before waiting for the other ranks.
     mode = resolve_mode(args.parallel, args.device) if world_size() > 1 else None
-    refuse_fsdp_resume(mode, args)
     ranks = init_from_env(args.device) if mode else None
     device, dtype = (ranks.device if ranks else args.device), args.dtype
     if mode == "fsdp":
@@ -351,7 +351,7 @@ def main(argv: Optional[List[str]] = None) -> None:
     overrides.update({key: value for key, value in (("lr", args.lr), ("warmup_steps", args.warmup_steps)) if value is not None})
     config = default_train_config(policy).with_overrides(overrides)
     try:  # the weights before the trainer is built on them (FSDP shards what it is given), the rest after
-        resume = load_resume_weights(args.resume, policy)[1] if args.resume else None
+        resume = load_resume_weights(args.resume, policy, fsdp_resume_dtype(mode, args))[1] if args.resume else None
     except CheckpointError as error:
         raise SystemExit(f"ssr-trainer: cannot resume: {error}") from None
     try:

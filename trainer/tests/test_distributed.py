@@ -14,9 +14,9 @@ import torch
 from conftest import TRAINER_DIR, sampled
 from test_service import call, start as start_service
 
-from ssr_trainer.checkpoint import load_checkpoint
 from ssr_trainer.distributed import fsdp_unavailable
 from ssr_trainer.models import TinyPolicy
+from ssr_trainer.resume import load_checkpoint
 from ssr_trainer.samples import parse_samples
 from ssr_trainer.service import default_train_config
 from ssr_trainer.tiny_model import TinyConfig
@@ -174,18 +174,38 @@ def test_two_processes_make_the_update_one_process_makes(mode, tmp_path):
     assert max_diff(reloaded, alone.policy.module.state_dict()) <= TOLERANCE
 
 
+@pytest.mark.skipif(not fsdp_unavailable(), reason="this torch runs FSDP")
 def test_fsdp_where_it_cannot_run_is_refused_with_the_reason(tmp_path):
-    """Before waiting for any other rank: FSDP on a torch without it, or an FSDP resume in bf16 (its
-    checkpoint holds bf16 weights, not the fp32 masters)."""
+    """Before waiting for any other rank: FSDP on a torch without it."""
     env = dict(os.environ, PYTHONPATH=TRAINER_DIR, WORLD_SIZE="2", RANK="0", LOCAL_RANK="0", MASTER_ADDR="127.0.0.1", MASTER_PORT=str(free_port()))
-    done = subprocess.run([sys.executable, "-m", "ssr_trainer.service", "--model", "tiny", "--parallel", "fsdp", "--device", "cpu",
-                           "--dtype", "bfloat16", "--resume", str(tmp_path), "--port", "0"], capture_output=True, text=True, env=env, timeout=120)
-    reason = fsdp_unavailable()
+    done = subprocess.run([sys.executable, "-m", "ssr_trainer.service", "--model", "tiny", "--parallel", "fsdp", "--device", "cpu", "--port", "0"],
+                          capture_output=True, text=True, env=env, timeout=120)
     assert done.returncode != 0
-    if reason:
-        assert "--parallel fsdp: torch" in done.stderr and "use --parallel ddp" in done.stderr, done.stderr
-    else:
-        assert "--resume with --parallel fsdp and torch.bfloat16 compute is not supported yet" in done.stderr, done.stderr
+    assert "--parallel fsdp: torch" in done.stderr and "use --parallel ddp" in done.stderr, done.stderr
+
+
+@pytest.mark.skipif(bool(fsdp_unavailable()), reason=str(fsdp_unavailable()))
+def test_fsdp_in_bf16_resumes_from_its_fp32_masters(tmp_path):
+    """An FSDP checkpoint in bf16 holds bf16 weights (what the sampler serves) and the fp32 masters;
+    a resume continues from the masters as if the job never stopped."""
+    samples = batch(TinyPolicy(TinyConfig(**TINY)))
+
+    def third_step(base):
+        assert call(base, "/train/step", {"samples": samples})[0] == 200
+        assert call(base, "/weights/save", {"path": str(tmp_path / "v3-uninterrupted")})[0] == 200
+
+    train("fsdp", tmp_path, samples, 2, "v2", "--dtype", "bfloat16", then=third_step)
+    _, saved, resumed = train("fsdp", tmp_path, samples, 1, "v3", "--dtype", "bfloat16", "--resume", str(tmp_path / "v2"))
+
+    def masters(path):
+        return torch.load(os.path.join(path, "training_state.pt"), weights_only=False)["precision"]["masters"]
+
+    ours, theirs = masters(tmp_path / "v3"), masters(tmp_path / "v3-uninterrupted")
+    gap = max(float((a - b).abs().max()) for a, b in zip(ours, theirs))
+    moved = max(float((a - b).abs().max()) for a, b in zip(theirs, masters(tmp_path / "v2")))
+    print(f"fsdp bf16: resumed vs uninterrupted, max |Δ| over the fp32 masters after a third step = {gap:.3e} (the step moved them by up to {moved:.3g})")
+    assert ours[0].dtype == torch.float32 and moved > 100 * TOLERANCE and gap <= TOLERANCE
+    assert max_diff(resumed, weights(tmp_path / "v3-uninterrupted")) == 0.0  # the bf16 weights the sampler loads, bit for bit
 
 
 @pytest.mark.skipif(int(torch.__version__.split(".")[0]) < 2, reason=f"gloo in torch {torch.__version__} cannot reduce bfloat16 tensors")
