@@ -38,6 +38,8 @@ export interface FakeGenerationDefaults {
   preferredSamplingParams?: Record<string, unknown>;
   samplingDefaults?: 'model' | 'openai';
   vllm?: { devMode: boolean; generationConfig?: string; override?: Record<string, unknown> };
+  /** SGLang's info routes: `legacy` (default) `/get_server_info` and `/get_model_info`; `current` only `/server_info` and `/model_info`. */
+  sglangRoutes?: 'legacy' | 'current';
 }
 
 /** The native routes a flavor adds (SGLang's server info, vLLM's dev-mode server info). */
@@ -50,9 +52,10 @@ export function flavorRoutes(maxModelLen: number, flavor: FakeServerFlavor | und
     return { 'GET /server_info': () => [200, { vllm_config: { model_config: modelConfig }, vllm_env: {} }] };
   }
   if (flavor !== 'sglang') return {};
+  const [model, server] = defaults.sglangRoutes === 'current' ? ['GET /model_info', 'GET /server_info'] : ['GET /get_model_info', 'GET /get_server_info'];
   return {
-    'GET /get_model_info': () => [200, { model_path: 'fake/model', tokenizer_path: 'fake/model', is_generation: true, preferred_sampling_params: preferred }],
-    'GET /get_server_info': () => [
+    [model]: () => [200, { model_path: 'fake/model', tokenizer_path: 'fake/model', is_generation: true, preferred_sampling_params: preferred }],
+    [server]: () => [
       200,
       { context_length: maxModelLen, tool_call_parser: null, version: '0.4.9', preferred_sampling_params: preferred, sampling_defaults: defaults.samplingDefaults ?? 'model' },
     ],

@@ -23,6 +23,9 @@ describe("preflight: a sampler's generation defaults (tokens mode)", () => {
     expect(error.message).toContain('--preferred-sampling-params');
     // repetition_penalty is sent explicitly: it is not among the refused.
     expect(error.message).not.toMatch(/repetition_penalty 1\.1/);
+    // A newer SGLang that serves only /server_info (the old route is its deprecated alias) is read there.
+    const current = await tokensPreflight({ flavor: 'sglang', generationDefaults: { sglangRoutes: 'current', preferredSamplingParams: { ebnf: 'root ::= "a"' } } });
+    expect((await rejection(current.run())).message).toContain(`${current.server.baseUrl}/server_info: SGLang applies preferred_sampling_params ebnf "root ::= \\"a\\""`);
   });
 
   it('SGLang whose defaults ssr overrides (penalties, temperature; empty stop lists): accepted, with notes', async () => {

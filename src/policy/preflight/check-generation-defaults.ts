@@ -40,9 +40,9 @@ const SGLANG_FIX =
  */
 export async function checkGenerationDefaults(client: JsonHttpClient, root: string, model: ServedModel, signal?: AbortSignal): Promise<string[]> {
   if (model.ownedBy === 'vllm') return [await vllmNote(client, root, signal)];
-  const url = `${root}/get_server_info`;
-  const info = (await client.getJson(url, signal).catch(() => undefined)) as Record<string, unknown> | undefined;
-  if (info === undefined || typeof info !== 'object' || info === null || !('preferred_sampling_params' in info || 'sampling_defaults' in info)) return [];
+  const found = await readSglangServerInfo(client, root, signal);
+  if (found === undefined) return [];
+  const { url, info } = found;
   const notes: string[] = [];
   const preferred = parsePreferred(info.preferred_sampling_params, url);
   const altering = Object.entries(preferred).filter(([key, value]) => !SENT_BY_SSR.has(key) && !HARMLESS.has(key) && !isEmpty(value));
@@ -62,6 +62,16 @@ export async function checkGenerationDefaults(client: JsonHttpClient, root: stri
     notes.push(`${url}: sampling_defaults "model" fills temperature, top_p, top_k, min_p and repetition_penalty from the model's generation config, whose values SGLang does not report: ssr sends each explicitly, so they never apply (--sampling-defaults openai drops them)`);
   }
   return notes;
+}
+
+/** SGLang's server arguments: `/get_server_info`, which newer versions keep as a deprecated alias of `/server_info`. */
+async function readSglangServerInfo(client: JsonHttpClient, root: string, signal?: AbortSignal): Promise<{ url: string; info: Record<string, unknown> } | undefined> {
+  for (const route of ['/get_server_info', '/server_info']) {
+    const url = `${root}${route}`;
+    const info = (await client.getJson(url, signal).catch(() => undefined)) as Record<string, unknown> | undefined;
+    if (typeof info === 'object' && info !== null && ('preferred_sampling_params' in info || 'sampling_defaults' in info)) return { url, info };
+  }
+  return undefined;
 }
 
 /** SGLang reports `--preferred-sampling-params` as the JSON text it was given (or null); some versions as an object. */
