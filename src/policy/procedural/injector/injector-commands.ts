@@ -56,6 +56,7 @@ export function jsSetupCommand(assets: InjectorAssets, runner: JsRunner): string
     [`${WORK_DIR}/summarize_run.py`, assets.summarizeRun],
     [`${WORK_DIR}/js_failures.py`, assets.jsFailures],
     [`${WORK_DIR}/v8_lines.py`, assets.v8Lines],
+    [`${WORK_DIR}/trace_lines.py`, assets.traceLines],
     [`${WORK_DIR}/apply_edits.py`, assets.applyEdits],
     [parserPath({ kind: 'js', runner }), testFilesForRunner(runner).testParser],
   ];

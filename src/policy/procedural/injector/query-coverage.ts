@@ -12,8 +12,7 @@ import { groupOfFile } from './test-suite.js';
  * run ran: a test file missing from the map would never be chosen, whatever it executes.
  */
 export async function* queryTestCoverage(facts: RepoFacts, files: readonly string[]): Steps<CoverageRead> {
-  if (facts.suite.kind === 'js') return { status: 'unusable', reason: 'per-test coverage is taken for Python suites only' };
-  if (facts.coverage === null) return { status: 'unusable', reason: 'the clean run could not be traced' };
+  if (facts.coverage === null) return { status: 'unusable', reason: 'the clean run could not be traced (or, JS, its runner transforms the code)' };
   const command = `cd /repo && python3 ${WORK_DIR}/trace_lines.py --query ${TEST_MAP} ${shellQuoteAll(files)} 2>&1 | head -c 15000`;
   const observation = yield bash(command, 'Look up which test files execute each line of the files I read, to try each change against those tests only.');
   const read = parseTestCoverage(observation.text);

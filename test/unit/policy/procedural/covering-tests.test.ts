@@ -70,6 +70,38 @@ describe('per-test coverage (trace_lines.py --map, real unittest run) → the te
   });
 });
 
+describe('per-test coverage of a JS suite (v8_lines.py --map: one Node process per test file)', () => {
+  it('files each process\'s lines under the one test file it loaded, and the runner\'s own under *', () => {
+    const root = join(dir, 'v8');
+    const repoDir = join(root, 'repo');
+    mkdirSync(join(repoDir, 'src'), { recursive: true });
+    mkdirSync(join(root, 'cov'));
+    const source = 'export function used(x) {\n  return x + 1;\n}\n\nexport function other() {\n  return 3;\n}\n';
+    writeFileSync(join(repoDir, 'src', 'm.mjs'), source);
+    const at = (text: string) => source.indexOf(text);
+    const module = { functionName: '', ranges: [{ startOffset: 0, endOffset: source.length, count: 1 }] };
+    const fn = (name: string, count: number) => ({ functionName: name, ranges: [{ startOffset: at(`function ${name}`), endOffset: name === 'used' ? at('\n\nexport') : source.length - 1, count }] });
+    const url = (path: string) => `file://${repoDir}/${path}`;
+    const process = (name: string, scripts: object[]) => writeFileSync(join(root, 'cov', `coverage-${name}.json`), JSON.stringify({ result: scripts }));
+    // a.test.mjs's process calls used(); b.test.mjs's calls other(); the runner's process loads the module and calls nothing.
+    process('1', [{ url: url('test/a.test.mjs'), functions: [] }, { url: url('src/m.mjs'), functions: [module, fn('used', 1), fn('other', 0)] }]);
+    process('2', [{ url: url('test/b.test.mjs'), functions: [] }, { url: url('src/m.mjs'), functions: [module, fn('used', 0), fn('other', 2)] }]);
+    process('3', [{ url: url('src/m.mjs'), functions: [{ ...module, ranges: [{ ...module.ranges[0]!, count: 0 }] }] }]);
+    writeFileSync(join(root, 'code.txt'), 'src/m.mjs\n');
+    writeFileSync(join(root, 'tests.txt'), 'test/a.test.mjs\ntest/b.test.mjs\ntest/c.test.mjs\n');
+    const script = readFileSync(join(assetsDir(), 'scripts', 'v8_lines.py'), 'utf8').replaceAll('file:///repo/', `file://${repoDir}/`).replaceAll('"/repo"', JSON.stringify(repoDir));
+    writeFileSync(join(root, 'v8_lines.py'), script);
+    execFileSync('python3', [join(root, 'v8_lines.py'), join(root, 'code.txt'), join(root, 'cov'), '--map', join(root, 'map.txt'), join(root, 'tests.txt')], { encoding: 'utf8' });
+    const read = parseTestCoverage(execFileSync('python3', [TRACE, '--query', join(root, 'map.txt'), 'src/m.mjs'], { encoding: 'utf8' }));
+    expect(read.status).toBe('ok');
+    const coverage = read.status === 'ok' ? read.coverage : null;
+    // c.test.mjs ran in no process of its own: absent, which queryTestCoverage refuses against the clean run's files.
+    expect([...coverage!.testFiles].sort()).toEqual(['test/a.test.mjs', 'test/b.test.mjs']);
+    expect(coveringTests(coverage, 'src/m.mjs', 2, 2)).toEqual({ status: 'restricted', files: ['test/a.test.mjs'] });
+    expect(coveringTests(coverage, 'src/m.mjs', 6, 6)).toEqual({ status: 'restricted', files: ['test/b.test.mjs'] });
+  });
+});
+
 describe('coveringTests and unionOfTests', () => {
   const coverage: TestCoverage = {
     testFiles: new Set(['t/a.py', 't/b.py', 't/c.py']),
