@@ -83,8 +83,10 @@ describe('ssr mine + ssr eval on pyrange (real git history, real Docker, real py
     expect(summary.all.synthetic).toMatchObject({ bugs: 1, kinds: { 'remove-function-body': 1 }, failingTests: { max: 7 }, solver: null });
     const evalSummary = JSON.parse(await readFile(join(evalDir(), 'eval.json'), 'utf8')) as { all: { attempts: number; solved: number } };
     expect(summary.all.real.solver).toMatchObject({ attempts: 2, solved: evalSummary.all.solved });
-    const text = await runCli(['realism', '--synthetic', SYNTHETIC, '--real', mined(), '--real-eval', evalDir()]);
+    const html = join(root, 'realism.html');
+    const text = await runCli(['realism', '--synthetic', SYNTHETIC, '--real', mined(), '--real-eval', evalDir(), '--html', html]);
     expect(text.stdout).toMatch(/^ {2}failing tests \(FAIL_TO_PASS\)\s+7 \/ 7 \/ 7\s+1\.5 \/ 1\.5 \/ 2$/m);
+    expect(await readFile(html, 'utf8')).toContain('<h2 id="realism">Realism</h2>');
   }, 60_000);
 
   it('exports the mined set with commit messages as problem statements; an eval set naming missing images is refused before any episode', async () => {

@@ -63,7 +63,7 @@ async function bench(): Promise<void> {
   const corpus = await ssr(['corpus', '--repo', flags.repo, '--per-repo', flags['per-repo']!, '--policy', 'procedural', '--seed', flags.seed!, '--out', synthetic, '--json']);
   const realEval = await evaluate(mined, join(out, 'eval-real'));
   const syntheticEval = await evaluate(synthetic, join(out, 'eval-synthetic'));
-  const realism = JSON.parse((await ssr(['realism', '--synthetic', synthetic, '--real', mined, ...(realEval ? ['--real-eval', realEval] : []), ...(syntheticEval ? ['--synthetic-eval', syntheticEval] : []), '--json'])).stdout) as RealismSummary;
+  const realism = JSON.parse((await ssr(['realism', '--synthetic', synthetic, '--real', mined, ...(realEval ? ['--real-eval', realEval] : []), ...(syntheticEval ? ['--synthetic-eval', syntheticEval] : []), '--html', join(out, 'realism.html'), '--json'])).stdout) as RealismSummary;
   const syntheticBugs = await validBugs(synthetic);
   const result = {
     repo: flags.repo,
@@ -78,7 +78,7 @@ async function bench(): Promise<void> {
       ` (${mining.secondsPerBug ?? '-'} s of judging per real bug; this run's ssr mine took ${Math.round(mine.seconds)} s)\n` +
       `  skipped: ${skipped || 'none'}\n` +
       `  synthetic: ${syntheticBugs} valid bug(s) from ${flags['per-repo']} procedural Injector episode(s) (ssr corpus took ${Math.round(corpus.seconds)} s)\n\n` +
-      `${formatRealism(realism)}${realism.notes.map((note) => `note: ${note}\n`).join('')}wrote ${join(out, 'bench-realism.json')}\n`,
+      `${formatRealism(realism)}${realism.notes.map((note) => `note: ${note}\n`).join('')}wrote ${join(out, 'bench-realism.json')} and ${join(out, 'realism.html')}\n`,
   );
 }
 

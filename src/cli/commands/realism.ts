@@ -1,6 +1,9 @@
+import { writeFile } from 'node:fs/promises';
+import { resolve } from 'node:path';
 import type { Command } from 'commander';
 import { formatRealism } from '../../realism/format-realism.js';
 import { realismSummary } from '../../realism/realism-summary.js';
+import { realismReportPage } from '../../report/realism-section.js';
 
 interface RealismFlags {
   synthetic: string;
@@ -8,6 +11,7 @@ interface RealismFlags {
   syntheticEval?: string;
   realEval?: string;
   json?: boolean;
+  html?: string;
 }
 
 export function registerRealism(program: Command): void {
@@ -23,8 +27,10 @@ export function registerRealism(program: Command): void {
     .option('--synthetic-eval <dir>', 'the --out of ssr eval --set <the synthetic dir>: solve rate on the synthetic bugs')
     .option('--real-eval <dir>', 'the --out of ssr eval --set <the real dir>: solve rate on the mined bugs')
     .option('--json', 'print the summary as one JSON line on stdout (docs/real-bugs.md, "Realism")')
+    .option('--html <file>', 'also write the tables as an HTML page (the report\'s "Realism" section)')
     .action(async (options: RealismFlags) => {
       const summary = await realismSummary(options);
+      if (options.html !== undefined) await writeFile(resolve(options.html), realismReportPage(summary));
       if (options.json) {
         process.stdout.write(`${JSON.stringify(summary)}\n`);
         return;
