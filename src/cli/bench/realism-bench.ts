@@ -33,7 +33,8 @@ const { values: flags } = parseArgs({
 /** Run `ssr <args>`: its progress on our stderr, its stdout returned, with the wall time. */
 function ssr(args: string[]): Promise<{ stdout: string; seconds: number }> {
   const started = Date.now();
-  const common = [...(flags.repos ? ['--repos', resolve(flags.repos)] : []), '--sandbox', flags.sandbox!];
+  // `ssr realism` only reads stored sets: it has no repos or sandbox to choose.
+  const common = args[0] === 'realism' ? [] : [...(flags.repos ? ['--repos', resolve(flags.repos)] : []), '--sandbox', flags.sandbox!];
   return new Promise((done, fail) => {
     const child = spawn(join(ROOT, 'node_modules/.bin/tsx'), [join(ROOT, 'src/cli/main.ts'), ...args, ...common], { stdio: ['ignore', 'pipe', 'inherit'] });
     let stdout = '';
