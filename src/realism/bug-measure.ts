@@ -1,3 +1,5 @@
+import { createHash } from 'node:crypto';
+import { parseUnifiedDiff } from '../code/unified-diff.js';
 import { diffShape } from '../selfplay/bug-shape.js';
 import { filesSpanned } from '../validator/test-file-of.js';
 
@@ -24,6 +26,8 @@ export interface BugMeasure {
   /** Failing-test breadth: the FAIL_TO_PASS tests (fail on the buggy state, pass on O) and the test files they span. */
   failingTests: number;
   failingTestFiles: number;
+  /** {@link changeKey} of bug_inject.diff: equal for two bugs that make the same code change (null: unparsable). */
+  change: string | null;
 }
 
 /** The inputs of {@link measureBug}: a stored bug's patch, its validation's FAIL_TO_PASS and test files. */
@@ -51,5 +55,28 @@ export function measureBug(input: MeasureInput): BugMeasure {
     lines: shape.lines,
     failingTests: input.failToPass.length,
     failingTestFiles: filesSpanned(input.failToPass, input.testFiles).length,
+    change: changeKey(input.bugInject),
   };
+}
+
+/**
+ * What a diff changes, line numbers, context and indentation aside: per file (sorted), its path
+ * and the lines it removes and adds, hashed. A synthetic bug made at the tip and a mined one
+ * whose fixed state is an older commit have the same key when they make the same change (the
+ * history strategy reverting a fix commit does). Null for a diff that does not parse.
+ */
+export function changeKey(diff: string): string | null {
+  let files;
+  try {
+    files = parseUnifiedDiff(diff).files;
+  } catch {
+    return null;
+  }
+  const parts = files
+    .map((file) => {
+      const lines = file.hunks.flatMap((hunk) => hunk.lines.filter((line) => line.startsWith('-') || line.startsWith('+')).map((line) => `${line[0]}${line.slice(1).trim()}`));
+      return `${file.oldPath ?? ''}>${file.newPath ?? ''}\n${lines.join('\n')}`;
+    })
+    .sort();
+  return createHash('sha256').update(parts.join('\n\0')).digest('hex').slice(0, 16);
 }

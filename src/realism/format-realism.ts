@@ -22,6 +22,7 @@ function block(row: RealismRow): string {
     ['  lines changed', spreadText(row.synthetic.lines), spreadText(row.real.lines)],
     ['  failing tests (FAIL_TO_PASS)', spreadText(row.synthetic.failingTests), spreadText(row.real.failingTests)],
     ['  test files they span', spreadText(row.synthetic.failingTestFiles), spreadText(row.real.failingTestFiles)],
+    ['  same code change as a bug of the other side', String(row.synthetic.sameChangeAsOther), String(row.real.sameChangeAsOther)],
     ['  solve rate', solverText(row.synthetic), solverText(row.real)],
   ];
   const widths = [0, 1, 2].map((i) => Math.max(...lines.map((line) => line[i]!.length)));

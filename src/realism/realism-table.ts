@@ -32,6 +32,11 @@ export interface RealismSide {
   /** Bugs per recorded kind, and per diff shape kind (a bug counts once for each of its shape kinds). */
   kinds: Record<string, number>;
   shapes: Record<string, number>;
+  /**
+   * Bugs whose code change is also a bug of the other side in the same repo (same {@link changeKey}):
+   * a synthetic bug that re-creates a mined one, e.g. the history strategy reverting its fix.
+   */
+  sameChangeAsOther: number;
   /** Null when no eval of this side was given. */
   solver: SolverFigures | null;
 }
@@ -81,12 +86,16 @@ function solverOn(bugs: readonly BugMeasure[], solver: SolverOutcomes | undefine
   };
 }
 
-/** One side's figures over these bugs. Pure. */
-export function realismSide(bugs: readonly BugMeasure[], solver?: SolverOutcomes): RealismSide {
+const changeOf = (bug: BugMeasure): string | null => (bug.change === null ? null : `${bug.repo}:${bug.change}`);
+
+/** One side's figures over these bugs; `other` is the other side's bugs, for {@link RealismSide.sameChangeAsOther}. Pure. */
+export function realismSide(bugs: readonly BugMeasure[], solver?: SolverOutcomes, other: readonly BugMeasure[] = []): RealismSide {
+  const otherChanges = new Set(other.map(changeOf).filter((key) => key !== null));
   const of = (key: 'files' | 'hunks' | 'lines' | 'failingTests' | 'failingTestFiles') => spread(bugs.map((bug) => bug[key]));
   return {
     bugs: bugs.length, files: of('files'), hunks: of('hunks'), lines: of('lines'), failingTests: of('failingTests'), failingTestFiles: of('failingTestFiles'),
-    kinds: counts(bugs.map((bug) => bug.kind)), shapes: counts(bugs.flatMap((bug) => bug.shape)), solver: solverOn(bugs, solver),
+    kinds: counts(bugs.map((bug) => bug.kind)), shapes: counts(bugs.flatMap((bug) => bug.shape)),
+    sameChangeAsOther: bugs.filter((bug) => otherChanges.has(changeOf(bug) ?? '')).length, solver: solverOn(bugs, solver),
   };
 }
 
@@ -98,11 +107,11 @@ export function realismTables(
   bugs: readonly BugMeasure[],
   solvers: Partial<Record<BugOrigin, SolverOutcomes>> = {},
 ): { byRepo: RealismRow[]; all: RealismRow } {
-  const row = (repo: string, members: readonly BugMeasure[]): RealismRow => ({
-    repo,
-    synthetic: realismSide(members.filter((bug) => bug.origin === 'synthetic'), solvers.synthetic),
-    real: realismSide(members.filter((bug) => bug.origin === 'real'), solvers.real),
-  });
+  const row = (repo: string, members: readonly BugMeasure[]): RealismRow => {
+    const synthetic = members.filter((bug) => bug.origin === 'synthetic');
+    const real = members.filter((bug) => bug.origin === 'real');
+    return { repo, synthetic: realismSide(synthetic, solvers.synthetic, real), real: realismSide(real, solvers.real, synthetic) };
+  };
   const repos = [...new Set(bugs.map((bug) => bug.repo))].sort();
   return { byRepo: repos.map((repo) => row(repo, bugs.filter((bug) => bug.repo === repo))), all: row('all', bugs) };
 }

@@ -24,6 +24,7 @@ function rowTable(row: RealismRow): string {
     ['test files they span', (side) => spreadCell(side.failingTestFiles)],
     ['kinds', (side) => countsCell(side.kinds)],
     ['diff shapes', (side) => countsCell(side.shapes)],
+    ['same code change as a bug of the other side', (side) => String(side.sameChangeAsOther)],
     ['solve rate', solveCell],
   ];
   const body = lines.map(([label, cell]) => `<tr><td>${esc(label)}</td><td>${cell(row.synthetic)}</td><td>${cell(row.real)}</td></tr>`).join('');

@@ -76,16 +76,17 @@ describe('ssr mine + ssr eval on pyrange (real git history, real Docker, real py
   it('ssr realism puts the mined bugs beside synthetic ones of the same repo, with the solve rate of the eval above', async () => {
     const { code, stdout, stderr } = await runCli(['realism', '--synthetic', SYNTHETIC, '--real', mined(), '--real-eval', evalDir(), '--json']);
     expect(code, stderr).toBe(0);
-    const summary = JSON.parse(stdout) as { sharedRepos: string[]; all: Record<'synthetic' | 'real', { bugs: number; kinds: object; failingTests: object; files: object; solver: { attempts: number; solved: number } | null }> };
+    const summary = JSON.parse(stdout) as { sharedRepos: string[]; all: Record<'synthetic' | 'real', { bugs: number; kinds: object; failingTests: object; files: object; sameChangeAsOther: number; solver: { attempts: number; solved: number } | null }> };
     expect(summary.sharedRepos).toEqual(['pyrange']);
-    // The two fixes break 2 and 1 tests, each in one code file; the fixture's bug breaks 7.
-    expect(summary.all.real).toMatchObject({ bugs: 2, kinds: { mined: 2 }, failingTests: { mean: 1.5, median: 1.5, max: 2 }, files: { max: 1 } });
-    expect(summary.all.synthetic).toMatchObject({ bugs: 1, kinds: { 'remove-function-body': 1 }, failingTests: { max: 7 }, solver: null });
+    // The two fixes break 2 and 1 tests, each in one code file. The fixture's bugs break 7 and 1:
+    // the history strategy's revert of the exponent fix is the mined exponent bug again.
+    expect(summary.all.real).toMatchObject({ bugs: 2, kinds: { mined: 2 }, failingTests: { mean: 1.5, median: 1.5, max: 2 }, files: { max: 1 }, sameChangeAsOther: 1 });
+    expect(summary.all.synthetic).toMatchObject({ bugs: 2, kinds: { 'remove-function-body': 1, 'revert-commit': 1 }, failingTests: { mean: 4, median: 4, max: 7 }, sameChangeAsOther: 1, solver: null });
     const evalSummary = JSON.parse(await readFile(join(evalDir(), 'eval.json'), 'utf8')) as { all: { attempts: number; solved: number } };
     expect(summary.all.real.solver).toMatchObject({ attempts: 2, solved: evalSummary.all.solved });
     const html = join(root, 'realism.html');
     const text = await runCli(['realism', '--synthetic', SYNTHETIC, '--real', mined(), '--real-eval', evalDir(), '--html', html]);
-    expect(text.stdout).toMatch(/^ {2}failing tests \(FAIL_TO_PASS\)\s+7 \/ 7 \/ 7\s+1\.5 \/ 1\.5 \/ 2$/m);
+    expect(text.stdout).toMatch(/^ {2}failing tests \(FAIL_TO_PASS\)\s+4 \/ 4 \/ 7\s+1\.5 \/ 1\.5 \/ 2$/m);
     expect(await readFile(html, 'utf8')).toContain('<h2 id="realism">Realism</h2>');
   }, 60_000);
 

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { writeStoredBug } from '../../../src/corpus/write-stored-bug.js';
 import type { InstanceOutcome } from '../../../src/evaluation/eval-table.js';
-import { measureBug, type BugMeasure } from '../../../src/realism/bug-measure.js';
+import { changeKey, measureBug, type BugMeasure } from '../../../src/realism/bug-measure.js';
 import { formatRealism } from '../../../src/realism/format-realism.js';
 import { realismSummary } from '../../../src/realism/realism-summary.js';
 import { realismTables, spread } from '../../../src/realism/realism-table.js';
@@ -42,8 +42,26 @@ describe('measureBug', () => {
     });
     expect(measure).toEqual({
       bugId: 'bug-1', repo: 'pyrange', origin: 'real', kind: 'mined', shape: ['add-lines', 'remove-lines', 'replace-lines'],
-      files: 2, hunks: 3, lines: 5, failingTests: 3, failingTestFiles: 2,
+      files: 2, hunks: 3, lines: 5, failingTests: 3, failingTestFiles: 2, change: changeKey(twoFiles),
     });
+  });
+});
+
+describe('changeKey', () => {
+  // The same change made at another line, indented differently, with other context.
+  const moved = twoFiles.replace('@@ -1,3 +1,3 @@\n x = 1', '@@ -5,3 +5,3 @@\n x = 0').replace('-    return y', '-  return y').replace(' if x:', ' if z:');
+  it.each([
+    ['the same change at other lines, with other context and indentation', moved, true],
+    ['another added line', twoFiles.replace('+c = 2', '+c = 4'), false],
+    ['the same lines in another file', twoFiles.replace(/pkg\/b\.py/g, 'pkg/c.py'), false],
+  ])('%s', (_name, other, same) => {
+    expect(other).not.toBe(twoFiles);
+    expect(changeKey(other) === changeKey(twoFiles)).toBe(same);
+  });
+
+  it('is null for a diff that does not parse', () => {
+    expect(changeKey('not a diff\n\x00')).toBeNull();
+    expect(changeKey(twoFiles)).toMatch(/^[0-9a-f]{16}$/);
   });
 });
 
@@ -59,16 +77,17 @@ describe('spread', () => {
 });
 
 const bug = (over: Partial<BugMeasure>): BugMeasure => ({
-  bugId: 'b', repo: 'pyrange', origin: 'synthetic', kind: 'negate-condition', shape: ['replace-lines'], files: 1, hunks: 1, lines: 2, failingTests: 1, failingTestFiles: 1, ...over,
+  bugId: 'b', repo: 'pyrange', origin: 'synthetic', kind: 'negate-condition', shape: ['replace-lines'], files: 1, hunks: 1, lines: 2, failingTests: 1, failingTestFiles: 1, change: null, ...over,
 });
 const outcome = (over: Partial<InstanceOutcome>): InstanceOutcome => ({ instanceId: 'x', repo: 'pyrange', kind: 'mined', status: 'scored', scored: 2, solved: 0, ...over });
 
 describe('realismTables', () => {
   const bugs = [
-    bug({ bugId: 's1', failingTests: 8, lines: 4 }),
+    bug({ bugId: 's1', failingTests: 8, lines: 4, change: 'k-revert' }),
     bug({ bugId: 's2', kind: 'remove-loop', shape: ['remove-lines'], failingTests: 2, lines: 6 }),
-    bug({ bugId: 's3', repo: 'pyledger', failingTests: 40, files: 3 }),
-    bug({ bugId: 'r1', origin: 'real', kind: 'mined', shape: ['add-lines', 'replace-lines'], files: 2, hunks: 3, lines: 9, failingTests: 1 }),
+    // Same change key as r1, but in another repo: not the same bug.
+    bug({ bugId: 's3', repo: 'pyledger', failingTests: 40, files: 3, change: 'k-revert' }),
+    bug({ bugId: 'r1', origin: 'real', kind: 'mined', shape: ['add-lines', 'replace-lines'], files: 2, hunks: 3, lines: 9, failingTests: 1, change: 'k-revert' }),
     bug({ bugId: 'r2', origin: 'real', kind: 'mined', shape: ['replace-lines'], failingTests: 2, failingTestFiles: 2 }),
   ];
   const synthetic = { policy: 'procedural', outcomes: [outcome({ instanceId: 'pyrange__s1', solved: 2 }), outcome({ instanceId: 'pyrange__s2', solved: 0 }), outcome({ instanceId: 'pyledger__s3', status: 'invalid', scored: 0 })] };
@@ -92,6 +111,12 @@ describe('realismTables', () => {
     expect(pyrange.synthetic.kinds).toEqual({ 'negate-condition': 1, 'remove-loop': 1 });
     expect(pyrange.real.shapes).toEqual({ 'add-lines': 1, 'replace-lines': 2 });
     expect(tables.all.synthetic.failingTests).toEqual({ mean: 16.67, median: 8, max: 40 });
+  });
+
+  it('counts the bugs whose code change is also a bug of the other side in the same repo', () => {
+    expect([tables.byRepo[1]!.synthetic.sameChangeAsOther, tables.byRepo[1]!.real.sameChangeAsOther]).toEqual([1, 1]);
+    expect(tables.byRepo[0]!.synthetic.sameChangeAsOther).toBe(0);
+    expect([tables.all.synthetic.sameChangeAsOther, tables.all.real.sameChangeAsOther]).toEqual([1, 1]);
   });
 
   it("takes each side's solve rate from its own eval, over that side's bugs only", () => {

@@ -5,7 +5,7 @@ import { realismTables } from '../../../src/realism/realism-table.js';
 import { realismReportPage } from '../../../src/report/realism-section.js';
 
 const bug = (over: Partial<BugMeasure>): BugMeasure => ({
-  bugId: 'b', repo: 'pyrange', origin: 'synthetic', kind: 'negate-condition', shape: ['replace-lines'], files: 1, hunks: 1, lines: 2, failingTests: 1, failingTestFiles: 1, ...over,
+  bugId: 'b', repo: 'pyrange', origin: 'synthetic', kind: 'negate-condition', shape: ['replace-lines'], files: 1, hunks: 1, lines: 2, failingTests: 1, failingTestFiles: 1, change: null, ...over,
 });
 
 describe('realismReportPage', () => {
