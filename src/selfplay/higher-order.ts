@@ -20,14 +20,14 @@ export function failedAttemptsOf(attempts: readonly SolveAttempt[], episodeId: s
 }
 
 /**
- * Whether an order-2 bug is a task for the Solver. It is a Solver task, not an Injector's
- * craft: every check must pass except `inverse-redundancy`, which judges whether each changed
- * file is needed, and a failed attempt's residue (an edit that repaired one file's behaviour
- * without restoring its text) is exactly a file that is not; method §6 makes such half-finished
- * states the point of order 2. The verdict stored in validation.json stays the full one.
+ * Whether an order-2 bug is a Solver task: only a valid one. An invalid bug is never solved nor
+ * trained on, whichever check failed. (`inverse-redundancy` was once let through, since a failed
+ * attempt's residue is often a file that no longer contributes; but then a bug recorded
+ * `valid: false` got Solver attempts, rewards and samples: a task the validator rejected, trained
+ * on.) Such candidates are kept for analysis, and the next failed attempt is tried.
  */
 export function solvable(validation: Pick<ValidationResult, 'valid' | 'failedCheck'>): boolean {
-  return validation.valid || validation.failedCheck === 'inverse-redundancy';
+  return validation.valid;
 }
 
 /** An order-2 episode uses up the cap when its bug got Solver attempts, or it was lost to the infrastructure (it is retried on resume). */
