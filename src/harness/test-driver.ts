@@ -1,6 +1,7 @@
 import { SCRATCH_DIR } from '../sandbox/sandbox.js';
 import { GUARD_BOOT_MODULE, GUARD_HELPER_MODULES, GUARD_MODULE, GUARD_SUPERVISOR_MODULE } from './guard-setup.js';
 import { PREPARE_SNIPPET } from './prepare-steps.js';
+import { reportCollectSnippet, reportFifoSnippet } from './report-fifo.js';
 import { MATERIAL_MODULE, materialCheckSnippet, materialLockSnippet, materialSectionSnippet, readMaterialSection, type MaterialReport } from './test-material.js';
 
 /** The artifact's names inside the sandbox are a contract (method §2). */
@@ -79,13 +80,15 @@ if [ "$guard" = 1 ]; then
   run_env=(env -u PYTHONSTARTUP -u PYTHONINSPECT -u PYTHONNOUSERSITE PYTHONDONTWRITEBYTECODE=1 "PYTHONUSERBASE=$g_dir/u"
     "PYTHONPATH=$g_dir/p\${PYTHONPATH:+:$PYTHONPATH}" "SSR_GUARD_CONF=$g_dir/conf")
 ${materialLockSnippet()}
+${reportFifoSnippet()}
 fi
 rm -f ${TEST_FILES.log} ${TEST_FILES.parserOut} ${TEST_FILES.parserErr} /ssr/timeout.msg
 now() { date +%s%N; }
 t0=$(now)
 \${sup[@]+"\${sup[@]}"} timeout --verbose -s KILL "$script_s" "\${run_env[@]}" bash -c 's=$0; f=$1; shift; exec "$@" bash "$s" > "$f" 2>&1 < /dev/null' ${TEST_FILES.script} "$log_f" \${run_as[@]+"\${run_as[@]}"} 2> /ssr/timeout.msg <<< "\${g_key:-}"
 sc=$?; t1=$(now)
-if [ "$guard" = 1 ]; then ${materialCheckSnippet()}
+if [ "$guard" = 1 ]; then ${reportCollectSnippet()}
+${materialCheckSnippet()}
 fi
 st=0; [ -s /ssr/timeout.msg ] && st=1
 parse() { # $1: stdout file, $2: stderr file; sets pc, pt, pns, out
