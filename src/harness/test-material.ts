@@ -29,16 +29,15 @@ export interface MaterialReport {
 
 /**
  * Bash that locks the material of the repo in `$PWD`, given `$g_dir` (a folder holding
- * `p/<module>.py`). Sets `m_mode` and the array `run_as` (the prefix that runs the script as the
+ * `p/<module>.py` and the empty 0700 `m/`, see guard-setup.ts). Sets `m_mode` and the array `run_as` (the prefix that runs the script as the
  * unprivileged user, empty when there is one user only) and extends the array `run_env`.
  */
 export function materialLockSnippet(): string {
   const uid = MATERIAL_RUN_UID;
   const drop = `setpriv --reuid=${uid} --regid=${uid} --clear-groups`;
   return `
-mkdir -p "$g_dir/m"; chmod 700 "$g_dir/m"
 m_owner=-; m_mode=hash-only; run_as=()
-if [ "$(id -u)" = 0 ] && command -v setpriv >/dev/null 2>&1 && ${drop} true 2>/dev/null; then
+if [ "$EUID" = 0 ] && command -v setpriv >/dev/null 2>&1 && ${drop} true 2>/dev/null; then
   m_owner=${uid}:${uid}; m_mode=read-only; run_as=(${drop})
   # git refuses a worktree owned by another user; the tests' own git calls must keep working.
   run_env+=(GIT_CONFIG_COUNT=1 GIT_CONFIG_KEY_0=safe.directory GIT_CONFIG_VALUE_0='*')
@@ -56,16 +55,15 @@ if [ "$m_mode" != unavailable ]; then
   python3 "$g_dir/p/${MATERIAL_MODULE}.py" check "$PWD" "$g_dir/m" > "$g_dir/m/out" 2>>"$g_dir/m/err" || m_mode=unavailable
 fi
 if [ "$m_mode" = unavailable ]; then : > "$g_dir/m/out"; fi
-m_out=$(head -n 200 "$g_dir/m/out")
+mapfile -t -n 200 m_lines < "$g_dir/m/out"
 `;
 }
 
 /** Bash that prints the section: `SSR-MATERIAL <mode> <lines>`, then one base64 line per change. */
 export function materialSectionSnippet(): string {
   return `
-m_n=0; [ -n "$m_out" ] && m_n=$(printf '%s\\n' "$m_out" | wc -l)
-echo "SSR-MATERIAL $m_mode $m_n"
-[ "$m_n" -gt 0 ] && printf '%s\\n' "$m_out" | while IFS= read -r line; do printf '%s' "$line" | base64 -w0; echo; done
+echo "SSR-MATERIAL $m_mode \${#m_lines[@]}"
+for line in \${m_lines[@]+"\${m_lines[@]}"}; do printf '%s' "$line" | base64 -w0; echo; done
 `;
 }
 
