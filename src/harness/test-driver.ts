@@ -67,7 +67,7 @@ run_env=(env); run_as=(); sup=()
 if [ "$guard" = 1 ]; then
   if command -v tar > /dev/null; then base64 -d <<< "$g_tar" | tar -xof - -C "$g_dir"
   else base64 -d <<< "$g_tar" | python3 -c 'import sys, tarfile; tarfile.open(fileobj=sys.stdin.buffer, mode="r|").extractall(sys.argv[1])' "$g_dir"; fi
-  sup=(python3 "$g_dir/s/${GUARD_SUPERVISOR_MODULE}.py" "$g_dir/o" --)
+  sup=(python3 "$g_dir/s/${GUARD_SUPERVISOR_MODULE}.py" "$g_dir/o")
   log_f="$g_dir/test.log"
   run_env=(env -u PYTHONSTARTUP -u PYTHONINSPECT -u PYTHONNOUSERSITE PYTHONDONTWRITEBYTECODE=1 "PYTHONUSERBASE=$g_dir/u"
     "PYTHONPATH=$g_dir/p\${PYTHONPATH:+:$PYTHONPATH}" "SSR_GUARD_CONF=$g_dir/conf")
