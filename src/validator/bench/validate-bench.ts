@@ -55,6 +55,8 @@ export interface ValidateBenchOptions {
   builds: BenchBuild[];
   /** Bare/ssr pairs of the per-run section, per build and repetition (0: skip that section). */
   overheadPairs: number;
+  /** false: the per-run section alone (no `ssr validate` runs). */
+  validate?: boolean;
 }
 
 /** The fixture artifact scripts/bench-validate validates by default. */
@@ -124,21 +126,23 @@ export async function benchValidate(options: ValidateBenchOptions): Promise<stri
 
   const labels = options.builds.map((build) => build.label);
   const samples = { singleBare: [] as number[], listBare: [] as number[], singleValidate: new Map(labels.map((l) => [l, [] as number[]])), listValidate: new Map(labels.map((l) => [l, [] as number[]])) };
+  const validateRep = async (order: BenchBuild[]): Promise<void> => {
+    samples.singleBare.push(await bare([singleArtifact]));
+    for (const build of order) samples.singleValidate.get(build.label)!.push(await validate(build, ['--artifact', single], 1));
+    if (list.length === 0) return;
+    samples.listBare.push(await bare(list.map((entry) => entry.artifact)));
+    for (const build of order) samples.listValidate.get(build.label)!.push(await validate(build, ['--artifact-list', listFile], list.length));
+  };
   const overhead: OverheadSample[] = [];
   const loads: number[] = [loadavg()[0]!];
   for (let i = 0; i < options.runs; i += 1) {
     const order = i % 2 === 0 ? options.builds : [...options.builds].reverse();
-    samples.singleBare.push(await bare([singleArtifact]));
-    for (const build of order) samples.singleValidate.get(build.label)!.push(await validate(build, ['--artifact', single], 1));
-    if (list.length > 0) {
-      samples.listBare.push(await bare(list.map((entry) => entry.artifact)));
-      for (const build of order) samples.listValidate.get(build.label)!.push(await validate(build, ['--artifact-list', listFile], list.length));
-    }
+    if (options.validate !== false) await validateRep(order);
     if (options.overheadPairs > 0) for (const build of order) overhead.push(...(await probeRuns(build, i + 1, options)));
     loads.push(loadavg()[0]!);
   }
   const measured: Measured[] = [];
-  for (const label of labels) {
+  for (const label of options.validate === false ? [] : labels) {
     const validated = samples.singleValidate.get(label)!;
     measured.push({ label: `one artifact (${single})`, build: label, runs: statesOf(singleArtifact).length, bare: median(samples.singleBare), validate: median(validated), ratios: ratiosOf(validated, samples.singleBare) });
     if (list.length > 0) {
