@@ -28,6 +28,7 @@ import { runSteps } from './step-loop.js';
 import { observeRun, type RunObservers } from './run-observers.js';
 import type { LogTarget } from '../report/step-log/step-log.js';
 import type { ServerIdentity } from '../policy/preflight/server-identity.js';
+import { HeldOutEval, type HeldOutPlan } from './held-out-eval.js';
 
 export interface SelfplayRunInput {
   /** The run.json command: `selfplay` or `corpus`. */
@@ -67,6 +68,8 @@ export interface SelfplayRunInput {
   server?: ServerIdentity | null;
   /** heartbeat.json's period (tests). */
   heartbeatMs?: number;
+  /** `--eval-set`: the held-out set evaluated after due steps (never trained on). */
+  heldOut?: HeldOutPlan;
 }
 
 export interface SelfplayRunResult {
@@ -129,6 +132,8 @@ export async function runSelfplay(input: SelfplayRunInput): Promise<SelfplayRunR
   try {
     // With a fleet, the run's own sandboxes (golden gate, history probe) come from its first engine.
     provider = fleet ? fleet.engines[0]!.provider : createProvider(input.backend, input.warm);
+    const heldOut = input.heldOut ? new HeldOutEval(input.heldOut, { out: input.out, backend: input.backend, steps: input.steps, log }) : undefined;
+    heldOut?.checkEarlier((await readJsonl(store.paths.metrics, stepMetricsSchema)).records);
     // Before the golden gate: a missing log-sink package must not wait for two clean suite runs.
     observers = await observeRun({
       store, steps: input.steps, repos: prepared, settings: input.resolvedSettings ?? settings, server: input.server ?? null, logTo: input.logTo ?? [], log, heartbeatMs: input.heartbeatMs,
@@ -162,7 +167,7 @@ export async function runSelfplay(input: SelfplayRunInput): Promise<SelfplayRunR
       // With a fleet each episode's LeaseHealth probes its own engine; DOCKER_HOST's engine is beside the point.
       health: new EngineHealth({ backend: input.backend, ...(fleet ? { probe: async () => ({ ok: true, reason: 'engines probed per episode' }) } : {}), ...input.health }),
       fleet, progress, sampleWriter: new SampleWriter(input.out),
-      stageMs: new Map(), trainer, sampling: [],
+      stageMs: new Map(), trainer, sampling: [], ...(heldOut ? { heldOut } : {}),
     };
     let stopped: string | null;
     try {

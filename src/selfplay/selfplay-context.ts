@@ -11,6 +11,7 @@ import type { Lanes } from './lanes.js';
 import type { RunPolicy } from './run-policy.js';
 import type { SelfplaySettings } from './selfplay-settings.js';
 import type { GoldenGate } from './golden-gate/judge-golden-gate.js';
+import type { HeldOutEval } from './held-out-eval.js';
 import { historyNote, historyUsable, type RepoHistory } from '../roles/repo-history.js';
 import { resolveTestTimeoutMs } from '../config/test-timeout.js';
 
@@ -69,6 +70,8 @@ export interface SelfplayContext {
   trainer: RunTrainer | null;
   /** When each step of this process sampled (its episodes ran): what training overlapped. */
   sampling: Interval[];
+  /** `--eval-set`: evaluates the trained policy on the held-out set after due steps; absent without it. */
+  heldOut?: HeldOutEval;
 }
 
 /** The stage times of a step, created at 0 on first use. */

@@ -26,6 +26,7 @@ import { addSandboxOption, addWarmOption, loadReposOption, positiveInt, positive
 import { addPolicyOptions } from '../policy-options.js';
 import { addBreadthOptions, withBreadthFlags, type BreadthFlags } from '../breadth-options.js';
 import { addLeakPolicyOption } from '../leak-policy-option.js';
+import { addEvalSetOptions, checkEvalSetFlags, heldOutPlanOf, type EvalSetFlags } from '../eval-set-options.js';
 import type { LeakPolicy } from '../../agent/leak-flag.js';
 import { testTimeoutOption } from '../test-timeout-option.js';
 import { flagSecondsToMs } from '../../config/test-timeout.js';
@@ -51,7 +52,7 @@ export interface RunFlags extends PolicyFlags, AgentLimitFlags, WarmFlags, Bread
   logTo?: LogTarget[];
 }
 
-interface SelfplayFlags extends RunFlags {
+interface SelfplayFlags extends RunFlags, EvalSetFlags {
   repo?: string[];
   steps: number;
   episodesPerStep?: number;
@@ -221,6 +222,7 @@ export function registerSelfplay(program: Command): void {
     .option('--keep-checkpoints <n>', 'with --save-every: the resumable checkpoints kept on the trainer\'s disk (each save deletes all but the newest n)', positiveInt('--keep-checkpoints'), 2)
     .option('--resume', 'with --trainer: the trainer service was restarted from the run\'s last checkpoint (--resume <its path>); continue the run from it');
   addLeakPolicyOption(command);
+  addEvalSetOptions(command);
   addRunOptions(command);
   command.action(async (flags: SelfplayFlags) => {
     if (!flags.repo?.length) throw new EngineError('usage', 'ssr selfplay: give at least one --repo <id|path>');
@@ -228,6 +230,7 @@ export function registerSelfplay(program: Command): void {
     const repos: ResolvedRepo[] = [];
     for (const ref of flags.repo) repos.push(withBreadthFlags(await resolveRepoRef(ref, loaded), flags));
     if (new Set(repos.map((repo) => repo.id)).size !== repos.length) throw new EngineError('usage', 'ssr selfplay: a --repo is given twice');
+    checkEvalSetFlags(flags);
     if ((flags.resume || flags.saveEvery) && !flags.trainer) throw new EngineError('usage', `ssr selfplay: ${flags.resume ? '--resume' : '--save-every'} needs --trainer <url>`);
     const settings = selfplaySettingsSchema.parse({
       ...sharedSettings(flags),
@@ -250,9 +253,13 @@ export function registerSelfplay(program: Command): void {
     });
     const { policy, server } = await createRunPolicy(flags);
     const sandboxes = await runSandboxes(flags);
+    const heldOut = await heldOutPlanOf(flags, {
+      repos, loaded, repoRefs: flags.repo, out: resolve(flags.out), corpusDir: settings.corpusDir, backend: sandboxes.backend, engines: sandboxes.engines.length,
+      warn: (line) => void process.stderr.write(`ssr selfplay: ${line}\n`),
+    });
     const result = await runSelfplay({
       command: 'selfplay', repos, policy, policyKey: policyKey(flags), ...sandboxes, warm: flags.warm, settings, steps: flags.steps, out: resolve(flags.out), resume: flags.resume ?? false,
-      logTo: flags.logTo ?? [], server, resolvedSettings: resolvedRunSettings(flags, { settings, backend: sandboxes.backend, policy: policyKey(flags), steps: flags.steps }),
+      ...(heldOut ? { heldOut } : {}), logTo: flags.logTo ?? [], server, resolvedSettings: resolvedRunSettings(flags, { settings, backend: sandboxes.backend, policy: policyKey(flags), steps: flags.steps }),
     });
     reportRun('selfplay', result, flags.json);
   });
