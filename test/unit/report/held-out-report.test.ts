@@ -1,0 +1,27 @@
+import { describe, expect, it } from 'vitest';
+import { readRun } from '../../../src/report/read-run.js';
+import { renderRunReport } from '../../../src/report/render-report.js';
+import { fixtureRun } from './fixture-runs.js';
+
+const heldOut = (solved: number, overlaps: number) => ({
+  set: '/sets/mined', policyVersion: 1, instances: 4, invalid: 0, notJudged: 0, attempts: 4, solved, solveRate: solved / 4, passAt1: solved / 4, overlaps, dir: 'eval/step-2',
+});
+
+/** The `<figure data-plot="solve-rate">` of a page. */
+const solveRateFigure = (html: string): string => /<figure class="ssr-plot" data-plot="solve-rate"[\s\S]*?<\/figure>/.exec(html)![0];
+
+describe('the run report with --eval-set', () => {
+  it('draws the held-out solve rate beside the training solve rate, at the evaluated steps, and shows the latest with the overlap count', async () => {
+    const run = await readRun(fixtureRun('selfplay-trainer'));
+    const plain = solveRateFigure(renderRunReport(run, { linkBase: '' }));
+    const steps = run.steps.map((line, index) => (index === 1 ? { ...line, heldOut: heldOut(1, 0) } : index === 3 ? { ...line, heldOut: heldOut(3, 2) } : line));
+    const html = renderRunReport({ ...run, steps }, { linkBase: '' });
+    const figure = solveRateFigure(html);
+    const points = (svg: string) => Number(/<svg[^>]*data-points="(\d+)"/.exec(svg)![1]);
+    expect(points(figure)).toBe(points(plain) + 2);
+    expect(figure).toContain('data-series="held-out (--eval-set, never trained on)" data-points="2"');
+    expect(plain).not.toContain('data-series="held-out');
+    expect(html).toMatch(/<div class="v">75%<\/div><div class="k">held-out solve rate after step \d+ \(3\/4 attempts\)<\/div>/);
+    expect(html).toContain('<div class="v">2</div><div class="k">train/eval overlaps (same repo, commit, lines)</div>');
+  });
+});
