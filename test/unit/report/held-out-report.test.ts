@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { readRun } from '../../../src/report/read-run.js';
+import { stepScalars } from '../../../src/report/step-log/step-scalars.js';
 import { renderRunReport } from '../../../src/report/render-report.js';
 import { fixtureRun } from './fixture-runs.js';
 
@@ -23,5 +24,11 @@ describe('the run report with --eval-set', () => {
     expect(plain).not.toContain('data-series="held-out');
     expect(html).toMatch(/<div class="v">75%<\/div><div class="k">held-out solve rate after step \d+ \(3\/4 attempts\)<\/div>/);
     expect(html).toContain('<div class="v">2</div><div class="k">train/eval overlaps (same repo, commit, lines)</div>');
+  });
+
+  it('--log-to gets the held-out solve rate of an evaluated step, and nothing of it for the others', async () => {
+    const [line] = (await readRun(fixtureRun('selfplay-trainer'))).steps;
+    expect(stepScalars({ ...line!, heldOut: heldOut(3, 2) })).toMatchObject({ 'held_out/solve_rate': 0.75, 'held_out/attempts': 4, 'held_out/overlaps': 2 });
+    expect(Object.keys(stepScalars(line!)).filter((key) => key.startsWith('held_out/'))).toEqual([]);
   });
 });
