@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { readRun } from '../../../src/report/read-run.js';
 import { stepScalars } from '../../../src/report/step-log/step-scalars.js';
+import { formatTextSummary } from '../../../src/report/text-summary.js';
 import { renderRunReport } from '../../../src/report/render-report.js';
 import { fixtureRun } from './fixture-runs.js';
 
@@ -24,6 +25,9 @@ describe('the run report with --eval-set', () => {
     expect(plain).not.toContain('data-series="held-out');
     expect(html).toMatch(/<div class="v">75%<\/div><div class="k">held-out solve rate after step \d+ \(3\/4 attempts\)<\/div>/);
     expect(html).toContain('<div class="v">2</div><div class="k">train/eval overlaps (same repo, commit, lines)</div>');
+    // The end of ssr selfplay (and ssr report) in the terminal: one line of the held-out points.
+    expect(formatTextSummary({ name: 'r', steps })).toContain(`held-out solve rate (--eval-set, never trained on): step ${steps[1]!.step} 25% (1/4), step ${steps[3]!.step} 75% (3/4); train/eval overlaps 2`);
+    expect(formatTextSummary({ name: 'r', steps: run.steps })).not.toContain('held-out');
   });
 
   it('--log-to gets the held-out solve rate of an evaluated step, and nothing of it for the others', async () => {
