@@ -15,6 +15,7 @@ import { EngineHealth, type EngineHealthOptions } from './engine-health.js';
 import { jsonSummary, type SelfplayJsonSummary } from './json-summary.js';
 import { createLanes } from './lanes.js';
 import { loadCorpusBugs } from './load-corpus-bugs.js';
+import { HeldOutEval, type HeldOutPlan } from './held-out-eval.js';
 import { RunPolicy } from './run-policy.js';
 import { connectTrainer } from './connect-trainer.js';
 import { configuredTestTimeout, type RunRepo, type SelfplayContext } from './selfplay-context.js';
@@ -28,7 +29,6 @@ import { runSteps } from './step-loop.js';
 import { observeRun, type RunObservers } from './run-observers.js';
 import type { LogTarget } from '../report/step-log/step-log.js';
 import type { ServerIdentity } from '../policy/preflight/server-identity.js';
-import { HeldOutEval, type HeldOutPlan } from './held-out-eval.js';
 
 export interface SelfplayRunInput {
   /** The run.json command: `selfplay` or `corpus`. */
@@ -60,6 +60,8 @@ export interface SelfplayRunInput {
    * weights (it still holds the newer, lost ones). Throwing stops the run.
    */
   onResume?: (checkpoint: Checkpoint) => Promise<void>;
+  /** `--eval-set`: the held-out set evaluated after due steps (never trained on). */
+  heldOut?: HeldOutPlan;
   /** `--log-to`: per-step scalars to TensorBoard / W&B (default none). */
   logTo?: readonly LogTarget[];
   /** Every setting the command resolved, for run.json's provenance (default: `settings`). */
@@ -68,8 +70,6 @@ export interface SelfplayRunInput {
   server?: ServerIdentity | null;
   /** heartbeat.json's period (tests). */
   heartbeatMs?: number;
-  /** `--eval-set`: the held-out set evaluated after due steps (never trained on). */
-  heldOut?: HeldOutPlan;
 }
 
 export interface SelfplayRunResult {
@@ -166,8 +166,8 @@ export async function runSelfplay(input: SelfplayRunInput): Promise<SelfplayRunR
       settings, store, policy, provider, repos, lanes, baselines: new BaselineCache(),
       // With a fleet each episode's LeaseHealth probes its own engine; DOCKER_HOST's engine is beside the point.
       health: new EngineHealth({ backend: input.backend, ...(fleet ? { probe: async () => ({ ok: true, reason: 'engines probed per episode' }) } : {}), ...input.health }),
-      fleet, progress, sampleWriter: new SampleWriter(input.out),
-      stageMs: new Map(), trainer, sampling: [], ...(heldOut ? { heldOut } : {}),
+      fleet, progress, sampleWriter: new SampleWriter(input.out), ...(heldOut ? { heldOut } : {}),
+      stageMs: new Map(), trainer, sampling: [],
     };
     let stopped: string | null;
     try {
