@@ -76,6 +76,12 @@ export async function heldOutPlanOf(flags: EvalSetFlags, run: HeldOutRun): Promi
   return { set: path, instances, every: flags.evalEvery, attempts: flags.evalAttempts ?? 1 };
 }
 
+/** {@link heldOutPlanOf} as `runSelfplay`'s input field (none without `--eval-set`). */
+export async function heldOutInput(flags: EvalSetFlags, run: HeldOutRun): Promise<{ heldOut?: HeldOutPlan }> {
+  const heldOut = await heldOutPlanOf(flags, run);
+  return heldOut ? { heldOut } : {};
+}
+
 /** Train/eval hygiene at start: solve-only mode knows its training bugs (pairs); injection knows its repos and commits. */
 async function checkOverlap(flags: EvalSetFlags, run: HeldOutRun, held: ReturnType<typeof comparedInstances>): Promise<void> {
   const refuse = flags.evalOverlap === 'refuse';

@@ -26,7 +26,7 @@ import { addSandboxOption, addWarmOption, loadReposOption, positiveInt, positive
 import { addPolicyOptions } from '../policy-options.js';
 import { addBreadthOptions, withBreadthFlags, type BreadthFlags } from '../breadth-options.js';
 import { addLeakPolicyOption } from '../leak-policy-option.js';
-import { addEvalSetOptions, checkEvalSetFlags, heldOutPlanOf, type EvalSetFlags } from '../eval-set-options.js';
+import { addEvalSetOptions, checkEvalSetFlags, heldOutInput, type EvalSetFlags } from '../eval-set-options.js';
 import type { LeakPolicy } from '../../agent/leak-flag.js';
 import { testTimeoutOption } from '../test-timeout-option.js';
 import { flagSecondsToMs } from '../../config/test-timeout.js';
@@ -52,7 +52,7 @@ export interface RunFlags extends PolicyFlags, AgentLimitFlags, WarmFlags, Bread
   logTo?: LogTarget[];
 }
 
-interface SelfplayFlags extends RunFlags, EvalSetFlags {
+interface SelfplayFlags extends RunFlags {
   repo?: string[];
   steps: number;
   episodesPerStep?: number;
@@ -221,10 +221,10 @@ export function registerSelfplay(program: Command): void {
     .option('--save-every <n>', 'with --trainer: a resumable trainer checkpoint (POST <url>/weights/save: weights, optimizer, training state) every n steps, recorded in <out>/training.jsonl; a separate sampler otherwise gets weights-only exports', positiveInt('--save-every'))
     .option('--keep-checkpoints <n>', 'with --save-every: the resumable checkpoints kept on the trainer\'s disk (each save deletes all but the newest n)', positiveInt('--keep-checkpoints'), 2)
     .option('--resume', 'with --trainer: the trainer service was restarted from the run\'s last checkpoint (--resume <its path>); continue the run from it');
-  addLeakPolicyOption(command);
   addEvalSetOptions(command);
+  addLeakPolicyOption(command);
   addRunOptions(command);
-  command.action(async (flags: SelfplayFlags) => {
+  command.action(async (flags: SelfplayFlags & EvalSetFlags) => {
     if (!flags.repo?.length) throw new EngineError('usage', 'ssr selfplay: give at least one --repo <id|path>');
     const loaded = await loadReposOption(flags.repos);
     const repos: ResolvedRepo[] = [];
@@ -253,13 +253,14 @@ export function registerSelfplay(program: Command): void {
     });
     const { policy, server } = await createRunPolicy(flags);
     const sandboxes = await runSandboxes(flags);
-    const heldOut = await heldOutPlanOf(flags, {
-      repos, loaded, repoRefs: flags.repo, out: resolve(flags.out), corpusDir: settings.corpusDir, backend: sandboxes.backend, engines: sandboxes.engines.length,
-      warn: (line) => void process.stderr.write(`ssr selfplay: ${line}\n`),
-    });
     const result = await runSelfplay({
       command: 'selfplay', repos, policy, policyKey: policyKey(flags), ...sandboxes, warm: flags.warm, settings, steps: flags.steps, out: resolve(flags.out), resume: flags.resume ?? false,
-      ...(heldOut ? { heldOut } : {}), logTo: flags.logTo ?? [], server, resolvedSettings: resolvedRunSettings(flags, { settings, backend: sandboxes.backend, policy: policyKey(flags), steps: flags.steps }),
+      // --eval-set: loaded and checked here, before any episode.
+      ...(await heldOutInput(flags, {
+        repos, loaded, repoRefs: flags.repo, out: resolve(flags.out), corpusDir: settings.corpusDir, backend: sandboxes.backend, engines: sandboxes.engines.length,
+        warn: (line) => void process.stderr.write(`ssr selfplay: ${line}\n`),
+      })),
+      logTo: flags.logTo ?? [], server, resolvedSettings: resolvedRunSettings(flags, { settings, backend: sandboxes.backend, policy: policyKey(flags), steps: flags.steps }),
     });
     reportRun('selfplay', result, flags.json);
   });
