@@ -163,10 +163,10 @@ export async function runSelfplay(input: SelfplayRunInput): Promise<SelfplayRunR
     const perStep = corpus ? [...corpus.values()].filter((bugs) => bugs.length > 0).length * settings.episodesPerStep : repoIds.length * settings.episodesPerStep;
     const progress = new SelfplayProgress(stderr, { steps: input.steps, perStep, label: input.command });
     const ctx: SelfplayContext = {
-      settings, store, policy, provider, repos, lanes, baselines: new BaselineCache(),
+      settings, store, policy, provider, repos, lanes, baselines: new BaselineCache(), ...(heldOut ? { heldOut } : {}),
       // With a fleet each episode's LeaseHealth probes its own engine; DOCKER_HOST's engine is beside the point.
       health: new EngineHealth({ backend: input.backend, ...(fleet ? { probe: async () => ({ ok: true, reason: 'engines probed per episode' }) } : {}), ...input.health }),
-      fleet, progress, sampleWriter: new SampleWriter(input.out), ...(heldOut ? { heldOut } : {}),
+      fleet, progress, sampleWriter: new SampleWriter(input.out),
       stageMs: new Map(), trainer, sampling: [],
     };
     let stopped: string | null;
