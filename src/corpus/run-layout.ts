@@ -21,6 +21,8 @@ import { EngineError } from '../util/engine-error.js';
  *     heartbeat.json                liveness of the process writing the run (time, pid, step,
  *                                   episodes done), rewritten every 30 s (selfplay/heartbeat.ts)
  *     logs/                         `--log-to`: tensorboard/ event files, wandb/ offline runs
+ *     eval/step-<N>/                `--eval-set`: the held-out evaluation after step N (an `ssr eval`
+ *                                   dir); eval/overlaps.json: train/eval pairs (held-out-eval.ts)
  *
  * Names starting with a dot are in-progress writes (and `.lock`, the writer's pid): readers skip them. A JSONL line counts once
  * its newline is written (a torn last line is ignored). In episodes.jsonl the last line of an id

@@ -70,7 +70,7 @@ export async function runTests(sandbox: Sandbox, options: RunTestsOptions): Prom
 export async function runPreparedTests(sandbox: Sandbox, steps: readonly PrepareStep[], options: RunTestsOptions): Promise<PreparedRun> {
   const parserTimeoutMs = options.parserTimeoutMs ?? DEFAULT_PARSER_TIMEOUT_MS;
   const half = Math.floor((options.maxLogBytes ?? DEFAULT_MAX_LOG_BYTES) / 2);
-  const guard = options.guard === false ? undefined : newGuardRun();
+  const guard = options.guard === false ? undefined : await newGuardRun();
   const args = [seconds(options.timeoutMs), seconds(parserTimeoutMs), MAX_PARSER_STDOUT_BYTES, half, PARSER_STDERR_TAIL_BYTES, options.reparse ? 1 : 0, steps.length, guard ? 1 : 0].join(' ');
   const stdin = `${Buffer.from(options.testScript).toString('base64')}\n${Buffer.from(options.testParser).toString('base64')}\n${guard?.stdinLine ?? ''}${encodePrepareSteps(steps)}`;
   const oomBefore = (await sandbox.oomKills?.()) ?? null;

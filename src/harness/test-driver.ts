@@ -1,7 +1,8 @@
 import { SCRATCH_DIR } from '../sandbox/sandbox.js';
-import { GUARD_BOOT_MODULE, GUARD_HELPER_MODULES, GUARD_MODULE, GUARD_SUPERVISOR_MODULE } from './guard-setup.js';
+import { GUARD_SUPERVISOR_MODULE } from './guard-setup.js';
 import { PREPARE_SNIPPET } from './prepare-steps.js';
-import { MATERIAL_MODULE, materialCheckSnippet, materialLockSnippet, materialSectionSnippet, readMaterialSection, type MaterialReport } from './test-material.js';
+import { reportCollectSnippet, reportFifoSnippet } from './report-fifo.js';
+import { materialCheckSnippet, materialLockSnippet, materialSectionSnippet, readMaterialSection, type MaterialReport } from './test-material.js';
 
 /** The artifact's names inside the sandbox are a contract (method §2). */
 export const TEST_FILES = {
@@ -37,8 +38,8 @@ export const GUARD_RECORD_MAX_BYTES = 8 * 1024 * 1024;
  * The second parse of the same log (asked for with reparse=1, done only on a real log: the script
  * finished and printed something) is how the validator checks that a parser is deterministic.
  *
- * With guard=1 (8th argument; a line `<dir> <key> <guard files, base64>` follows the parser on
- * stdin, see guard-setup.ts) the script runs hardened, so that repo files can neither replace the
+ * With guard=1 (8th argument; a line `<dir> <key> <the guard's folder as a tar, base64>` follows the parser on
+ * stdin, see guard-setup.ts; one `tar` unpacks it, GNU or busybox, else Python's tarfile) the script runs hardened, so that repo files can neither replace the
  * runner nor forge what grading reads (method §4, docs/grading.md): the guard's modules (guard/) are written
  * to a random folder outside /repo, which is both on PYTHONPATH and the only user site
  * (PYTHONUSERBASE: ~/.local is never read), so a script that sets its own PYTHONPATH still gets
@@ -56,42 +57,38 @@ export const TEST_DRIVER = `
 set -u
 exec 2>${TEST_FILES.log}.driver-err
 script_s="$1"; parser_s="$2"; max_out="$3"; half_log="$4"; err_tail="$5"; reparse="$6"; prep_n="\${7:-0}"; guard="\${8:-0}"
-mkdir -p $(dirname ${TEST_FILES.script})
 IFS= read -r script_b64; IFS= read -r parser_b64
-if [ "$guard" = 1 ]; then IFS=' ' read -r g_dir g_key g_b64 g_boot_b64 g_mat_b64 g_audit_b64 g_code_b64 g_sup_b64; fi
+if [ "$guard" = 1 ]; then IFS=' ' read -r g_dir g_key g_tar; fi
+mkdir -p ${SCRATCH_DIR} \${g_dir:+"$g_dir"}
 ${PREPARE_SNIPPET}
-printf '%s' "$script_b64" | base64 -d > ${TEST_FILES.script}
-printf '%s' "$parser_b64" | base64 -d > ${TEST_FILES.parser}
+base64 -d <<< "$script_b64" > ${TEST_FILES.script}
+base64 -d <<< "$parser_b64" > ${TEST_FILES.parser}
 log_f=${TEST_FILES.log}
 run_env=(env); run_as=(); sup=()
 if [ "$guard" = 1 ]; then
-  mkdir -p "$g_dir/p" "$g_dir/o" "$g_dir/s"; chmod 700 "$g_dir/o" "$g_dir/s"
-  printf '%s' "$g_b64" | base64 -d > "$g_dir/p/${GUARD_MODULE}.py"
-  printf '%s' "$g_boot_b64" | base64 -d > "$g_dir/p/${GUARD_BOOT_MODULE}.py"
-  printf '%s' "$g_mat_b64" | base64 -d > "$g_dir/p/${MATERIAL_MODULE}.py"
-  printf '%s' "$g_audit_b64" | base64 -d > "$g_dir/p/${GUARD_HELPER_MODULES[0]}.py"
-  printf '%s' "$g_code_b64" | base64 -d > "$g_dir/p/${GUARD_HELPER_MODULES[1]}.py"
-  printf '%s' "$g_sup_b64" | base64 -d > "$g_dir/s/${GUARD_SUPERVISOR_MODULE}.py"
-  sup=(python3 "$g_dir/s/${GUARD_SUPERVISOR_MODULE}.py" "$g_dir/o" --)
-  for v in 6 7 8 9 10 11 12 13 14; do mkdir -p "$g_dir/u/lib/python3.$v"; ln -s ../../../p "$g_dir/u/lib/python3.$v/site-packages"; done
-  printf '{"version": 2}' > "$g_dir/conf"
+  if command -v tar > /dev/null; then base64 -d <<< "$g_tar" | tar -xof - -C "$g_dir"
+  else base64 -d <<< "$g_tar" | python3 -c 'import sys, tarfile; tarfile.open(fileobj=sys.stdin.buffer, mode="r|").extractall(sys.argv[1])' "$g_dir"; fi
+  sup=(python3 "$g_dir/s/${GUARD_SUPERVISOR_MODULE}.py" "$g_dir/o")
   log_f="$g_dir/test.log"
   run_env=(env -u PYTHONSTARTUP -u PYTHONINSPECT -u PYTHONNOUSERSITE PYTHONDONTWRITEBYTECODE=1 "PYTHONUSERBASE=$g_dir/u"
     "PYTHONPATH=$g_dir/p\${PYTHONPATH:+:$PYTHONPATH}" "SSR_GUARD_CONF=$g_dir/conf")
 ${materialLockSnippet()}
+${reportFifoSnippet()}
 fi
 rm -f ${TEST_FILES.log} ${TEST_FILES.parserOut} ${TEST_FILES.parserErr} /ssr/timeout.msg
-now() { date +%s%N; }
-t0=$(now)
+# Bash 5's clock where there is one: a date command per reading was four process starts per run.
+now() { if [ -n "\${EPOCHREALTIME:-}" ]; then t_now="\${EPOCHREALTIME/[.,]/}000"; else t_now=$(date +%s%N); fi; }
+now; t0=$t_now
 \${sup[@]+"\${sup[@]}"} timeout --verbose -s KILL "$script_s" "\${run_env[@]}" bash -c 's=$0; f=$1; shift; exec "$@" bash "$s" > "$f" 2>&1 < /dev/null' ${TEST_FILES.script} "$log_f" \${run_as[@]+"\${run_as[@]}"} 2> /ssr/timeout.msg <<< "\${g_key:-}"
-sc=$?; t1=$(now)
-if [ "$guard" = 1 ]; then ${materialCheckSnippet()}
+sc=$?; now; t1=$t_now
+if [ "$guard" = 1 ]; then ${reportCollectSnippet()}
+${materialCheckSnippet()}
 fi
 st=0; [ -s /ssr/timeout.msg ] && st=1
 parse() { # $1: stdout file, $2: stderr file; sets pc, pt, pns, out
-  local t=$(now)
+  local t; now; t=$t_now
   timeout --verbose -s KILL "$parser_s" bash -c "exec python3 ${TEST_FILES.parser} < $log_f > $1 2> $2" 2> /ssr/timeout.msg
-  pc=$?; pns=$(( $(now) - t ))
+  pc=$?; now; pns=$(( t_now - t ))
   pt=0; [ -s /ssr/timeout.msg ] && pt=1
   out=$(stat -c %s "$1" 2>/dev/null || echo 0)
 }

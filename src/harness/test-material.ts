@@ -28,44 +28,48 @@ export interface MaterialReport {
 }
 
 /**
- * Bash that locks the material of the repo in `$PWD`, given `$g_dir` (a folder holding
- * `p/<module>.py`). Sets `m_mode` and the array `run_as` (the prefix that runs the script as the
- * unprivileged user, empty when there is one user only) and extends the array `run_env`.
+ * Bash that decides how the material of the repo in `$PWD` is locked, given `$g_dir` (a folder
+ * holding `p/<module>.py` and the empty 0700 `m/`, see guard-setup.ts) and the supervisor's words
+ * in the array `sup`. The supervisor locks it before the script and checks it after, in its own
+ * process (guard/ssr_guard_supervisor.py `--material`: no interpreter of its own for either).
+ * Sets the array `run_as` (the prefix that runs the script as the unprivileged user, empty when
+ * there is one user only; the supervisor leaves it off when the lock fails), extends `run_env`
+ * and appends the `--material` words and `--` to `sup`.
  */
 export function materialLockSnippet(): string {
   const uid = MATERIAL_RUN_UID;
   const drop = `setpriv --reuid=${uid} --regid=${uid} --clear-groups`;
   return `
-mkdir -p "$g_dir/m"; chmod 700 "$g_dir/m"
-m_owner=-; m_mode=hash-only; run_as=()
-if [ "$(id -u)" = 0 ] && command -v setpriv >/dev/null 2>&1 && ${drop} true 2>/dev/null; then
-  m_owner=${uid}:${uid}; m_mode=read-only; run_as=(${drop})
+m_owner=-; run_as=()
+if [ "$EUID" = 0 ] && command -v setpriv >/dev/null 2>&1 && ${drop} true 2>/dev/null; then
+  m_owner=${uid}:${uid}; run_as=(${drop})
   # git refuses a worktree owned by another user; the tests' own git calls must keep working.
   run_env+=(GIT_CONFIG_COUNT=1 GIT_CONFIG_KEY_0=safe.directory GIT_CONFIG_VALUE_0='*')
   # The image's home (its git and npm settings) stays readable, as it was to root.
   [ -d "\${HOME:-/root}" ] && chmod o+rx "\${HOME:-/root}" 2>/dev/null
 fi
-if ! python3 "$g_dir/p/${MATERIAL_MODULE}.py" lock "$PWD" "$g_dir/m" "$m_owner" 2>"$g_dir/m/err"; then m_mode=unavailable; run_as=(); fi
+sup+=(--material "$PWD" "$g_dir/m" "$m_owner" "\${#run_as[@]}" --)
 `;
 }
 
-/** Bash that restores owners and modes and prints the SSR-MATERIAL section (after the script ran). */
+/**
+ * Bash that reads what the supervisor's lock and check left (after the script ran): `m_mode`,
+ * the changes in the array `m_lines`, and the script's own start and end (`t0`, `t1`, ns) when
+ * the supervisor timed it. No mode file (the supervisor failed): unavailable.
+ */
 export function materialCheckSnippet(): string {
   return `
-if [ "$m_mode" != unavailable ]; then
-  python3 "$g_dir/p/${MATERIAL_MODULE}.py" check "$PWD" "$g_dir/m" > "$g_dir/m/out" 2>>"$g_dir/m/err" || m_mode=unavailable
-fi
-if [ "$m_mode" = unavailable ]; then : > "$g_dir/m/out"; fi
-m_out=$(head -n 200 "$g_dir/m/out")
+m_mode=unavailable; [ -f "$g_dir/m/mode" ] && read -r m_mode < "$g_dir/m/mode"
+[ -f "$g_dir/m/time" ] && read -r t0 t1 < "$g_dir/m/time"
+m_lines=(); [ "$m_mode" != unavailable ] && [ -f "$g_dir/m/out" ] && mapfile -t -n 200 m_lines < "$g_dir/m/out"
 `;
 }
 
 /** Bash that prints the section: `SSR-MATERIAL <mode> <lines>`, then one base64 line per change. */
 export function materialSectionSnippet(): string {
   return `
-m_n=0; [ -n "$m_out" ] && m_n=$(printf '%s\\n' "$m_out" | wc -l)
-echo "SSR-MATERIAL $m_mode $m_n"
-[ "$m_n" -gt 0 ] && printf '%s\\n' "$m_out" | while IFS= read -r line; do printf '%s' "$line" | base64 -w0; echo; done
+echo "SSR-MATERIAL $m_mode \${#m_lines[@]}"
+for line in \${m_lines[@]+"\${m_lines[@]}"}; do printf '%s' "$line" | base64 -w0; echo; done
 `;
 }
 

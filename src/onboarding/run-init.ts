@@ -140,7 +140,8 @@ async function gate(repo: ResolvedRepo, options: InitOptions, result: InitResult
   result.gate = verdict;
   const missing = runs.find((run) => run.missingModule !== undefined && !run.missingModule.own)?.missingModule;
   const failedToRun = verdict.status === 'refused' || (runs[0] !== undefined && countClean(runs[0], verdict.quarantined).passed === 0);
-  if (failedToRun && missing !== undefined && retry) {
+  // init's one retry installs a Python module with pip; a missing npm package is only named (its fix is package.json and its lockfile).
+  if (failedToRun && missing !== undefined && missing.node !== true && retry) {
     const step = installStep(missing);
     result.notes.push(`the clean suite could not import ${missing.module} ("${missing.error}"): tried the gate again once with the image.setup step ${JSON.stringify(step)}`);
     options.progress({ stage: 'golden gate', message: `${missing.error}: trying again with the image.setup step ${JSON.stringify(step)}` });

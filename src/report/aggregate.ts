@@ -1,4 +1,5 @@
 import type { EpisodeRecord } from '../corpus/episode-record.js';
+import type { HeldOutMetrics } from '../evaluation/held-out/held-out-metrics.js';
 import type { PipelineMetrics, Stability, StageName, StepMetrics } from '../selfplay/step-metrics.js';
 import { entropyBits, keysByTotal, mean, total } from './stats.js';
 import type { TestRunCounts } from '../harness/test-run-counts.js';
@@ -43,6 +44,8 @@ export interface StepAggregate {
   trainer: TrainerPoint | null;
   /** Sampling / training overlap and staleness; null for a line written before the asynchronous loop. */
   pipeline: PipelineMetrics | null;
+  /** `--eval-set`: the held-out evaluation after this step; null on a step not evaluated. */
+  heldOut: HeldOutMetrics | null;
 }
 
 /** A whole run, ready to plot. */
@@ -110,6 +113,7 @@ export function aggregateStep(line: StepMetrics): StepAggregate {
     samples: line.samples,
     trainer: line.trainer === null ? null : trainerPoint(line.trainer),
     pipeline: line.pipeline ?? null,
+    heldOut: line.heldOut ?? null,
   };
 }
 

@@ -19,6 +19,17 @@ export interface RenderOptions {
   generatedAt?: string;
 }
 
+/** `--eval-set`: the latest held-out solve rate and the train/eval overlaps counted by then. */
+function heldOutTile(agg: RunAggregate): [string, string][] {
+  const last = [...agg.steps].reverse().find((step) => step.heldOut !== null);
+  if (!last?.heldOut) return [];
+  const { heldOut } = last;
+  return [
+    [percent(heldOut.solveRate), `held-out solve rate after step ${last.step} (${heldOut.solved}/${heldOut.attempts} attempts)`],
+    [String(heldOut.overlaps), 'train/eval overlaps (same repo, commit, lines)'],
+  ];
+}
+
 function tiles(run: RunData, agg: RunAggregate): string {
   const t = agg.totals;
   const first = agg.steps[0];
@@ -32,6 +43,7 @@ function tiles(run: RunData, agg: RunAggregate): string {
     [signed(t.meanReward.solver), 'mean solver reward'],
     [duration(t.durationMs), 'wall time of the steps'],
     [String(run.bugCount), 'bug dirs stored'],
+    ...heldOutTile(agg),
   ];
   return `<div class="tiles">${items.map(([value, key]) => `<div class="tile"><div class="v">${esc(value)}</div><div class="k">${esc(key)}</div></div>`).join('')}</div>`;
 }

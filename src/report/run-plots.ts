@@ -23,6 +23,12 @@ export function mixSeries(steps: readonly StepAggregate[], keys: readonly string
   return series;
 }
 
+/** `--eval-set`: the held-out solve rate at the evaluated steps (none when no step was evaluated). */
+function heldOutSeries(steps: readonly StepAggregate[]) {
+  if (steps.every((step) => step.heldOut === null)) return [];
+  return [{ name: 'held-out (--eval-set, never trained on)', color: COLORS.heldOut, values: steps.map((s) => s.heldOut?.solveRate ?? null) }];
+}
+
 /** Every figure of a one-run report, in page order. Pure. */
 export function runPlots(run: RunAggregate): PlotSpec[] {
   const steps = run.steps;
@@ -47,10 +53,12 @@ export function runPlots(run: RunAggregate): PlotSpec[] {
     },
     {
       name: 'solve-rate', section: 'solving', title: 'Solve rate (order 1 and order 2)',
-      caption: 'Solved attempts / scored attempts. Climbing to 1: bugs too easy, or the Solver found a hack (check the diffs). Pinned at 0: bugs too hard. The green band is where the Injector’s reward peaks.',
+      caption: 'Solved attempts / scored attempts. Climbing to 1: bugs too easy, or the Solver found a hack (check the diffs). Pinned at 0: bugs too hard. The green band is where the Injector’s reward peaks. ' +
+        'With --eval-set, the held-out line is the trained policy on bugs it never trains on: training rising while it falls is self-play overfitting to its own bugs.',
       svg: lineChart({ ...axis, title: title('solve rate'), yLabel: 'solved / attempts', yDomain: [0, 1], band: EDGE_BAND, series: [
         { name: 'order 1', color: COLORS.order1, values: steps.map((s) => s.solveRate.order1) },
         { name: 'order 2 (higher-order)', color: COLORS.order2, values: steps.map((s) => s.solveRate.order2), dash: true },
+        ...heldOutSeries(steps),
       ] }),
     },
     {

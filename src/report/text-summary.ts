@@ -117,6 +117,11 @@ export function formatTextSummary(run: TextSummaryInput, options: TextSummaryOpt
       return all;
     }, {}));
     if (leaks.length > 0) lines.push(`leak flags (Solver tool calls that reached for what they must not), by kind: ${leaks.map(([kind, n]) => `${kind} ${n}`).join(', ')}`);
+    const heldOut = agg.steps.filter((step) => step.heldOut !== null);
+    if (heldOut.length > 0) {
+      const points = heldOut.map((step) => `step ${step.step} ${percent(step.heldOut!.solveRate)} (${step.heldOut!.solved}/${step.heldOut!.attempts})`);
+      lines.push(`held-out solve rate (--eval-set, never trained on): ${points.join(', ')}; train/eval overlaps ${heldOut.at(-1)!.heldOut!.overlaps}`);
+    }
     const pipeline = pipelineTotals(agg.steps);
     if (pipeline.fraction !== null) {
       lines.push(`asynchronous steps: ${percent(pipeline.fraction)} of the training time overlapped sampling (${duration(pipeline.overlapMs)} of ${duration(pipeline.trainingMs)}); ${pipeline.stale} of ${pipeline.samples} samples dropped as stale`);

@@ -8,6 +8,7 @@ import { restoreFiles } from '../workspace/restore-files.js';
 import { applyBuggyState } from './buggy-state.js';
 import { mayHoldDoctests } from '../code/classify-hunk.js';
 import { isDoctestHost } from '../code/doctest-diff-rules.js';
+import { forgetOriginal } from './forget-original.js';
 import { formatGitDiff } from '../code/format-git-diff.js';
 import { parseUnifiedDiff } from '../code/unified-diff.js';
 import type { Sandbox } from '../sandbox/sandbox.js';
@@ -158,6 +159,8 @@ export async function gradeSolution(options: GradeSolutionOptions): Promise<Solv
     // A listed code file hosts doctests: restoring it would undo the bug and the fix alike; its
     // examples are O's already (bug_inject.diff changes none, and the patch's hunks that do were dropped).
     await restoreFiles(sandbox, artifact.testFiles.filter((path) => !isDoctestHost(path)));
+    // Restoring needed O's commit; the code under test must not find it (nor the bug patch in scratch).
+    await forgetOriginal(sandbox);
     options.testRuns?.add('grading', 'full');
     const report = await runTests(sandbox, { testScript: artifact.testScript, testParser: artifact.testParser, timeoutMs: options.testTimeoutMs });
     const guard = runVerdict(report, options.originalPassing, options.originalGuarded ?? false);

@@ -1,8 +1,7 @@
 import type { BugArtifact } from '../artifact/bug-artifact.js';
-import { REPO_DIR, SCRATCH_DIR, type Sandbox, type SandboxProvider, type SandboxTemplate } from '../sandbox/sandbox.js';
-import { execMustSucceed } from '../workspace/exec-checked.js';
-import { reinitGit } from '../workspace/reinit-git.js';
+import type { Sandbox, SandboxProvider, SandboxTemplate } from '../sandbox/sandbox.js';
 import { applyBuggyState } from './buggy-state.js';
+import { forgetOriginal } from './forget-original.js';
 
 export interface SolverSandboxOptions {
   provider: SandboxProvider;
@@ -12,25 +11,17 @@ export interface SolverSandboxOptions {
   priorPatch?: string;
 }
 
-// The patches applied above went through the scratch dir; bytecode caches were compiled from the
-// original code. Neither may reach the Solver, so both go before the history is re-made.
-const SCRUB_SCRIPT = `
-set -eu
-find ${SCRATCH_DIR} -mindepth 1 -delete
-find ${REPO_DIR} -name __pycache__ -type d -prune -exec rm -rf {} +
-`;
-
 /**
  * The Solver's sandbox (method §4): O + bug_inject.diff + test_weaken.diff (+ the prior patch of a
- * higher-order bug), the scratch dir emptied, `.git` wiped and re-initialised with one commit. The
- * Solver sees no history, no artifact file, no test script, parser or list. The caller disposes it.
+ * higher-order bug), then forgetOriginal: the scratch dir emptied, `.git` wiped and re-initialised
+ * with one commit. The Solver sees no history, no artifact file, no test script, parser or list.
+ * The caller disposes it.
  */
 export async function prepareSolverSandbox(options: SolverSandboxOptions): Promise<Sandbox> {
   const sandbox = await options.provider.acquire(options.template);
   try {
     await applyBuggyState(sandbox, options.artifact, { weaken: true, priorPatch: options.priorPatch });
-    await execMustSucceed(sandbox, 'scrubbing the Solver sandbox', SCRUB_SCRIPT);
-    await reinitGit(sandbox);
+    await forgetOriginal(sandbox);
     return sandbox;
   } catch (error) {
     await sandbox.dispose().catch(() => undefined);

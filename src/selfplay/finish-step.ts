@@ -41,7 +41,11 @@ export async function finishStep(ctx: SelfplayContext, input: FinishInput): Prom
       lost: emitted.lost,
     },
   });
-  await ctx.store.recordMetrics(metrics);
+  // After the train call (the policy is the trained version) and before the metrics line that marks the step done:
+  // a kill in between evaluates again on the next run, grading only the attempts missing.
+  const heldOut = await ctx.heldOut?.evaluate(ctx, step);
+  const line = heldOut ? { ...metrics, heldOut } : metrics;
+  await ctx.store.recordMetrics(line);
   ctx.stageMs.delete(step);
-  return metrics;
+  return line;
 }

@@ -20,14 +20,14 @@ export function failedAttemptsOf(attempts: readonly SolveAttempt[], episodeId: s
 }
 
 /**
- * Whether an order-2 bug is a task for the Solver. It is a Solver task, not an Injector's
- * craft: every check must pass except `inverse-redundancy`, which judges whether each changed
- * file is needed, and a failed attempt's residue (an edit that repaired one file's behaviour
- * without restoring its text) is exactly a file that is not; method §6 makes such half-finished
- * states the point of order 2. The verdict stored in validation.json stays the full one.
+ * Whether an order-2 bug is a Solver task: only a valid one. An invalid bug is never solved nor
+ * trained on, whichever check failed. (`inverse-redundancy` was once let through, since a failed
+ * attempt's residue is often a file that no longer contributes; but then a bug recorded
+ * `valid: false` got Solver attempts, rewards and samples: a task the validator rejected, trained
+ * on.) Such candidates are kept for analysis, and the next failed attempt is tried.
  */
 export function solvable(validation: Pick<ValidationResult, 'valid' | 'failedCheck'>): boolean {
-  return validation.valid || validation.failedCheck === 'inverse-redundancy';
+  return validation.valid;
 }
 
 /** An order-2 episode uses up the cap when its bug got Solver attempts, or it was lost to the infrastructure (it is retried on resume). */
@@ -45,8 +45,9 @@ async function submittedPatch(path: string): Promise<string | null> {
 /**
  * method §6: grow order-2 bugs from a completed order-1 episode's failed attempts, in attempt
  * order, until `higherOrderCap` of them got Solver attempts. A candidate whose patch does not
- * apply or changes no code is skipped; one whose combined bug is no Solver task (see
- * {@link solvable}) is kept for analysis and the next is tried. Attempts are graded against the
+ * apply or changes no code, or whose combined bug repeats an earlier candidate's, is skipped; one
+ * whose combined bug is no Solver task (see {@link solvable}) is kept for analysis and the next is
+ * tried. Attempts are graded against the
  * parent's oracle: the tests that passed on O. Everything is derived from the store (solves.json,
  * trajectories), so a resumed run grows exactly the same episodes. Never beyond order 2.
  */
@@ -55,13 +56,19 @@ export async function growHigherOrder(ctx: SelfplayContext, parent: EpisodeRecor
   const bug = await readStoredBug(ctx.store.paths.bugDir(parent.bugId));
   if (!bug?.solves) return [];
   const records: EpisodeRecord[] = [];
+  // Two failed attempts can leave the same buggy state: it is one bug, judged (and solved) once.
+  const seen = new Set<string>();
   let grown = 0;
   for (const attempt of failedAttemptsOf(bug.solves.attempts, parent.id)) {
     if (grown >= ctx.settings.higherOrderCap || ctx.health.stopped) break;
     const id = higherOrderEpisodeId(parent.id, attempt.id);
     const done = ctx.store.hasEpisode(id) ? ctx.store.episode(id)! : null;
+    if (done?.bugId) {
+      const stored = await readStoredBug(ctx.store.paths.bugDir(done.bugId));
+      if (stored) seen.add(stored.artifact.bugInject);
+    }
     const patch = done ? null : await submittedPatch(ctx.store.trajectoryPath(attempt.id));
-    const record = done ?? (patch === null ? null : await runOrderTwo(ctx, { parent, bug, attempt, id, patch }));
+    const record = done ?? (patch === null ? null : await runOrderTwo(ctx, { parent, bug, attempt, id, patch, seen }));
     if (record === null) continue;
     if (done) {
       ctx.progress.planned(1);
@@ -79,6 +86,8 @@ interface OrderTwoInput {
   attempt: SolveAttempt;
   id: string;
   patch: string;
+  /** The bug_inject.diff of every order-2 bug of this parent already grown: a repeat is skipped. */
+  seen: Set<string>;
 }
 
 /** One order-2 episode: combine, validate, solve, score (Solver rewards only). Null when the patch makes no bug. */
@@ -89,6 +98,10 @@ async function runOrderTwo(ctx: SelfplayContext, input: OrderTwoInput): Promise<
   const finish = (record: FinishInput): Promise<EpisodeRecord> => finishEpisode(ctx, { ...record, testRuns: testRuns.snapshot() });
   const combined = await combineBugInject(ctx, runRepo(ctx, parent.repo), bug.artifact, input.patch);
   if (combined.status === 'unusable') return null;
+  if (combined.status === 'combined') {
+    if (input.seen.has(combined.bugInject)) return null;
+    input.seen.add(combined.bugInject);
+  }
   ctx.progress.planned(1);
   const identity: EpisodeIdentity = {
     id, step: parent.step, repo: parent.repo, strategy: parent.strategy, order: 2, parentBugId: parent.bugId, attemptOf: attempt.id, policyVersion: ctx.policy.version,

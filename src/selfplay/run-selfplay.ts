@@ -15,6 +15,7 @@ import { EngineHealth, type EngineHealthOptions } from './engine-health.js';
 import { jsonSummary, type SelfplayJsonSummary } from './json-summary.js';
 import { createLanes } from './lanes.js';
 import { loadCorpusBugs } from './load-corpus-bugs.js';
+import { HeldOutEval, type HeldOutPlan } from './held-out-eval.js';
 import { RunPolicy } from './run-policy.js';
 import { connectTrainer } from './connect-trainer.js';
 import { configuredTestTimeout, type RunRepo, type SelfplayContext } from './selfplay-context.js';
@@ -62,6 +63,8 @@ export interface SelfplayRunInput {
    * weights (it still holds the newer, lost ones). Throwing stops the run.
    */
   onResume?: (checkpoint: Checkpoint) => Promise<void>;
+  /** `--eval-set`: the held-out set evaluated after due steps (never trained on). */
+  heldOut?: HeldOutPlan;
   /** `--log-to`: per-step scalars to TensorBoard / W&B (default none). */
   logTo?: readonly LogTarget[];
   /** Every setting the command resolved, for run.json's provenance (default: `settings`). */
@@ -142,6 +145,8 @@ export async function runSelfplay(input: SelfplayRunInput): Promise<SelfplayRunR
   try {
     // With a fleet, the run's own sandboxes (golden gate, history probe) come from its first engine.
     provider = fleet ? fleet.engines[0]!.provider : createProvider(input.backend, input.warm);
+    const heldOut = input.heldOut ? new HeldOutEval(input.heldOut, { out: input.out, backend: input.backend, steps: input.steps, log }) : undefined;
+    heldOut?.checkEarlier((await readJsonl(store.paths.metrics, stepMetricsSchema)).records);
     // Before the golden gate: a missing log-sink package must not wait for two clean suite runs.
     observers = await observeRun({
       store, steps: input.steps, repos: prepared, settings: input.resolvedSettings ?? settings, server: input.server ?? null, logTo: input.logTo ?? [], log, heartbeatMs: input.heartbeatMs,
@@ -171,7 +176,7 @@ export async function runSelfplay(input: SelfplayRunInput): Promise<SelfplayRunR
     const perStep = corpus ? [...corpus.values()].filter((bugs) => bugs.length > 0).length * settings.episodesPerStep : repoIds.length * settings.episodesPerStep;
     const progress = new SelfplayProgress(stderr, { steps: input.steps, perStep, label: input.command });
     const ctx: SelfplayContext = {
-      settings, store, policy, provider, repos, lanes, baselines: new BaselineCache(),
+      settings, store, policy, provider, repos, lanes, baselines: new BaselineCache(), ...(heldOut ? { heldOut } : {}),
       // With a fleet each episode's LeaseHealth probes its own engine; DOCKER_HOST's engine is beside the point.
       health: new EngineHealth({ backend: input.backend, ...(fleet ? { probe: async () => ({ ok: true, reason: 'engines probed per episode' }) } : {}), ...input.health }),
       fleet, progress, sampleWriter: new SampleWriter(input.out),

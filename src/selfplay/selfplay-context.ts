@@ -7,6 +7,7 @@ import type { TrainingJournal } from '../training/training-journal.js';
 import type { BaselineCache } from '../validator/baseline-cache.js';
 import type { EngineFleet } from '../sandbox/engines/engine-fleet.js';
 import type { RunHealth } from './engine-health.js';
+import type { HeldOutEval } from './held-out-eval.js';
 import type { Lanes } from './lanes.js';
 import type { RunPolicy } from './run-policy.js';
 import type { SelfplaySettings } from './selfplay-settings.js';
@@ -64,6 +65,8 @@ export interface SelfplayContext {
   fleet: EngineFleet | null;
   progress: EpisodeProgress;
   sampleWriter: SampleWriter;
+  /** `--eval-set`: evaluates the trained policy on the held-out set after due steps; absent without it. */
+  heldOut?: HeldOutEval;
   /** Per step: steps overlap (one samples while another trains), so each keeps its own. */
   stageMs: Map<number, StageTimes>;
   /** Null without `--trainer`. */

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { heldOutMetricsSchema } from '../evaluation/held-out/held-out-metrics.js';
 import { testRunCountsSchema } from '../harness/test-run-counts.js';
 import { anchorMetricsSchema } from './anchoring/anchor-counts.js';
 
@@ -83,5 +84,6 @@ export const stepMetricsSchema = z.object({
   }),
   trainer: z.record(z.string(), z.unknown()).nullable().describe('the trainer step response ({version, metrics}); null without a trainer'),
   pipeline: pipelineSchema.optional().describe('absent from lines written before the asynchronous loop'),
+  heldOut: heldOutMetricsSchema.optional().describe('`--eval-set`: the held-out evaluation after this step (absent on a step not evaluated)'),
 });
 export type StepMetrics = z.infer<typeof stepMetricsSchema>;

@@ -7,7 +7,8 @@ import type { ParserVerdict } from '../harness/read-parser-output.js';
 import type { Sandbox, SandboxProvider, SandboxTemplate } from '../sandbox/sandbox.js';
 import { applyDiff } from '../workspace/apply-diff.js';
 import { EngineError, errorMessage, isEngineError } from '../util/engine-error.js';
-import { BaselineCache } from './baseline-cache.js';
+import type { BaselineCache } from './baseline-cache.js';
+import { stateRunKey } from './run-identity.js';
 import { listFilesIn, listOriginalFiles, readDoctestFilesIn, readOriginalDoctestFiles } from './original-files.js';
 import { ORIGINAL_TREE, stateTrees } from './state-tree.js';
 
@@ -141,7 +142,7 @@ export class StateRunner {
     if (tree === undefined) return this.enqueue(key);
     // Every state on O's tree reads the first original run, which carries the parser's second parse.
     const canonical: StateKey = tree === ORIGINAL_TREE && key !== 'original-repeat' ? 'original' : key;
-    const cacheKey = BaselineCache.key([...this.options.runIdentity, tree, key === 'original-repeat' ? 'repeat' : 'first']);
+    const cacheKey = stateRunKey(this.options.runIdentity, tree, key === 'original-repeat');
     for (;;) {
       const run = await this.options.baselines.getOrRun(cacheKey, () => this.enqueue(canonical), (done) => done.status !== 'error');
       if (!cancelledRuns.has(run) || this.cancelled) return run;

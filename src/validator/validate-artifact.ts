@@ -10,7 +10,7 @@ import type { BaselineCache } from './baseline-cache.js';
 import { brokenByBug, passedIds, sample } from './check-helpers.js';
 import { planSelection, type SelectionOutcome, type SelectTestsMode } from './selection/plan-selection.js';
 import { mergeSelected, selectionMisses } from './selection/selected-view.js';
-import { stableStringify } from '../util/stable-json.js';
+import { runIdentity } from './run-identity.js';
 import type { CheckName, CheckResult, ValidationContext } from './check-types.js';
 import { ScriptRunner } from './script-runs.js';
 import { StateRunner, type StateKey } from './state-runs.js';
@@ -82,7 +82,6 @@ function kindOf(key: StateKey, audit: boolean): TestRunKind {
 function runnerFor(artifact: BugArtifact, options: ValidateOptions, bugFiles: string[], onRun: (key: StateKey) => void, env?: Record<string, string>): StateRunner {
   const { repo, template } = options;
   const testTimeoutMs = resolveTestTimeoutMs(repo, options.testTimeoutMs);
-  const identity = [template.ref, repo.commit, artifact.testScript, artifact.testParser, String(testTimeoutMs)];
   return new StateRunner({
     provider: options.provider,
     template,
@@ -91,7 +90,7 @@ function runnerFor(artifact: BugArtifact, options: ValidateOptions, bugFiles: st
     testTimeoutMs,
     queue: options.queue,
     baselines: options.baselines,
-    runIdentity: env ? [...identity, stableStringify(env)] : identity,
+    runIdentity: runIdentity({ imageRef: template.ref, commit: repo.commit, artifact, testTimeoutMs, ...(env ? { env } : {}) }),
     ...(options.sequential ? { sequential: true } : {}),
     ...(env ? { env } : {}),
     onRun,

@@ -76,6 +76,28 @@ describe('runTests (docker, tiny repo)', () => {
     if (report.parserFailure?.code === 'parser-output-not-json') expect(report.parserFailure.head).toBe('all good!\n');
   });
 
+  it('a guarded run starts few processes of its own: the guard unpacks in one tar, the supervisor locks the material', async () => {
+    // Each command the driver used to start per file or per reading is wrapped by a shim on PATH
+    // that logs its start; the guard's protections are unchanged (records, material lock).
+    const shimmed = ['mkdir', 'ln', 'chmod', 'base64', 'date', 'id', 'head', 'wc', 'tar', 'python3'];
+    const report = await withSandbox(template, async (sandbox) => {
+      const shims = shimmed.map((cmd) => `real=$(command -v ${cmd}) && printf '#!/bin/bash\\necho "${cmd} $1" >> /tmp/shim.log\\nexec %s "$@"\\n' "$real" > /tmp/shims/${cmd}`).join('\n');
+      await sandbox.exec(`mkdir -p /tmp/shims\n${shims}\nchmod 755 /tmp/shims/*; : > /tmp/shim.log; chmod 666 /tmp/shim.log`);
+      const run = await runTests(sandbox, { ...defaults, timeoutMs: 60_000, env: { PATH: `/tmp/shims:/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin` } });
+      return { run, starts: (await sandbox.exec('cat /tmp/shim.log')).output.split('\n').filter(Boolean) };
+    });
+    expect(report.run.statuses).toMatchObject({ 'tests/test_calc.py::test_add': 'passed' });
+    expect(report.run.guard?.invalid).toBe(0);
+    expect(report.run.material?.mode).toBe('read-only');
+    const named = (cmd: string): string[] => report.starts.filter((line) => line.startsWith(`${cmd} `));
+    expect(named('tar')).toHaveLength(1);
+    // The interpreters outside the tests: the supervisor (which also locks and checks the test
+    // material) and the parser; the lock and the check had one each before.
+    expect(named('python3').filter((line) => line !== 'python3 -m')).toHaveLength(2);
+    // Besides pytest, before: 45 (14 mkdir, 9 ln, 3 chmod, 11 base64, 4 date, 4 python3, id, head); now 11.
+    expect(report.starts.length, report.starts.join(' | ')).toBeLessThanOrEqual(15);
+  });
+
   it('keeps the parser’s stderr out of its JSON', async () => {
     const parser = 'import sys, json\nprint("DeprecationWarning: noise", file=sys.stderr)\njson.dump({"t::a": "passed"}, sys.stdout)\n';
     expect((await run({ testParser: parser })).statuses).toEqual({ 't::a': 'passed' });

@@ -38,12 +38,13 @@ function commitAll(dir: string): void {
 }
 
 const EMPTY_LOCK = (name: string) => JSON.stringify({ name, version: '1.0.0', lockfileVersion: 3, requires: true, packages: { '': { name, version: '1.0.0' } } });
-const nodeTestRepo = (name: string, tests: string) =>
+const nodeTestRepo = (name: string, tests: string, more: Record<string, string> = {}) =>
   gitRepo(name, {
     'package.json': JSON.stringify({ name, version: '1.0.0', private: true, scripts: { test: 'node --test' } }),
     'package-lock.json': EMPTY_LOCK(name),
     'src/add.mjs': 'export const add = (a, b) => a + b;\n',
     'test/add.test.mjs': tests,
+    ...more,
   });
 
 describe('ssr init on JavaScript repos', () => {
@@ -71,11 +72,13 @@ describe('ssr init on JavaScript repos', () => {
     }
   }, 1_500_000);
 
-  it('refuses a suite that needs the network at test time, saying the sandbox has none', async () => {
+  it('refuses a suite that needs the network at test time and a package the image lacks, naming both', async () => {
     const dir = nodeTestRepo(
       'needs-net',
       "import test from 'node:test';\nimport assert from 'node:assert';\nimport http from 'node:http';\n\n" +
         "test('reads the registry', async () => {\n  const res = await new Promise((resolve, reject) => http.get('http://registry.npmjs.org/', resolve).on('error', reject));\n  assert.equal(res.statusCode, 200);\n});\n",
+      // Not in package.json: the gate must name the package, not only the runner's summary line.
+      { 'test/pad.test.mjs': "import test from 'node:test';\nimport leftPad from 'left-pad';\n\ntest('pads', () => leftPad('1', 2));\n" },
     );
     const result = await runInit({ path: dir, reposFile: join(dirname(dir), 'repos.yaml'), backend: 'docker', dryRun: true, progress: silentProgress });
     try {
@@ -83,9 +86,10 @@ describe('ssr init on JavaScript repos', () => {
       expect(result.status).toBe('undecided');
       expect(result.gate).toMatchObject({ status: 'refused' });
       const reason = result.gate!.status === 'refused' ? result.gate!.reason : '';
-      expect(reason).toMatch(/the clean test suite fails: 0 of 1 tests pass/);
+      expect(reason).toMatch(/the clean test suite fails: 0 of 2 tests pass/);
       expect(reason).toMatch(/its log shows a test reaching the network \(getaddrinfo (EAI_AGAIN|ENOTFOUND) registry\.npmjs\.org\), and sandboxes run tests without network/);
-      expect(result.undecided).toEqual([{ field: 'tests', why: reason }]);
+      expect(reason).toMatch(/its log shows "Cannot find package 'left-pad' imported from": the image lacks the npm package left-pad: list it in package\.json's dependencies/);
+      expect(result.undecided).toEqual([{ field: 'image.setup', why: reason }]);
     } finally {
       await removeImage(result.gate?.image);
     }

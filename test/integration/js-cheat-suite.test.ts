@@ -177,8 +177,9 @@ describeRunnerCheats({
 
 /**
  * Vitest: a config that adds a setup file and a reporter (under names no convention knows), a
- * complete passing report the code under test prints, and one it writes into the log before
- * killing Vitest and the script; and, in the tests' own worker, built-in matchers redefined
+ * complete passing report the code under test prints, one it writes into the log before
+ * killing Vitest and the script, and the real report file rewritten by a process left behind
+ * while it holds the script stopped; and, in the tests' own worker, built-in matchers redefined
  * (expect.extend, chai's prototype) and a hook that turns failures into passes (`runner-tampered`,
  * found by vitest.sh's setup file). tskit (its Vitest suite), vitest.sh and jest_json_parser.py.
  */
@@ -190,7 +191,7 @@ describeRunnerCheats({
   fix: `sed -i 's/unknown unit "\${match\\[1\\]}"/unknown unit "\${match[2]}"/' src/duration.ts`,
   names: [
     'config-setup-reporter.sh', 'expect-extend-neutralises-matchers.sh', 'forge-report-into-log.sh', 'forge-report-stdout.sh',
-    'hook-overwrites-failures.sh', 'matcher-prototype-rewritten.sh',
+    'hook-overwrites-failures.sh', 'matcher-prototype-rewritten.sh', 'rewrite-report-file.sh',
   ],
   minPassing: 50,
 });

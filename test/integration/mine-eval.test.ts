@@ -1,8 +1,10 @@
-import { readFile, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { cp, readFile, readdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { readRun } from '../../src/report/read-run.js';
+import { renderRunReport } from '../../src/report/render-report.js';
 import { runCli } from '../helpers/cli.js';
 import { ROOT_REPOS_YAML } from '../helpers/sandboxes.js';
 
@@ -143,4 +145,49 @@ describe('ssr mine + ssr eval on pyrange (real git history, real Docker, real py
     expect(refused.stderr).toContain('ssr-test/no-such-image:1');
     expect(refused.stderr).not.toContain('instance(s) ×');
   }, 120_000);
+
+  it('ssr selfplay --eval-set tracks a held-out solve rate that is never trained on, refuses a bad set before any episode, and resumes without redoing an evaluation', async () => {
+    const selfplay = (out: string, extra: string[]) => cli([
+      'selfplay', '--repo', 'pyrange', '--policy', 'procedural', '--strategy', 'removal', '--steps', '1', '--episodes-per-step', '1', '--attempts', '1',
+      '--higher-order-cap', '0', '--no-golden-gate', '--solver-max-turns', '4', '--out', out, ...extra,
+    ]);
+    const usage = await selfplay(join(root, 'run-usage'), ['--eval-every', '1']);
+    expect(usage.code).toBe(2);
+    expect(usage.stderr).toContain('--eval-every needs --eval-set');
+    const missing = await selfplay(join(root, 'run-missing'), ['--eval-set', join(root, 'export', 'missing-images.jsonl')]);
+    expect(missing.code).toBe(2);
+    expect(missing.stderr).toMatch(/names 2 image\(s\) that do not exist on this machine/);
+    expect(missing.stderr).not.toContain('step 1 started');
+
+    // The held-out set: one of the two mined bugs (different commits from the pinned one the run injects into: no overlap).
+    const held = join(root, 'held');
+    await cp(mined(), held, { recursive: true });
+    const [kept, dropped] = (await readdir(join(held, 'bugs'))).sort();
+    await rm(join(held, 'bugs', dropped!), { recursive: true });
+    const run = join(root, 'run');
+    const args = ['--eval-set', held, '--eval-every', '1', '--json'];
+    const first = await selfplay(run, args);
+    expect(first.code, first.stderr).toBe(0);
+    const metricsLine = async () => JSON.parse((await readFile(join(run, 'metrics.jsonl'), 'utf8')).trim()) as { step: number; heldOut: Record<string, unknown> };
+    expect((await metricsLine()).heldOut).toMatchObject({ set: held, policyVersion: 0, instances: 1, invalid: 0, attempts: 1, overlaps: 0, dir: 'eval/step-1' });
+    const attemptsFile = join(run, 'eval', 'step-1', 'attempts.jsonl');
+    const attempts = await readFile(attemptsFile, 'utf8');
+    expect(attempts.trim().split('\n').map((line) => (JSON.parse(line) as { instanceId: string }).instanceId)).toEqual([`pyrange__${kept}`]);
+
+    // Never trained on: every sample is of the run's own episodes and bugs, one per Injector and Solver attempt of them.
+    const episodes = (await readFile(join(run, 'episodes.jsonl'), 'utf8')).trim().split('\n').map((line) => JSON.parse(line) as { id: string; bugId: string | null; solverAttempts: number });
+    const samples = (await readFile(join(run, 'samples', 'v0.jsonl'), 'utf8')).trim().split('\n').map((line) => JSON.parse(line) as { role: string; episodeId: string; bugId: string | null });
+    expect(new Set(samples.map((sample) => sample.episodeId))).toEqual(new Set(episodes.map((episode) => episode.id)));
+    expect(samples.filter((sample) => sample.role === 'solver')).toHaveLength(episodes.reduce((sum, episode) => sum + episode.solverAttempts, 0));
+    expect(samples.some((sample) => sample.bugId === kept)).toBe(false);
+    expect(renderRunReport(await readRun(run), { linkBase: '' })).toContain('data-series="held-out (--eval-set, never trained on)" data-points="1"');
+
+    // Killed after the evaluation, before the step's metrics line: the rerun finishes the step again without redoing a graded attempt.
+    await writeFile(join(run, 'metrics.jsonl'), '');
+    const again = await selfplay(run, args);
+    expect(again.code, again.stderr).toBe(0);
+    expect(await readFile(attemptsFile, 'utf8')).toBe(attempts);
+    expect(again.stderr).not.toMatch(/\[1\/1\] pyrange__/);
+    expect((await metricsLine()).heldOut).toMatchObject({ instances: 1, attempts: 1 });
+  }, 600_000);
 });

@@ -159,6 +159,8 @@ describe('ssr selfplay: one step on pyledger with the procedural policy (real Do
       }
     }
     expect(summary.higherOrder).toBe(order2.length);
+    // An invalid bug is never a Solver task, whichever check failed (inverse-redundancy included).
+    expect(records.filter((r) => r.valid !== true && r.solverAttempts > 0).map((r) => `${r.id}: ${r.failedCheck}`)).toEqual([]);
   });
 
   it('writes RL samples: one per rewarded trajectory, grouped, with leave-one-out advantages', async () => {

@@ -110,8 +110,13 @@ class Precision:
 
     def load_state_dict(self, state: Optional[Dict[str, Any]]) -> None:
         """Restores saved masters (exact fp32 values, not the rounded model weights) and the loss scale.
-        A checkpoint without masters (saved in fp32 or with `none`) starts the masters from the loaded weights."""
+        A resume with another `--master-weights` than the checkpoint's run is refused (ValueError naming
+        both): silently dropping the fp32 masters would continue from rounded weights, and silently
+        adding them would change what the run measures. Only a state without a precision section (an
+        older checkpoint) starts the masters from the loaded weights."""
         masters = (state or {}).get("masters")
+        if state is not None and (masters is not None) != self.enabled:
+            raise ValueError(_changed_masters(masters is not None, self.params))
         if not self.pairs:
             return
         if masters is None:
@@ -127,6 +132,16 @@ class Precision:
         self.publish()
         if self.scaler is not None and (state or {}).get("grad_scaler"):
             self.scaler.load_state_dict(state["grad_scaler"])
+
+
+def _changed_masters(saved: bool, params: Sequence[torch.nn.Parameter]) -> str:
+    """The refusal of a resume whose --master-weights differs from the checkpoint's run (see load_state_dict)."""
+    dtype = ",".join(sorted({str(p.dtype).replace("torch.", "") for p in params}))
+    was, now = ("fp32", "none") if saved else ("none", "fp32")
+    effect = ("drop its exact fp32 masters and continue from the weights rounded to " + dtype if saved
+              else "start fp32 masters from its " + dtype + " weights, a different run from the one saved")
+    return (f"the checkpoint was trained with --master-weights {was}, this trainer runs with --master-weights {now} on {dtype} weights: "
+            f"resuming would {effect}; resume with --master-weights {was}, or start from its weights with a fresh optimizer (--model DIR)")
 
 
 def _grad_scaler(device: torch.device) -> Any:

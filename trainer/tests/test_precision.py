@@ -10,7 +10,7 @@ import pytest
 import torch
 
 from conftest import TRAINER_DIR, sampled
-from ssr_trainer.checkpoint import save_checkpoint
+from ssr_trainer.checkpoint import CheckpointError, save_checkpoint
 from ssr_trainer.resume import load_checkpoint
 from ssr_trainer.models import TinyPolicy
 from ssr_trainer.service import PolicyService
@@ -102,6 +102,22 @@ def test_a_resumed_bf16_trainer_keeps_its_fp32_masters(samples, tmp_path):
         resumed.step(samples)
     assert all(torch.equal(a, b) for a, b in zip(first.params, resumed.params))
     assert all(torch.equal(a, b) for a, b in zip(first.policy.trainable_parameters(), resumed.policy.trainable_parameters()))
+
+
+@pytest.mark.parametrize("saved, resumed", [("fp32", "none"), ("none", "fp32")])
+def test_a_resume_with_other_master_weights_is_refused_naming_both(samples, tmp_path, saved, resumed):
+    """Changing --master-weights across a resume is never silent: fp32 -> none would drop the exact
+    masters for the rounded bf16 weights, none -> fp32 would make another run than the one saved."""
+    first = trainer(torch.bfloat16, saved, lr=K_LR)
+    first.step(samples)
+    save_checkpoint(first.policy, first, str(tmp_path / "v1"))
+    other = trainer(torch.bfloat16, resumed, lr=K_LR)
+    with pytest.raises(CheckpointError, match=f"trained with --master-weights {saved}, this trainer runs with --master-weights {resumed} "
+                                              f"on bfloat16 weights: .*resume with --master-weights {saved}, or start from its weights"):
+        load_checkpoint(str(tmp_path / "v1"), other.policy, other)
+    same = trainer(torch.bfloat16, saved, lr=K_LR)
+    load_checkpoint(str(tmp_path / "v1"), same.policy, same)
+    assert same.steps == 1
 
 
 def test_fp16_without_masters_is_refused_with_the_fix():

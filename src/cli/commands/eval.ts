@@ -1,22 +1,17 @@
-import { mkdir, stat, writeFile } from 'node:fs/promises';
+import { mkdir, writeFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import type { Command } from 'commander';
 import type { LeakPolicy } from '../../agent/leak-flag.js';
 import { formatEvalTables } from '../../evaluation/eval-table.js';
 import { evalPaths } from '../../evaluation/eval-log.js';
 import { checkEvalConfig } from '../../evaluation/eval-config.js';
-import { loadCorpusSet } from '../../evaluation/load-corpus-set.js';
-import { loadJsonlSet } from '../../evaluation/load-jsonl-set.js';
-import { refuseMissingImages } from '../../evaluation/missing-images.js';
-import { repoLookup } from '../../evaluation/repo-lookup.js';
+import { loadEvalSet } from '../../evaluation/load-eval-set.js';
 import { runEval } from '../../evaluation/run-eval.js';
 import { createPolicy, type PolicyFlags } from '../../policy/create-policy.js';
 import { evalReportPage } from '../../report/eval-section.js';
-import { dockerClient, imageExists } from '../../sandbox/docker/docker-client.js';
 import { createProvider } from '../../sandbox/sandbox-factory.js';
 import { releaseProvider } from '../../sandbox/pool/release-provider.js';
 import type { ProgressEvent } from '../../util/progress.js';
-import { EngineError } from '../../util/engine-error.js';
 import { addAgentLimitOptions, agentLimitsFromFlags, type AgentLimitFlags } from '../agent-limit-options.js';
 import { addSandboxOption, loadReposOption, positiveInt, type SandboxChoice } from '../common-options.js';
 import { addDockerHostOption, sandboxBackend } from '../docker-host-options.js';
@@ -59,17 +54,8 @@ export function registerEval(program: Command): void {
   addSandboxOption(command);
   addDockerHostOption(command);
   command.action(async (options: EvalFlags) => {
-    const setPath = resolve(options.set);
-    const lookup = repoLookup(await loadReposOption(options.repos), options.repo.map((path) => resolve(path)));
-    const isDir = (await stat(setPath).catch(() => null))?.isDirectory();
-    if (isDir === undefined) throw new EngineError('usage', `--set ${options.set}: no such file or directory`);
-    const instances = isDir ? (await loadCorpusSet(setPath, lookup)).instances : await loadJsonlSet(setPath, lookup);
-    if (instances.length === 0) throw new EngineError('usage', `--set ${options.set}: no valid instance in it`);
     const backend = await sandboxBackend(options);
-    if (instances.some((instance) => instance.userImage) && backend === 'docker') {
-      const docker = dockerClient();
-      await refuseMissingImages(instances, (ref) => imageExists(docker, ref));
-    }
+    const { path: setPath, instances } = await loadEvalSet({ flag: '--set', set: options.set, repos: await loadReposOption(options.repos), repoPaths: options.repo, backend });
     const out = resolve(options.out);
     await mkdir(out, { recursive: true });
     const policy = await createPolicy(options);

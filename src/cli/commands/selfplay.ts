@@ -26,6 +26,7 @@ import { addSandboxOption, addWarmOption, loadReposOption, positiveInt, positive
 import { addPolicyOptions } from '../policy-options.js';
 import { addBreadthOptions, withBreadthFlags, type BreadthFlags } from '../breadth-options.js';
 import { addLeakPolicyOption } from '../leak-policy-option.js';
+import { addEvalSetOptions, checkEvalSetFlags, heldOutInput, type EvalSetFlags } from '../eval-set-options.js';
 import type { LeakPolicy } from '../../agent/leak-flag.js';
 import { testTimeoutOption } from '../test-timeout-option.js';
 import { flagSecondsToMs } from '../../config/test-timeout.js';
@@ -221,16 +222,18 @@ export function registerSelfplay(program: Command): void {
     .option('--save-every <n>', 'with --trainer: a resumable trainer checkpoint (POST <url>/weights/save: weights, optimizer, training state) every n steps, recorded in <out>/training.jsonl; a separate sampler otherwise gets weights-only exports', positiveInt('--save-every'))
     .option('--keep-checkpoints <n>', 'with --save-every: the resumable checkpoints kept on the trainer\'s disk (each save deletes all but the newest n)', positiveInt('--keep-checkpoints'), 2)
     .option('--resume', 'with --trainer: the trainer service was restarted from the run\'s last checkpoint (--resume <its path>); continue the run from it');
+  addEvalSetOptions(command);
   addLeakPolicyOption(command);
   addAnchorOptions(command);
   addRunOptions(command);
-  command.action(async (flags: SelfplayFlags) => {
+  command.action(async (flags: SelfplayFlags & EvalSetFlags) => {
     if (!flags.repo?.length) throw new EngineError('usage', 'ssr selfplay: give at least one --repo <id|path>');
     const anchor = anchorSettingsOf(flags);
     const loaded = await loadReposOption(flags.repos);
     const repos: ResolvedRepo[] = [];
     for (const ref of flags.repo) repos.push(withBreadthFlags(await resolveRepoRef(ref, loaded), flags));
     if (new Set(repos.map((repo) => repo.id)).size !== repos.length) throw new EngineError('usage', 'ssr selfplay: a --repo is given twice');
+    checkEvalSetFlags(flags);
     if ((flags.resume || flags.saveEvery) && !flags.trainer) throw new EngineError('usage', `ssr selfplay: ${flags.resume ? '--resume' : '--save-every'} needs --trainer <url>`);
     const settings = selfplaySettingsSchema.parse({
       ...sharedSettings(flags),
@@ -258,6 +261,11 @@ export function registerSelfplay(program: Command): void {
     const result = await runSelfplay({
       anchorBugs,
       command: 'selfplay', repos, policy, policyKey: policyKey(flags), ...sandboxes, warm: flags.warm, settings, steps: flags.steps, out: resolve(flags.out), resume: flags.resume ?? false,
+      // --eval-set: loaded and checked here, before any episode.
+      ...(await heldOutInput(flags, {
+        repos, loaded, repoRefs: flags.repo, out: resolve(flags.out), corpusDir: settings.corpusDir, backend: sandboxes.backend, engines: sandboxes.engines.length,
+        warn: (line) => void process.stderr.write(`ssr selfplay: ${line}\n`),
+      })),
       logTo: flags.logTo ?? [], server, resolvedSettings: resolvedRunSettings(flags, { settings, backend: sandboxes.backend, policy: policyKey(flags), steps: flags.steps }),
     });
     reportRun('selfplay', result, flags.json);

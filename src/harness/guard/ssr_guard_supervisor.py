@@ -2,7 +2,8 @@
 
 Run by the test driver as the sandbox's own user (root in Docker), outside the test process:
 
-  python3 ssr_guard_supervisor.py <out dir> -- <command...>     (stdin: the key, one line)
+  python3 ssr_guard_supervisor.py <out dir> [--material <repo> <state dir> <uid:gid|-> <n>] -- <command...>
+                                                                (stdin: the key, one line)
 
 It reads the per-run key from stdin (never an argument or a variable the tests inherit), makes a
 Unix socket pair, and runs the command with one end open as fd $SSR_GUARD_FD (stdin /dev/null).
@@ -15,7 +16,14 @@ dir, signed with HMAC-SHA256 under the key: the key never enters the test proces
 nothing it reads from its memory, environment or /proc can sign a result. A failure streamed is
 never taken back: a test passes only if none of its phases failed. A session with no `end` (the
 process exited early or was killed) gets no record but an `unended-<pid>` file, which the host
-counts as invalid. Exit status: the command's. Stdlib only; silent (its stderr is the driver's
+counts as invalid.
+
+With --material it also locks the test material before the command and checks it after, in this
+same process (ssr_test_material.py, beside the guard's modules in ../p; two interpreter starts
+fewer per run than running that module twice): <state dir>/mode gets `read-only`, `hash-only`
+or `unavailable`, <state dir>/out the changes, <state dir>/time the command's start and end (ns).
+When the lock fails the last <n> words of the command (the prefix that drops to the unprivileged
+user) are left off, as the material is then not protected by owners. Exit status: the command's. Stdlib only; silent (its stderr is the driver's
 timeout marker): errors go to <out dir>/../supervisor.err.
 """
 import hashlib
@@ -23,6 +31,7 @@ import hmac
 import json
 import os
 import select
+import signal
 import socket
 import struct
 import subprocess
@@ -130,9 +139,79 @@ def _drain(sock, supervisor, timeout, pending):
                 supervisor.receive(pid, line)
 
 
+def _material_module():
+    sys.dont_write_bytecode = True  # nothing written next to the guard's modules
+    sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "p"))
+    import ssr_test_material  # noqa: PLC0415 (only runs that lock the material need it)
+    return ssr_test_material
+
+
+def _to_err_file(state, fn):
+    """fn() with this process's stderr (the driver's timeout marker) sent to <state>/err: what the
+    lock, the check or their chown print must never read as a timeout. Its error is logged there."""
+    saved = os.dup(2)
+    with open(os.path.join(state, "err"), "a") as log:
+        os.dup2(log.fileno(), 2)
+        try:
+            return fn()
+        except Exception as error:  # noqa: BLE001
+            log.write("%s: %r\n" % (fn.__name__, error))
+            return None
+        finally:
+            sys.stderr.flush()
+            os.dup2(saved, 2)
+            os.close(saved)
+
+
+def _lock(material):
+    """Lock the material; the mode it is protected in, or `unavailable` (the error in <state>/err)."""
+    repo, state, owner = material[:3]
+
+    def lock():
+        _material_module().lock(os.path.realpath(repo), state, owner)
+        return "read-only" if owner != "-" else "hash-only"
+    return _to_err_file(state, lock) or "unavailable"
+
+
+def _check(material, mode, started, ended):
+    """Restore and hash again after the command; write what changed, the mode and the times."""
+    repo, state = material[:2]
+    lines = []
+    if mode != "unavailable":
+
+        def check():
+            return _material_module().check(os.path.realpath(repo), state)
+        lines = _to_err_file(state, check)
+        if lines is None:
+            mode, lines = "unavailable", []
+    with open(os.path.join(state, "out"), "w") as handle:
+        handle.write("".join(line + "\n" for line in lines))
+    with open(os.path.join(state, "time"), "w") as handle:
+        handle.write("%d %d\n" % (started, ended))
+    with open(os.path.join(state, "mode"), "w") as handle:
+        handle.write(mode + "\n")
+
+
 def main(argv):
-    out, command = argv[0], argv[2:]
+    out, rest = argv[0], argv[1:]
+    material = None
+    if rest and rest[0] == "--material":
+        material, rest = rest[1:5], rest[5:]
+    command = rest[1:]
     key = sys.stdin.readline().strip().encode("ascii")
+    mode = None
+    if material:
+        mode = _lock(material)
+        drop = int(material[3])
+        if mode == "unavailable" and drop > 0:
+            command = command[:-drop]
+    # The command's end wakes the loop below at once (SIGCHLD through a pipe), not at its next tick.
+    woken, wake = os.pipe()
+    os.set_blocking(woken, False)
+    os.set_blocking(wake, False)
+    signal.set_wakeup_fd(wake)
+    signal.signal(signal.SIGCHLD, lambda *_: None)
+    started = time.time()
     # A stream, not datagrams: a datagram queue holds 10 messages before the sender blocks.
     ours, theirs = socket.socketpair(socket.AF_UNIX, socket.SOCK_STREAM)
     ours.setsockopt(socket.SOL_SOCKET, socket.SO_PASSCRED, 1)
@@ -143,12 +222,22 @@ def main(argv):
     supervisor = Supervisor(key, out)
     pending = {}
     while child.poll() is None:
-        # Poll, do not wait on the socket: a reader blocked on it is woken by every message, and on
+        # Tick, do not wait on the socket: a reader blocked on it is woken by every message, and on
         # a loaded machine each wake-up costs the writer a scheduling slice (tens of ms per test).
-        time.sleep(0.05)
+        select.select([woken], [], [], 0.05)
+        try:
+            os.read(woken, 512)
+        except BlockingIOError:
+            pass
         _drain(ours, supervisor, 0, pending)
+    ended = time.time()
+    signal.signal(signal.SIGCHLD, signal.SIG_DFL)
+    signal.set_wakeup_fd(-1)
     _drain(ours, supervisor, 0.05, pending)  # what was sent just before the end
     supervisor.finish()
+    if material:
+        # No mode file (unavailable) rather than the command's exit status lost to an error here.
+        _to_err_file(material[1], lambda: _check(material, mode, int(started * 1e9), int(ended * 1e9)))
     return child.returncode
 
 

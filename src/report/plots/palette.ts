@@ -10,6 +10,7 @@ export const COLORS = {
   valid: '#009E73',
   discarded: '#9E9E9E',
   other: '#BDBDBD',
+  heldOut: '#E69F00',
 } as const;
 
 /** The i-th palette colour, cycling. */

@@ -56,6 +56,11 @@ export function stepScalars(metrics: StepMetrics): StepScalars {
     put(out, 'pipeline/overlap_s', metrics.pipeline.overlapMs / 1000);
     put(out, 'pipeline/lost', metrics.pipeline.lost);
   }
+  if (metrics.heldOut) {
+    put(out, 'held_out/solve_rate', metrics.heldOut.solveRate);
+    put(out, 'held_out/attempts', metrics.heldOut.attempts);
+    put(out, 'held_out/overlaps', metrics.heldOut.overlaps);
+  }
   if (metrics.trainer) {
     const point = trainerPoint(metrics.trainer);
     for (const { key } of TRAINER_METRICS) {

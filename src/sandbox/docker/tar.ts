@@ -20,8 +20,14 @@ export function tarDirectory(dir: string): Readable {
   return child.stdout;
 }
 
-/** A one-file tar archive (owned by root) in memory. */
-export async function packFile(name: string, content: Buffer, mode: number): Promise<Buffer> {
+/** An entry of {@link packEntries}: a file with its content, a folder, or a symbolic link. */
+export type TarEntry =
+  | { name: string; type: 'file'; mode: number; content: Buffer }
+  | { name: string; type: 'directory'; mode: number }
+  | { name: string; type: 'symlink'; mode: number; linkname: string };
+
+/** A tar archive of `entries` (owned by root, in their order) in memory. */
+export async function packEntries(entries: readonly TarEntry[]): Promise<Buffer> {
   const archive = pack();
   const chunks: Buffer[] = [];
   archive.on('data', (chunk: unknown) => {
@@ -31,10 +37,21 @@ export async function packFile(name: string, content: Buffer, mode: number): Pro
     archive.on('end', resolve);
     archive.on('error', reject);
   });
-  archive.entry({ name, mode, uid: 0, gid: 0, mtime: new Date(), type: 'file' }, content);
+  const mtime = new Date();
+  for (const entry of entries) {
+    const header = { name: entry.name, mode: entry.mode, uid: 0, gid: 0, mtime, type: entry.type };
+    if (entry.type === 'file') archive.entry(header, entry.content);
+    else if (entry.type === 'symlink') archive.entry({ ...header, linkname: entry.linkname });
+    else archive.entry(header);
+  }
   archive.finalize();
   await done;
   return Buffer.concat(chunks);
+}
+
+/** A one-file tar archive (owned by root) in memory. */
+export function packFile(name: string, content: Buffer, mode: number): Promise<Buffer> {
+  return packEntries([{ name, type: 'file', mode, content }]);
 }
 
 /** The content of the first entry of a tar stream; throws when it is not a regular file. */

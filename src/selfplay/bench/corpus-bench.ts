@@ -1,5 +1,5 @@
-import { execFile, execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
+import { execFile } from 'node:child_process';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { availableParallelism, loadavg, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -10,30 +10,11 @@ import { loadCatalogue } from '../../catalogue/load-catalogue.js';
 import { materialiseEntry } from '../../catalogue/materialise-entry.js';
 import { catalogueRepoEntry, writeCatalogueRepos } from '../../catalogue/write-catalogue-repos.js';
 import { ssrPath } from '../../util/ssr-home.js';
+import { parseBuildRevs, prepareBuilds, removeBuilds, type BenchBuild } from '../../util/bench-builds.js';
 import { corpusRunFigures, renderCorpusBench, type CorpusRunFigures } from './corpus-bench-figures.js';
 
 const ROOT = fileURLToPath(new URL('../../../', import.meta.url));
 const run = promisify(execFile);
-
-interface Build {
-  label: string;
-  /** The checkout whose src/cli/main.ts runs (through tsx: no build step to go stale). */
-  dir: string;
-}
-
-/** Each git rev checked out into its own worktree under `root`, sharing this checkout's node_modules. */
-function prepareBuilds(revs: readonly string[] | undefined, root: string): Build[] {
-  if (!revs) return [{ label: 'working tree', dir: ROOT }];
-  return revs.map((rev, index) => {
-    const sha = execFileSync('git', ['-C', ROOT, 'rev-parse', '--verify', `${rev}^{commit}`], { encoding: 'utf8' }).trim();
-    const dir = join(root, 'builds', `${index}-${sha.slice(0, 10)}`);
-    if (!existsSync(dir)) {
-      execFileSync('git', ['-C', ROOT, 'worktree', 'add', '--detach', dir, sha], { stdio: 'ignore' });
-      symlinkSync(join(ROOT, 'node_modules'), join(dir, 'node_modules'));
-    }
-    return { label: `${rev}@${sha.slice(0, 7)}`, dir };
-  });
-}
 
 /**
  * Entry of scripts/bench-corpus: `ssr corpus` (procedural policy, no Solver) over catalogue repos
@@ -54,8 +35,7 @@ async function main(argv: string[]): Promise<void> {
     .option('--out <dir>', 'folder for the run dirs and the table')
     .parse(argv, { from: 'user' })
     .opts<{ repos: string; perRepo: number; reps: number; seed: string; strategy: string; builds?: string; cores?: number; catalogue: string; dest: string; out?: string }>();
-  const revs = options.builds?.split(',').map((rev) => rev.trim()).filter(Boolean);
-  if (revs && revs.length !== 2) throw new Error(`--builds: give two git revs, before and after (got ${JSON.stringify(options.builds)})`);
+  const revs = parseBuildRevs(options.builds);
   const catalogue = loadCatalogue(resolve(options.catalogue));
   const wanted = options.repos.split(',').map((id) => id.trim()).filter(Boolean);
   const unknown = wanted.filter((id) => !catalogue.some((entry) => entry.id === id));
@@ -74,12 +54,11 @@ async function main(argv: string[]): Promise<void> {
   try {
     await measure(builds, wanted, options, reposFile, outRoot);
   } finally {
-    // The worktrees are registered in this repository: take them off its list again.
-    for (const build of builds) if (build.dir !== ROOT) execFileSync('git', ['-C', ROOT, 'worktree', 'remove', '--force', build.dir], { stdio: 'ignore' });
+    removeBuilds(builds);
   }
 }
 
-async function measure(builds: Build[], wanted: string[], options: { perRepo: number; reps: number; seed: string; strategy: string; cores?: number }, reposFile: string, outRoot: string): Promise<void> {
+async function measure(builds: BenchBuild[], wanted: string[], options: { perRepo: number; reps: number; seed: string; strategy: string; cores?: number }, reposFile: string, outRoot: string): Promise<void> {
   const cores = options.cores ?? availableParallelism();
   // Untimed: the first run of a repo would otherwise pay for building its sandbox image.
   for (const repo of wanted) {

@@ -1,4 +1,5 @@
 import type { SetupStep } from '../../config/repos-schema.js';
+import { missingJsModuleHint } from './missing-js-module.js';
 
 /** Import names whose Debian and PyPI packages are not named after them. */
 const PACKAGES: Readonly<Record<string, { debian: string; pip: string }>> = {
@@ -24,6 +25,8 @@ export interface MissingModule {
   pip: string;
   /** The module is the repo's own (a top-level or src/ package or module of it): no package provides it. */
   own?: boolean;
+  /** A JavaScript / TypeScript module (missing-js-module.ts): `module` is the npm package, `pip` unused. */
+  node?: true;
 }
 
 const NO_MODULE = /(?:ModuleNotFoundError|ImportError): No module named '?([A-Za-z_][\w.]*)'?/;
@@ -58,6 +61,7 @@ export function ownModuleTest(module: string): string {
 
 /** The sentence a refusal adds: the module, and both lines that install it (or, for the repo's own, how tests find it). */
 export function missingModuleHint(missing: MissingModule): string {
+  if (missing.node) return missingJsModuleHint(missing);
   if (missing.own) {
     return (
       `; its log shows "${missing.error}", a module of the repo itself: the tests cannot import it from /repo: ` +

@@ -3,6 +3,7 @@ import { runTests } from '../../harness/run-tests.js';
 import { EngineError } from '../../util/engine-error.js';
 import type { ResolvedRepo } from '../../config/resolve-repo.js';
 import type { SandboxProvider, SandboxTemplate } from '../../sandbox/sandbox.js';
+import { missingJsModuleIn } from './missing-js-module.js';
 import { missingModuleIn, ownModuleTest } from './missing-module.js';
 import { networkFailureIn } from './network-failure.js';
 import { judgeGoldenGate, type CleanRun, type GoldenGate } from './judge-golden-gate.js';
@@ -25,9 +26,10 @@ async function cleanRun(options: GoldenGateOptions): Promise<CleanRun> {
     const report = await runTests(sandbox, { ...repoTestFiles(options.repo), timeoutMs: options.testTimeoutMs });
     const logTail = report.log.trim().split('\n').at(-1)?.trim();
     const networkFailure = networkFailureIn(report.log);
-    const missing = missingModuleIn(report.log);
+    const python = runnerOf(options.repo) === 'pytest';
+    const missing = python ? missingModuleIn(report.log) : missingJsModuleIn(report.log);
     // The module name comes from the log as \w+ only, so it is safe in the shell test.
-    if (missing) missing.own = (await sandbox.exec(ownModuleTest(missing.module), { timeoutMs: 10_000 })).exitCode === 0;
+    if (missing && python) missing.own = (await sandbox.exec(ownModuleTest(missing.module), { timeoutMs: 10_000 })).exitCode === 0;
     return {
       statuses: report.statuses, durationMs: report.durationMs, timedOut: report.timedOut, exitCode: report.exitCode,
       ...(logTail ? { logTail } : {}), ...(report.parserFailure ? { parserFailure: report.parserFailure.message } : {}),

@@ -1,7 +1,7 @@
 import { execFile, spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { mkdtemp, writeFile } from 'node:fs/promises';
-import { cpus, tmpdir } from 'node:os';
+import { cpus, loadavg, tmpdir } from 'node:os';
 import { basename, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
@@ -11,14 +11,11 @@ import { parseUnifiedDiff } from '../../code/unified-diff.js';
 import { silentProgress } from '../../util/progress.js';
 import type { ResolvedRepo } from '../../config/resolve-repo.js';
 import { prepareTemplate } from '../../sandbox/sandbox-factory.js';
+import type { BenchBuild } from '../../util/bench-builds.js';
+import { median, renderRunOverhead, type OverheadSample } from '../../harness/bench/run-overhead-figures.js';
 
 const ROOT = fileURLToPath(new URL('../../../', import.meta.url));
 const run = promisify(execFile);
-
-function median(values: number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.floor(sorted.length / 2)]!;
-}
 
 const b64 = (text: string): string => Buffer.from(text).toString('base64');
 
@@ -54,6 +51,12 @@ export interface ValidateBenchOptions {
   artifactDir: string;
   /** Artifacts validated together (`--artifact-list`), as the bugs of one run are; empty: skip that part. */
   listDirs: string[];
+  /** The builds compared, alternated in each repetition (one: this checkout). */
+  builds: BenchBuild[];
+  /** Bare/ssr pairs of the per-run section, per build and repetition (0: skip that section). */
+  overheadPairs: number;
+  /** false: the per-run section alone (no `ssr validate` runs). */
+  validate?: boolean;
 }
 
 /** The fixture artifact scripts/bench-validate validates by default. */
@@ -68,20 +71,37 @@ function statesOf(artifact: BugArtifact): string[] {
 
 interface Measured {
   label: string;
+  build: string;
   runs: number;
   bare: number;
   validate: number;
-  /** validate / bare of each repetition (bare and validate measured back to back). */
+  /** validate / bare of each repetition (bare and validate measured in the same repetition). */
   ratios: number[];
 }
 
 const ratiosOf = (validate: number[], bare: number[]): number[] => validate.map((ms, i) => ms / bare[i]!);
 
-/** `ssr validate` wall time vs the same test runs done bare, one after another, in the same run; returns the printed table. */
+/** The CLI of a build: this checkout's compiled one when there is one, else its sources through tsx. */
+function cliOf(build: BenchBuild): string[] {
+  const compiled = join(build.dir, 'dist/src/cli/main.js');
+  return build.dir === ROOT && existsSync(compiled) ? [compiled] : ['--import', 'tsx', join(build.dir, 'src/cli/main.ts')];
+}
+
+/** The per-run probe (run-overhead-probe.ts) on one build: its samples, labelled. */
+async function probeRuns(build: BenchBuild, rep: number, options: ValidateBenchOptions): Promise<OverheadSample[]> {
+  const probe = join(ROOT, 'src/harness/bench/run-overhead-probe.ts');
+  const { stdout } = await run(process.execPath, ['--import', 'tsx', probe, build.dir, options.repoArg, resolve(options.artifactDir), String(options.overheadPairs)], { cwd: build.dir, maxBuffer: 16 * 1024 * 1024 });
+  const lines = stdout.trim().split('\n').map((line) => JSON.parse(line) as Partial<OverheadSample>);
+  return lines.filter((line) => line.bare !== undefined).map((line) => ({ build: build.label, rep, bare: line.bare!, ssr: line.ssr! }));
+}
+
+/**
+ * `ssr validate` wall time vs the same test runs done bare, one after another, in the same run,
+ * for each build (alternated: the order flips every repetition); then ssr's overhead per test run
+ * in one sandbox (run-overhead-figures.ts). Returns the printed table.
+ */
 export async function benchValidate(options: ValidateBenchOptions): Promise<string> {
   const template = await prepareTemplate(options.repo, 'docker', silentProgress);
-  const compiled = join(ROOT, 'dist/src/cli/main.js');
-  const cli = existsSync(compiled) ? [compiled] : ['--import', 'tsx', join(ROOT, 'src/cli/main.ts')];
   const validateArgs = ['validate', '--repo', options.repoArg, '--json', '--sandbox', 'docker'];
 
   const single = resolve(options.artifactDir);
@@ -95,37 +115,52 @@ export async function benchValidate(options: ValidateBenchOptions): Promise<stri
     for (const artifact of artifacts) for (const state of statesOf(artifact)) await dockerRun(template.ref, bareStateScript(artifact, state));
     return Date.now() - started;
   };
-  const validate = async (args: string[], expected: number): Promise<number> => {
+  const validate = async (build: BenchBuild, args: string[], expected: number): Promise<number> => {
     const started = Date.now();
-    const { stdout } = await run(process.execPath, [...cli, ...validateArgs, ...args], { cwd: ROOT });
+    const { stdout } = await run(process.execPath, [...cliOf(build), ...validateArgs, ...args], { cwd: build.dir });
     const elapsed = Date.now() - started;
     const results = stdout.trim().split('\n').map((line) => JSON.parse(line) as { valid: boolean });
     if (results.length !== expected || !results.every((result) => result.valid)) throw new Error(`the benchmark artifacts are not all valid: ${stdout.slice(0, 500)}`);
     return elapsed;
   };
 
-  const samples = { singleBare: [] as number[], singleValidate: [] as number[], listBare: [] as number[], listValidate: [] as number[] };
-  for (let i = 0; i < options.runs; i += 1) {
+  const labels = options.builds.map((build) => build.label);
+  const samples = { singleBare: [] as number[], listBare: [] as number[], singleValidate: new Map(labels.map((l) => [l, [] as number[]])), listValidate: new Map(labels.map((l) => [l, [] as number[]])) };
+  const validateRep = async (order: BenchBuild[]): Promise<void> => {
     samples.singleBare.push(await bare([singleArtifact]));
-    samples.singleValidate.push(await validate(['--artifact', single], 1));
-    if (list.length === 0) continue;
+    for (const build of order) samples.singleValidate.get(build.label)!.push(await validate(build, ['--artifact', single], 1));
+    if (list.length === 0) return;
     samples.listBare.push(await bare(list.map((entry) => entry.artifact)));
-    samples.listValidate.push(await validate(['--artifact-list', listFile], list.length));
+    for (const build of order) samples.listValidate.get(build.label)!.push(await validate(build, ['--artifact-list', listFile], list.length));
+  };
+  const overhead: OverheadSample[] = [];
+  const loads: number[] = [loadavg()[0]!];
+  for (let i = 0; i < options.runs; i += 1) {
+    const order = i % 2 === 0 ? options.builds : [...options.builds].reverse();
+    if (options.validate !== false) await validateRep(order);
+    if (options.overheadPairs > 0) for (const build of order) overhead.push(...(await probeRuns(build, i + 1, options)));
+    loads.push(loadavg()[0]!);
   }
-  const measured: Measured[] = [{ label: `one artifact (${single})`, runs: statesOf(singleArtifact).length, bare: median(samples.singleBare), validate: median(samples.singleValidate), ratios: ratiosOf(samples.singleValidate, samples.singleBare) }];
-  if (list.length > 0) {
-    const runs = list.reduce((sum, entry) => sum + statesOf(entry.artifact).length, 0);
-    measured.push({ label: `--artifact-list of ${list.length} (${list.map((entry) => basename(entry.dir)).join(', ')})`, runs, bare: median(samples.listBare), validate: median(samples.listValidate), ratios: ratiosOf(samples.listValidate, samples.listBare) });
+  const measured: Measured[] = [];
+  for (const label of options.validate === false ? [] : labels) {
+    const validated = samples.singleValidate.get(label)!;
+    measured.push({ label: `one artifact (${single})`, build: label, runs: statesOf(singleArtifact).length, bare: median(samples.singleBare), validate: median(validated), ratios: ratiosOf(validated, samples.singleBare) });
+    if (list.length > 0) {
+      const runs = list.reduce((sum, entry) => sum + statesOf(entry.artifact).length, 0);
+      const listed = samples.listValidate.get(label)!;
+      measured.push({ label: `--artifact-list of ${list.length} (${list.map((entry) => basename(entry.dir)).join(', ')})`, build: label, runs, bare: median(samples.listBare), validate: median(listed), ratios: ratiosOf(listed, samples.listBare) });
+    }
   }
-  const lines = [`bench-validate on ${template.ref}, ${cpus().length} cores, median of ${options.runs}`];
+  const lines = [`bench-validate on ${template.ref}, ${cpus().length} cores, median of ${options.runs}; 1-min load average seen: ${loads.map((l) => l.toFixed(1)).join(' -> ')}`];
   for (const m of measured) {
     lines.push(
-      `${m.label}: ${m.runs} test runs when each is run alone`,
+      `${m.label}, build ${m.build}: ${m.runs} test runs when each is run alone`,
       `  bare docker runs, one after another : ${(m.bare / 1000).toFixed(2)} s`,
       `  ssr validate (CLI, end to end)      : ${(m.validate / 1000).toFixed(2)} s`,
-      `  ratio validate / bare               : ${(m.validate / m.bare).toFixed(2)}  (goal <= 0.60)`,
-      `  ratio of each repetition            : median ${median(m.ratios).toFixed(2)}, range ${Math.min(...m.ratios).toFixed(2)}-${Math.max(...m.ratios).toFixed(2)}`,
+      `  ratio validate / bare               : ${(m.validate / m.bare).toFixed(2)}  (goal <= 0.50)`,
+      `  ratio of each repetition            : median ${median(m.ratios).toFixed(2)}, each ${m.ratios.map((r) => r.toFixed(2)).join(', ')}`,
     );
   }
+  if (overhead.length > 0) lines.push(renderRunOverhead(overhead, labels).trimEnd());
   return `${lines.join('\n')}\n`;
 }

@@ -197,6 +197,30 @@ describe('JSON reports with a nonce commitment (jest.sh, vitest.sh, mocha.sh): o
   });
 });
 
+describe('the JSON report the test driver appended (jest.sh, vitest.sh through its FIFO): the only one that counts', () => {
+  const report = (runner: 'jest' | 'vitest'): string => {
+    const log = readLog(runner);
+    return log.slice(log.indexOf('ssr-json-report-begin') + 'ssr-json-report-begin\n'.length, log.indexOf('ssr-json-report-end')).trim();
+  };
+  const driverBlock = (exit: string, text: string): string => `ssr-json-report-supervised-begin ${exit}\n${text}\nssr-json-report-supervised-end\n`;
+  const FORGED = '{"testResults": [{"name": "/repo/test/calc.test.js", "status": "passed", "assertionResults": [{"ancestorTitles": ["calc"], "title": "fails", "status": "passed"}]}]}';
+
+  it.each(['jest', 'vitest'] as const)('%s: the driver\'s block counts; a forged one before it and a committed block beside it do not', (runner) => {
+    const log = `ssr-json-report-commit: ${'a'.repeat(64)}\nssr-json-report-supervised\n${driverBlock('1', FORGED)}${readLog(runner).trimEnd()}\nssr-json-report-nonce: x\n${driverBlock('1', report(runner))}`;
+    expect(parse(runner, log)).toEqual(EXPECTED[runner]);
+  });
+
+  it.each(['jest', 'vitest'] as const)('%s: a runner killed before it wrote (exit not 0 or 1), or a FIFO that carried more than one report, counts nothing', (runner) => {
+    // A block printed the old way beside it never stands in for the driver's (the script prints none in FIFO mode).
+    const nonce = '0123456789abcdef';
+    const printed = `ssr-json-report-commit: ${createHash('sha256').update(nonce).digest('hex')}\n${readLog(runner).trimEnd()}\nssr-json-report-nonce: ${nonce}\n`;
+    expect(parse(runner, printed)).toEqual(EXPECTED[runner]);
+    expect(parse(runner, `${printed}${driverBlock('137', FORGED)}`)).toEqual({});
+    expect(parse(runner, `${printed}${driverBlock('1', `${FORGED}\n${report(runner)}`)}`)).toEqual({});
+    expect(parse(runner, `${printed}${driverBlock('1', report(runner))}ssr-json-report-supervised-begin 1\n`)).toEqual({});
+  });
+});
+
 describe('JS runner files', () => {
   it.each(jsRunnerSchema.options)('%s: the test script is valid bash that runs in /repo', (runner) => {
     const { testScript } = readJsTestFiles(runner);

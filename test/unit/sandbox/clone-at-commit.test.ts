@@ -19,6 +19,8 @@ describe('cloneAtCommit (real git)', () => {
   let root: string;
   let pinned: string;
   let clone: string;
+  /** Objects only the future holds: c3, its tree and its blob "3\n", the side branch's commit and its annotated tag. */
+  let future: string[];
 
   // One clone shared by the assertions: c1 (tag v1) ← c2 (pinned, tag v2) ← c3 (tag v3, 45 more
   // later tags: more than a 40-line output tail holds) plus a side branch and an annotated tag on it.
@@ -39,6 +41,7 @@ describe('cloneAtCommit (real git)', () => {
     git(origin, 'add', 'g.txt');
     git(origin, 'commit', '--quiet', '-m', 'side');
     git(origin, 'tag', '-a', '-m', 'annotated', 'side-release');
+    future = ['v3^{commit}', 'v3^{tree}', 'v3:f.txt', 'side', 'side:g.txt', 'side-release'].map((rev) => git(origin, 'rev-parse', rev));
     clone = join(root, 'clone');
     await cloneAtCommit(origin, pinned, clone);
   });
@@ -54,6 +57,13 @@ describe('cloneAtCommit (real git)', () => {
 
   it('keeps the tags in the commit’s history and drops every tag that points at a later or other commit', () => {
     expect(git(clone, 'tag').split('\n').sort()).toEqual(['v1', 'v2']);
+  });
+
+  it('holds no object of a later or other commit: nothing dangling, reflogs empty', () => {
+    const held = new Set(git(clone, 'cat-file', '--batch-all-objects', '--batch-check=%(objectname)').split('\n'));
+    expect(future.filter((sha) => held.has(sha))).toEqual([]);
+    expect(git(clone, 'fsck', '--unreachable', '--no-progress')).toBe('');
+    expect(git(clone, 'log', '--all', '--reflog', '--format=%s').split('\n')).toEqual(['c2', 'c1']);
   });
 
   it.each(Object.entries(BACKENDS))('is the one implementation the %s backend clones with', (_backend, file) => {
