@@ -49,6 +49,10 @@ export const episodeRecordSchema = z
       .string()
       .optional()
       .describe('why the planned strategy differs from the requested mix (e.g. history planned only where the repo has usable history)'),
+    anchor: z
+      .literal(true)
+      .optional()
+      .describe('anchoring: the episode solved a real bug of the anchor set (no Injector; graded and trained like a synthetic bug); absent otherwise'),
     leaks: z
       .array(leakFlagSchema.extend({ attempt: z.string().min(1).describe('the Solver attempt (its trajectory id)') }))
       .optional()

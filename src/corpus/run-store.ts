@@ -137,9 +137,9 @@ export class RunStore {
     return this.bugIds.has(id);
   }
 
-  /** Quality records (breadth, kind, weakening) of the valid bugs stored, one per buggy tree. */
-  validBugQualities(): BugQuality[] {
-    return [...this.validQuality.values()];
+  /** Quality records (breadth, kind, weakening) of the valid bugs stored, one per buggy tree; `except` leaves some out (anchor bugs: not the run's own). */
+  validBugQualities(except: ReadonlySet<string> = new Set()): BugQuality[] {
+    return [...this.validQuality].filter(([id]) => !except.has(id)).map(([, quality]) => quality);
   }
 
   /** The valid bug stored with this buggy tree, if any. */

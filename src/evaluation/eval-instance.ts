@@ -1,5 +1,6 @@
 import type { BugArtifact } from '../artifact/bug-artifact.js';
 import type { ResolvedRepo } from '../config/resolve-repo.js';
+import type { StoredValidation } from '../corpus/stored-validation.js';
 
 /** One held-out bug, ready to solve: its repo at its original commit, its artifact, and what is known of its oracle. */
 export interface EvalInstance {
@@ -15,6 +16,10 @@ export interface EvalInstance {
    * commit); absent for a JSONL line, which is validated first, as `ssr grade` does.
    */
   oracle?: { originalPassing: string[]; originalGuarded: boolean };
+  /** A bug dir's stored validation whole (self-play anchoring copies the bug into its run dir with it). */
+  validation?: StoredValidation;
+  /** A mined bug's fix commit subject (what the Injector is told a real fix was). */
+  subject?: string;
   /** The Docker image a JSONL line names (`image` as a string), which must already exist. */
   userImage?: string;
 }

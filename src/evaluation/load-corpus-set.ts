@@ -18,6 +18,8 @@ export async function loadCorpusSet(dir: string, lookup: RepoLookup): Promise<{ 
       kind: bug.metadata.quality?.kind ?? bug.metadata.strategy,
       artifact: bug.artifact,
       oracle: { originalPassing: originalPassingTests(bug.validation), originalGuarded: bug.validation.originalGuarded },
+      validation: bug.validation,
+      ...(bug.metadata.mined ? { subject: bug.metadata.mined.subject } : {}),
     });
   }
   return { instances, invalid: corpus.invalid };

@@ -5,6 +5,7 @@ import type { Stability, StepMetrics } from '../selfplay/step-metrics.js';
 import { pipelineTotals } from './pipeline-plots.js';
 import { stabilityMean } from './stability-plots.js';
 import { totalTestRuns, type TestRunCounts } from '../harness/test-run-counts.js';
+import { anchorLine } from './anchor-section.js';
 
 /** What the text summary needs of a run: a {@link RunData} fits, so do in-memory step lines. */
 export interface TextSummaryInput {
@@ -109,6 +110,8 @@ export function formatTextSummary(run: TextSummaryInput, options: TextSummaryOpt
     const runsLine = testRunsLine(shown);
     if (runsLine) lines.push(runsLine);
     lines.push(stabilityLine(agg.steps));
+    const anchoring = anchorLine(run.steps);
+    if (anchoring) lines.push(anchoring);
     const leaks = Object.entries(agg.steps.reduce<Record<string, number>>((all, step) => {
       for (const [kind, n] of Object.entries(step.leaks)) all[kind] = (all[kind] ?? 0) + n;
       return all;

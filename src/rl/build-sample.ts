@@ -36,6 +36,8 @@ export interface BuildSampleInput {
    * such truncated trajectories so the policy is not pushed away from long, unfinished reasoning.
    */
   maskLimitHits?: boolean;
+  /** Anchoring: the trajectory solved a real bug of the anchor set (marked `anchor: true`). */
+  anchor?: boolean;
 }
 
 function isComplete(steps: TrajectoryStep[]): steps is Array<TrajectoryStep & { sample: TokenSample }> {
@@ -126,6 +128,7 @@ export function buildTrainingSample(input: BuildSampleInput): TrainingSample {
     messages: tokens ? null : (toOpenAIMessages(chatOf(trajectory)) as Array<Record<string, unknown>>),
     tools: tokens ? null : (toOpenAITools(header.tools) as unknown as Array<Record<string, unknown>>),
     ...(tokens && sampling ? { sampling } : {}),
+    ...(input.anchor ? { anchor: true as const } : {}),
   };
   const parsed = trainingSampleSchema.safeParse(sample);
   if (!parsed.success) throw new EngineError('internal', `training sample ${sample.id}: ${parsed.error.message}`);

@@ -44,6 +44,10 @@ export const trainingSampleSchema = z.object({
     .nullable()
     .describe('exact token sequence (tokens mode); null when the policy ran in chat mode'),
   messages: z.array(z.record(z.string(), z.unknown())).nullable().describe('chat messages when no tokens are available'),
+  anchor: z
+    .literal(true)
+    .optional()
+    .describe('anchoring: a Solver attempt on a real bug of the anchor set (grouped, rewarded and trained like any); absent otherwise'),
   sampling: samplingSettingsSchema
     .optional()
     .describe('tokens mode: the settings that sampled it; processed logprobs make the trainer apply a truncated importance correction'),

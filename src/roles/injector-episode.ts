@@ -19,6 +19,8 @@ export interface InjectorEpisodeOptions extends RoleRunOptions {
   limits?: Partial<AgentLimits>;
   /** Test-script limit the prompt announces, ms (default: the repo's test_timeout_s; pass the validator's). */
   testTimeoutMs?: number;
+  /** Text appended to the strategy's prompt (anchoring: real fixes shown to the history strategy). */
+  promptAppendix?: string;
 }
 
 export interface InjectorEpisode {
@@ -38,7 +40,8 @@ export interface InjectorEpisode {
 export async function runInjectorEpisode(options: InjectorEpisodeOptions): Promise<InjectorEpisode> {
   const limits = agentLimitsSchema.parse(options.limits ?? {});
   const testTimeoutMs = resolveTestTimeoutMs(options.repo, options.testTimeoutMs);
-  const prompts = injectorPrompts(options.strategy, { thresholds: options.repo.thresholds, testTimeoutMs, testRunner: runnerOf(options.repo) }, limits);
+  const base = injectorPrompts(options.strategy, { thresholds: options.repo.thresholds, testTimeoutMs, testRunner: runnerOf(options.repo) }, limits);
+  const prompts = options.promptAppendix ? { ...base, userPrompt: `${base.userPrompt}\n\n${options.promptAppendix}` } : base;
   const exit = await runRoleEpisode('injector', () => options.provider.acquire(options.template), prompts, limits, options);
   if (exit.submission?.type !== 'injector') return { exit, artifact: null };
   const collected = artifactFromSubmission(exit.submission);

@@ -1,6 +1,7 @@
 import type { Trajectory } from '../agent/trajectory.js';
 import type { TrajectoryStep } from '../agent/trajectory-record.js';
 import { countEpisodes } from './episode-counts.js';
+import { countAnchors } from './anchoring/anchor-counts.js';
 import type { EpisodeEvidence } from './step-evidence.js';
 import { stepMetricsSchema, type PipelineMetrics, type Stability, type StepMetrics } from './step-metrics.js';
 import { sumTestRuns } from '../harness/test-run-counts.js';
@@ -18,6 +19,8 @@ export interface StepMetricsInput {
   samples: StepMetrics['samples'];
   trainer: TrainerStep | null;
   pipeline?: PipelineMetrics;
+  /** The run anchors (`--anchor-set`): the line carries the step's anchor counts. */
+  anchored?: boolean;
 }
 
 interface Effort {
@@ -102,5 +105,6 @@ export function aggregateStepMetrics(input: StepMetricsInput): StepMetrics {
     samples: input.samples,
     trainer: input.trainer ? { version: input.trainer.version, metrics: input.trainer.metrics } : null,
     ...(input.pipeline ? { pipeline: input.pipeline } : {}),
+    ...(input.anchored ? { anchor: countAnchors(records) } : {}),
   });
 }

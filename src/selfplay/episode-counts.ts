@@ -49,9 +49,11 @@ export function countEpisodes(records: readonly EpisodeRecord[]): EpisodeCounts 
     }
     counts.solverAttempts += record.solverAttempts;
     counts.solved += record.solved;
+    counts.rewards.solver.push(...record.rewards.solver);
+    // An anchor (a real bug, no Injector) trains the Solver but judges no Injector and is no synthetic bug: countAnchors counts it.
+    if (record.anchor === true) continue;
     attempts[record.order].scored += record.solverAttempts;
     attempts[record.order].solved += record.solved;
-    counts.rewards.solver.push(...record.rewards.solver);
     if (record.order !== 1) continue;
     judged += 1;
     bump(counts.strategies, record.strategy);

@@ -31,7 +31,7 @@ export async function finishStep(ctx: SelfplayContext, input: FinishInput): Prom
   const trainingMs = emitted.training ? emitted.training.end! - emitted.training.start : 0;
   const metrics = aggregateStepMetrics({
     step, policyVersion, startedAt: new Date(input.started).toISOString(), durationMs: Date.now() - input.started, evidence,
-    stageMs: times, samples: emitted.samples, trainer: emitted.trainer,
+    stageMs: times, samples: emitted.samples, trainer: emitted.trainer, anchored: Boolean(ctx.anchors),
     pipeline: {
       trainVersion: emitted.trainer ? emitted.version : null,
       samplingMs: input.samplingMs,

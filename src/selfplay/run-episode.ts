@@ -4,6 +4,7 @@ import { originalPassingTests } from '../roles/grade-solution.js';
 import { finishEpisode, stoppedDuring, type FinishInput } from './finish-episode.js';
 import { injectorRunsOf, TestRunCounter } from '../harness/test-run-counts.js';
 import { growHigherOrder } from './higher-order.js';
+import { solveAnchorBug } from './anchoring/anchor-episode.js';
 import type { SelfplayContext } from './selfplay-context.js';
 import type { PlannedEpisode } from './stages/01-prepare.js';
 import { injectStage } from './stages/02-inject.js';
@@ -21,8 +22,9 @@ export async function runEpisode(ctx: SelfplayContext, planned: PlannedEpisode):
   let record = ctx.store.hasEpisode(planned.id) ? ctx.store.episode(planned.id)! : null;
   if (record) ctx.progress.finished(`${planned.id}: done in an earlier run`, false);
   else if (ctx.health.stopped) return null;
-  else record = planned.corpusBug ? await solveCorpusBug(ctx, planned) : await injectAndSolve(ctx, planned);
-  if (record.status === 'completed' && record.order === 1 && record.valid === true && record.bugId !== null) await growHigherOrder(ctx, record);
+  else record = planned.anchor ? await solveAnchorBug(ctx, planned) : planned.corpusBug ? await solveCorpusBug(ctx, planned) : await injectAndSolve(ctx, planned);
+  // An anchor bug's failed attempts grow nothing: order 2 is built on the run repo's commit, an anchor's may be another.
+  if (record.status === 'completed' && record.order === 1 && record.anchor !== true && record.valid === true && record.bugId !== null) await growHigherOrder(ctx, record);
   return record;
 }
 

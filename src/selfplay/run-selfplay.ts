@@ -29,6 +29,9 @@ import { runSteps } from './step-loop.js';
 import { observeRun, type RunObservers } from './run-observers.js';
 import type { LogTarget } from '../report/step-log/step-log.js';
 import type { ServerIdentity } from '../policy/preflight/server-identity.js';
+import { prepareAnchorTemplates, type AnchorRun } from './anchoring/anchor-run.js';
+import type { AnchorBugs } from './anchoring/anchor-bug.js';
+import { anchorBugIds } from './anchoring/anchor-counts.js';
 
 export interface SelfplayRunInput {
   /** The run.json command: `selfplay` or `corpus`. */
@@ -70,6 +73,8 @@ export interface SelfplayRunInput {
   server?: ServerIdentity | null;
   /** heartbeat.json's period (tests). */
   heartbeatMs?: number;
+  /** With `settings.anchor`: its bugs, loaded and checked by the caller (evaluation/load-anchor-set.ts) before any episode. */
+  anchorBugs?: AnchorBugs | null;
 }
 
 export interface SelfplayRunResult {
@@ -113,13 +118,21 @@ export async function runSelfplay(input: SelfplayRunInput): Promise<SelfplayRunR
   const stderr = input.stderr ?? process.stderr;
   const repoIds = input.repos.map((repo) => repo.id);
   const corpus = settings.corpusDir === null ? null : await loadCorpusBugs(settings.corpusDir, input.out, input.repos);
+  const anchorBugs = input.anchorBugs ?? null;
+  if ((settings.anchor === null) !== (anchorBugs === null)) throw new Error('settings.anchor and anchorBugs go together (the caller loads the anchor set)');
   const log = (line: string): void => void stderr.write(`${input.command}: ${line}\n`);
   // Every engine is probed (and a bad one refused, named) before anything is built or run.
   const fleet = input.engines && input.engines.length > 0 ? await EngineFleet.connect(input.engines, { slotsPerHost: input.slotsPerHost, warm: input.warm, log }) : null;
   if (fleet) log(`engines: ${fleet.engines.map((engine) => `${engine.name} (${engine.slots} slots)`).join(', ')}`);
   let prepared: Map<string, RunRepo>;
+  let anchors: AnchorRun | null = null;
   try {
     prepared = await prepareRepos(input.repos, input.backend, stderr, fleet);
+    if (anchorBugs !== null && settings.anchor !== null) {
+      const templates = await prepareAnchorTemplates(anchorBugs, prepared, async (repo) => (await prepareRepos([repo], input.backend, stderr, fleet)).get(repo.id)!.template);
+      anchors = { bugs: anchorBugs, ratio: settings.anchor.ratio, templates };
+      log(`anchoring: ${templates.size} real bug(s) from ${settings.anchor.set}, ${settings.anchor.ratio} of each step's order-1 episodes`);
+    }
   } catch (error) {
     await fleet?.dispose();
     throw error;
@@ -167,7 +180,7 @@ export async function runSelfplay(input: SelfplayRunInput): Promise<SelfplayRunR
       // With a fleet each episode's LeaseHealth probes its own engine; DOCKER_HOST's engine is beside the point.
       health: new EngineHealth({ backend: input.backend, ...(fleet ? { probe: async () => ({ ok: true, reason: 'engines probed per episode' }) } : {}), ...input.health }),
       fleet, progress, sampleWriter: new SampleWriter(input.out),
-      stageMs: new Map(), trainer, sampling: [],
+      stageMs: new Map(), trainer, sampling: [], anchors,
     };
     let stopped: string | null;
     try {
@@ -177,7 +190,7 @@ export async function runSelfplay(input: SelfplayRunInput): Promise<SelfplayRunR
     }
     ended = stopped === null ? 'completed' : 'stopped';
     const metrics = (await readJsonl(store.paths.metrics, stepMetricsSchema)).records;
-    return { status: stopped === null ? 'completed' : 'stopped', reason: stopped, summary: jsonSummary(store.episodes(), metrics.length, input.out, store.validBugQualities()), metrics };
+    return { status: stopped === null ? 'completed' : 'stopped', reason: stopped, summary: jsonSummary(store.episodes(), metrics.length, input.out, store.validBugQualities(anchorBugIds(store.episodes()))), metrics };
   } finally {
     await observers?.stop(ended);
     // Warm sandboxes go on every way out: done, stopped, or an error thrown through here.

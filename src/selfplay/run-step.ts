@@ -41,7 +41,7 @@ export async function sampleStep(ctx: SelfplayContext, input: StepInput): Promis
   const interval = { start: started, end: null as number | null };
   ctx.sampling.push(interval);
   try {
-    const plan = planStep({ step, repos: input.repos, settings: ctx.settings, corpus: input.corpus, noHistory: noHistoryNotes(ctx.repos) });
+    const plan = planStep({ step, repos: input.repos, settings: ctx.settings, corpus: input.corpus, noHistory: noHistoryNotes(ctx.repos), anchors: ctx.anchors ?? null });
     stageTimesOf(ctx, step).prepare = Date.now() - started;
     input.onPlanned?.(plan.length);
     const settled = await Promise.allSettled(plan.map((planned) => ctx.lanes.episodes.add(() => runPlacedEpisode(ctx, planned))));

@@ -14,6 +14,7 @@ import type { SelfplaySettings } from './selfplay-settings.js';
 import type { GoldenGate } from './golden-gate/judge-golden-gate.js';
 import { historyNote, historyUsable, type RepoHistory } from '../roles/repo-history.js';
 import { resolveTestTimeoutMs } from '../config/test-timeout.js';
+import type { AnchorRun } from './anchoring/anchor-run.js';
 
 /** A repo of the run with the template its sandboxes start from. */
 export interface RunRepo {
@@ -72,6 +73,8 @@ export interface SelfplayContext {
   trainer: RunTrainer | null;
   /** When each step of this process sampled (its episodes ran): what training overlapped. */
   sampling: Interval[];
+  /** Anchoring (`--anchor-set`); absent or null: none. */
+  anchors?: AnchorRun | null;
 }
 
 /** The stage times of a step, created at 0 on first use. */

@@ -8,6 +8,7 @@ import { DEFAULT_MAX_STALENESS } from '../rl/staleness.js';
 import { STRATEGY_CHOICES } from '../roles/injector-strategy.js';
 import { samplerSyncModeSchema } from '../training/sampler-sync-mode.js';
 import { DEFAULT_PROBE_TOLERANCE } from '../training/verify-sampler.js';
+import { anchorSettingsSchema } from './anchoring/anchor-settings.js';
 
 /** Which role's samples are written and trained (the ablations of method §9). */
 export const TRAIN_ROLES = ['both', 'injector', 'solver'] as const;
@@ -58,6 +59,7 @@ export const selfplaySettingsSchema = z.object({
   keepCheckpoints: z.number().int().positive().default(2).describe('resumable trainer checkpoints kept on its disk: each save deletes all but the newest N'),
   corpusDir: z.string().nullable().default(null).describe('solve-only mode: the run dir whose valid bugs are solved'),
   goldenGate: z.boolean().default(true).describe("run each repo's clean suite twice before any episode: quarantine flaky tests, raise a limit the suite is near (or refuse the repo)"),
+  anchor: anchorSettingsSchema.nullable().default(null).describe('anchoring: real bugs mixed into the Solver groups (--anchor-set, --anchor-ratio); null: none'),
   leakPolicy: z.enum(LEAK_POLICIES).default('flag').describe('a Solver attempt that reached for a leak (scanLeaks): flag = record it; fail = it also earns −1'),
 });
 export type SelfplaySettings = z.infer<typeof selfplaySettingsSchema>;
@@ -65,9 +67,9 @@ export type SelfplaySettingsInput = z.input<typeof selfplaySettingsSchema>;
 
 /** The settings a resume must repeat (run.json); lane sizes, the trainer, the sampler (and its check) and the checkpoint period and retention may change. */
 export function resumeKey(settings: SelfplaySettings, extra: Record<string, unknown>): Record<string, unknown> {
-  const { lanes: _lanes, trainerUrl, samplerUrl: _samplerUrl, samplerSync: _samplerSync, samplerCheckTolerance: _tolerance, saveEvery: _saveEvery, keepCheckpoints: _keepCheckpoints, leakPolicy, goldenGate, ...rest } = settings;
+  const { lanes: _lanes, trainerUrl, samplerUrl: _samplerUrl, samplerSync: _samplerSync, samplerCheckTolerance: _tolerance, saveEvery: _saveEvery, keepCheckpoints: _keepCheckpoints, leakPolicy, goldenGate, anchor, ...rest } = settings;
   // Defaults are left out so runs started before these settings existed still resume.
-  return { ...rest, ...(leakPolicy === 'flag' ? {} : { leakPolicy }), ...(goldenGate ? {} : { goldenGate }), trainer: trainerUrl !== null, ...extra };
+  return { ...rest, ...(leakPolicy === 'flag' ? {} : { leakPolicy }), ...(goldenGate ? {} : { goldenGate }), ...(anchor ? { anchor } : {}), trainer: trainerUrl !== null, ...extra };
 }
 
 /** Which roles' samples a run writes. */

@@ -38,6 +38,6 @@ export async function collectEvidence(store: RunStore, record: EpisodeRecord, co
   const mine = (bug?.solves?.attempts ?? []).filter((attempt) => isAttemptOf(attempt.id, record.id));
   mine.sort((a, b) => attemptNumber(a.id) - attemptNumber(b.id));
   evidence.attempts = await Promise.all(mine.map(async (attempt) => ({ attempt, trajectory: await maybeTrajectory(store.trajectoryPath(attempt.id)) })));
-  if (record.order === 1 && record.valid === true && bug) evidence.bug = bugShape(bug.artifact.bugInject, evidence.injector);
+  if (record.order === 1 && record.valid === true && record.anchor !== true && bug) evidence.bug = bugShape(bug.artifact.bugInject, evidence.injector);
   return evidence;
 }

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { heldOutMetricsSchema } from '../evaluation/held-out/held-out-metrics.js';
 import { testRunCountsSchema } from '../harness/test-run-counts.js';
+import { anchorMetricsSchema } from './anchoring/anchor-counts.js';
 
 const count = z.number().int().nonnegative();
 const counts = z.record(z.string(), count);
@@ -61,7 +62,8 @@ export const stepMetricsSchema = z.object({
   validRate: rate.describe('valid / completed order-1 episodes; null with none'),
   solverAttempts: count.describe('scored Solver attempts, both orders'),
   solved: count.describe('attempts that earned +1'),
-  solveRate: z.object({ order1: rate, order2: rate }),
+  solveRate: z.object({ order1: rate, order2: rate }).describe('over synthetic bugs; anchor bugs have their own (`anchor`)'),
+  anchor: anchorMetricsSchema.optional().describe('anchoring (--anchor-set): the step\'s anchor episodes; absent from runs without anchoring'),
   higherOrder: count.describe('order-2 episodes run in the step'),
   leaks: counts.optional().describe('leak flags of Solver attempts by kind (scanLeaks: history, artifact, outside-repo, network, package-download); absent from lines written before it existed'),
   testRuns: testRunCountsSchema.optional().describe("test runs the step's episodes started, by kind, each {full, restricted} (sum of the episodes' testRuns); absent from lines written before it existed"),

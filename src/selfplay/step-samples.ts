@@ -11,7 +11,8 @@ import type { EpisodeEvidence } from './step-evidence.js';
  * prompt; per Solver attempt one `solver` sample, grouped by (bug, order) — the attempts on one
  * bug. A discarded attempt's trajectory is kept masked (no reward); discarded episodes give none.
  * Only the roles the run trains are emitted (the inject-only / repair-only ablations). Limit hits
- * stay in the loss unless `limitHits` is `mask`.
+ * stay in the loss unless `limitHits` is `mask`. An anchor episode's attempts are a group like any
+ * bug's, marked `anchor: true`.
  */
 export function buildStepSamples(evidence: readonly EpisodeEvidence[], settings: Pick<SelfplaySettings, 'trainRoles' | 'limitHits'>): TrainingSample[] {
   const samples: TrainingSample[] = [];
@@ -37,6 +38,7 @@ export function buildStepSamples(evidence: readonly EpisodeEvidence[], settings:
         buildTrainingSample({
           trajectory, role: 'solver', groupId: solverGroupId(record.bugId, record.order), episodeId: record.id, bugId: record.bugId,
           reward: attempt.status === 'discarded' ? null : attempt.reward, exitStatus, id: `solver:${attempt.id}`, maskLimitHits,
+          anchor: record.anchor === true,
         }),
       );
     }

@@ -75,6 +75,44 @@ describe('ssr mine + ssr eval on pyrange (real git history, real Docker, real py
     expect(await readFile(join(out, 'report.html'), 'utf8')).toContain('<h2 id="eval">Held-out evaluation</h2>');
   }, 600_000);
 
+  it('ssr selfplay --anchor-set solves the mined bugs as Solver groups: graded, marked and trained like synthetic bugs; a resume must keep the schedule', async () => {
+    const out = join(root, 'anchored');
+    // Ratio 1 of one slot: the step's one order-1 episode solves a mined bug (the mix of anchors and
+    // injected bugs is unit-tested; an Injector's validation would add minutes of test runs here).
+    const args = ['selfplay', '--repo', 'pyrange', '--policy', 'procedural', '--steps', '1', '--episodes-per-step', '1', '--attempts', '2',
+      '--no-golden-gate', '--anchor-set', mined(), '--out', out, '--json'];
+    const { code, stdout, stderr } = await cli([...args, '--anchor-ratio', '1']);
+    expect(code, stderr).toBe(0);
+    // The run's own bugs: none (the anchor is a real bug copied in, not the Injector's).
+    expect(JSON.parse(stdout)).toMatchObject({ episodes: 1, valid: 0, solverAttempts: 2, bugQuality: { bugs: 0 } });
+    expect(stderr).toContain(`anchoring: 2 real bug(s) from ${mined()}, 1 of each step's order-1 episodes`);
+    const episodes = (await readFile(join(out, 'episodes.jsonl'), 'utf8')).trim().split('\n').map((line) => JSON.parse(line) as Record<string, unknown>);
+    expect(episodes).toHaveLength(1);
+    const [anchor] = episodes as [{ anchor: boolean; bugId: string; strategy: string; status: string; valid: boolean; solverAttempts: number; solved: number; rewards: { injector: null; solver: number[] } }];
+    expect(anchor).toMatchObject({ anchor: true, strategy: 'anchor', status: 'completed', valid: true, solverAttempts: 2, rewards: { injector: null } });
+    // Graded as any bug: each scored attempt is ±1 with the grade's reason in the copied bug's solves.json, on the mined bug's own commit.
+    const bugDir = join(out, 'bugs', anchor.bugId);
+    const metadata = JSON.parse(await readFile(join(bugDir, 'metadata.json'), 'utf8')) as { commit: string; strategy: string };
+    expect([FIX_OVERLAP, FIX_EXPONENT]).toContain(metadata.commit);
+    expect(metadata.strategy).toBe('mined');
+    const solves = JSON.parse(await readFile(join(bugDir, 'solves.json'), 'utf8')) as { attempts: { reward: number; reason: string }[] };
+    expect(solves.attempts.map((a) => a.reward).sort()).toEqual([...anchor.rewards.solver].sort());
+    expect(solves.attempts.every((a) => a.reason.length > 0)).toBe(true);
+    // Trained as any bug: its attempts are one Solver group of the step's samples, marked anchor, with the group's advantages.
+    const samples = (await readFile(join(out, 'samples', 'v0.jsonl'), 'utf8')).trim().split('\n').map((line) => JSON.parse(line) as { groupId: string; anchor?: boolean; reward: number; advantage: number });
+    expect(samples.map((sample) => [sample.groupId, sample.anchor])).toEqual([[`solver:${anchor.bugId}:order-1`, true], [`solver:${anchor.bugId}:order-1`, true]]);
+    expect(samples.map((sample) => sample.reward).sort()).toEqual([...anchor.rewards.solver].sort());
+    expect(samples[0]!.advantage + samples[1]!.advantage).toBeCloseTo(0);
+    // Counted apart in metrics.jsonl and the summary: the anchor block; no synthetic solve rate, no Injector counts.
+    const [metrics] = (await readFile(join(out, 'metrics.jsonl'), 'utf8')).trim().split('\n').map((line) => JSON.parse(line) as { anchor: unknown; solveRate: unknown; strategies: unknown; solverAttempts: number });
+    expect(metrics).toMatchObject({ anchor: { episodes: 1, discarded: 0, invalid: 0, solverAttempts: 2, solved: anchor.solved, solveRate: anchor.solved / 2 }, solveRate: { order1: null }, strategies: {}, solverAttempts: 2 });
+    expect(stderr).toContain(`anchoring: 1 anchor episode(s), anchor solve rate ${anchor.solved * 50}% (${anchor.solved}/2)`);
+    // Another ratio is another schedule: the run refuses to resume with it, before any episode.
+    const again = await cli([...args, '--anchor-ratio', '0.5']);
+    expect(again.code).toBe(2);
+    expect(again.stderr).toMatch(/cannot resume .* with different settings \(anchor\.ratio: 1 in the run, 0\.5 now\)/);
+  }, 600_000);
+
   it('ssr realism puts the mined bugs beside synthetic ones of the same repo, with the solve rate of the eval above', async () => {
     const { code, stdout, stderr } = await runCli(['realism', '--synthetic', SYNTHETIC, '--real', mined(), '--real-eval', evalDir(), '--json']);
     expect(code, stderr).toBe(0);

@@ -30,6 +30,7 @@ import { addEvalSetOptions, checkEvalSetFlags, heldOutInput, type EvalSetFlags }
 import type { LeakPolicy } from '../../agent/leak-flag.js';
 import { testTimeoutOption } from '../test-timeout-option.js';
 import { flagSecondsToMs } from '../../config/test-timeout.js';
+import { addAnchorOptions, anchorSettingsOf, loadAnchorBugs, type AnchorFlags } from '../anchor-options.js';
 
 /** Flags `ssr selfplay` and `ssr corpus` share. */
 export interface RunFlags extends PolicyFlags, AgentLimitFlags, WarmFlags, BreadthFlags {
@@ -52,7 +53,7 @@ export interface RunFlags extends PolicyFlags, AgentLimitFlags, WarmFlags, Bread
   logTo?: LogTarget[];
 }
 
-interface SelfplayFlags extends RunFlags {
+interface SelfplayFlags extends RunFlags, AnchorFlags {
   repo?: string[];
   steps: number;
   episodesPerStep?: number;
@@ -223,9 +224,11 @@ export function registerSelfplay(program: Command): void {
     .option('--resume', 'with --trainer: the trainer service was restarted from the run\'s last checkpoint (--resume <its path>); continue the run from it');
   addEvalSetOptions(command);
   addLeakPolicyOption(command);
+  addAnchorOptions(command);
   addRunOptions(command);
   command.action(async (flags: SelfplayFlags & EvalSetFlags) => {
     if (!flags.repo?.length) throw new EngineError('usage', 'ssr selfplay: give at least one --repo <id|path>');
+    const anchor = anchorSettingsOf(flags);
     const loaded = await loadReposOption(flags.repos);
     const repos: ResolvedRepo[] = [];
     for (const ref of flags.repo) repos.push(withBreadthFlags(await resolveRepoRef(ref, loaded), flags));
@@ -250,10 +253,13 @@ export function registerSelfplay(program: Command): void {
       keepCheckpoints: flags.keepCheckpoints,
       corpusDir: flags.corpus === undefined ? null : resolve(flags.corpus),
       leakPolicy: flags.leakPolicy,
+      anchor,
     });
     const { policy, server } = await createRunPolicy(flags);
     const sandboxes = await runSandboxes(flags);
+    const anchorBugs = await loadAnchorBugs(settings, repos, sandboxes.backend);
     const result = await runSelfplay({
+      anchorBugs,
       command: 'selfplay', repos, policy, policyKey: policyKey(flags), ...sandboxes, warm: flags.warm, settings, steps: flags.steps, out: resolve(flags.out), resume: flags.resume ?? false,
       // --eval-set: loaded and checked here, before any episode.
       ...(await heldOutInput(flags, {

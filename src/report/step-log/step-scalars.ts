@@ -34,6 +34,8 @@ export function stepScalars(metrics: StepMetrics): StepScalars {
   put(out, 'solve/solved', metrics.solved);
   put(out, 'solve/rate_order1', metrics.solveRate.order1);
   put(out, 'solve/rate_order2', metrics.solveRate.order2);
+  put(out, 'anchor/episodes', metrics.anchor?.episodes);
+  put(out, 'anchor/solve_rate', metrics.anchor?.solveRate);
   put(out, 'leaks/total', metrics.leaks ? total(metrics.leaks) : undefined);
   perRole(out, 'reward_mean', metrics.rewards);
   perRole(out, 'turns_mean', metrics.turns);

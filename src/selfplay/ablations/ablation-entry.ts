@@ -1,6 +1,7 @@
 import { main } from '../../cli/main.js';
 import { errorMessage, isEngineError } from '../../util/engine-error.js';
 import { runAblation } from './run-ablation.js';
+import { runAnchoringAblation } from './anchoring-ablation.js';
 
 /**
  * Entry of `scripts/ablate-<name>`: `ablation-entry.ts <name> <ssr selfplay flags…> --out <dir>`.
@@ -8,7 +9,8 @@ import { runAblation } from './run-ablation.js';
  * (Not named `*main.ts`: src/cli/main.ts runs itself when the entry script's name ends so.)
  */
 const [name = '', ...argv] = process.argv.slice(2);
-runAblation(name, argv, (args) => main(args)).then(
+// Anchoring compares two runs (and their held-out evals) in a table of its own.
+(name === 'anchoring' ? runAnchoringAblation(argv, (args) => main(args)) : runAblation(name, argv, (args) => main(args))).then(
   (code) => {
     process.exitCode = code;
   },

@@ -38,6 +38,7 @@ export async function injectStage(ctx: SelfplayContext, planned: PlannedEpisode)
       testTimeoutMs: testTimeoutOf(ctx, repo),
       trajectoryPath: ctx.store.trajectoryPath(id),
       signal: ctx.health.signal,
+      ...(planned.realFixes ? { promptAppendix: planned.realFixes } : {}),
     });
   } catch (error) {
     const discard = discardFromError('inject', error);

@@ -9,7 +9,7 @@ import { discardFromError, discardFromExit, discardText, engineStopped, type Dis
 import { attemptId, runSeed } from '../episode-ids.js';
 import { roleLimits } from '../../roles/role-limits.js';
 import type { TestRunCounter } from '../../harness/test-run-counts.js';
-import { quarantineOf, runRepo, testTimeoutOf, type SelfplayContext } from '../selfplay-context.js';
+import { quarantineOf, runRepo, testTimeoutOf, type RunRepo, type SelfplayContext } from '../selfplay-context.js';
 
 /** One Solver attempt, graded (method §4) or discarded (infrastructure: no reward). */
 export interface AttemptOutcome {
@@ -41,6 +41,8 @@ export interface SolveInput {
   seed: number;
   /** The episode's count of test runs: each grading run is added. */
   testRuns?: TestRunCounter;
+  /** Where the bug lives when not at the run repo's commit (an anchor bug mined at its fix commit): its repo and template. */
+  target?: Pick<RunRepo, 'repo' | 'template'>;
 }
 
 /** As solves.json stores it. */
@@ -71,7 +73,7 @@ async function runAttempt(ctx: SelfplayContext, input: SolveInput, n: number): P
     id, n, status: 'discarded', reward: null, exitStatus: exit?.exitStatus ?? null, reason: discardText(discard), turns: exit?.turns ?? 0, tokens: exit ? tokensOf(exit) : 0, leaks,
   });
   if (ctx.health.stopped) return discarded(engineStopped(ctx.health.stopped), null);
-  const { repo, template } = runRepo(ctx, input.repo);
+  const { repo, template } = input.target ?? runRepo(ctx, input.repo);
   // The golden gate's flaky tests judge nothing (see oracleOf's rule, applied to this oracle).
   const quarantine = quarantineOf(ctx, input.repo);
   const oracle = input.originalPassing.filter((id) => !quarantine.has(id));

@@ -52,7 +52,7 @@ export function scoreEpisode(input: ScoreInput): Score {
 }
 
 /** The identity of an episode record: who ran it, on what. */
-export type EpisodeIdentity = Pick<EpisodeRecord, 'id' | 'step' | 'repo' | 'strategy' | 'order' | 'parentBugId' | 'attemptOf' | 'policyVersion' | 'strategyNote'>;
+export type EpisodeIdentity = Pick<EpisodeRecord, 'id' | 'step' | 'repo' | 'strategy' | 'order' | 'parentBugId' | 'attemptOf' | 'policyVersion' | 'strategyNote' | 'anchor'>;
 
 export interface RecordInput {
   identity: EpisodeIdentity;

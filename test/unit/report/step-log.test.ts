@@ -86,6 +86,13 @@ describe('stepScalars', () => {
     expect(scalars['solve/rate_order1']).toBeUndefined();
     expect(scalars['solve/rate_order2']).toBe(0.5);
     expect(Object.keys(scalars).some((name) => name.startsWith('trainer/'))).toBe(false);
+    expect(Object.keys(scalars).some((name) => name.startsWith('anchor/'))).toBe(false);
+  });
+
+  it("logs an anchored step's anchor episodes and solve rate", () => {
+    const [line] = readJsonlSync();
+    const scalars = stepScalars({ ...line!, anchor: { episodes: 2, discarded: 0, invalid: 0, solverAttempts: 4, solved: 1, solveRate: 0.25 } });
+    expect([scalars['anchor/episodes'], scalars['anchor/solve_rate']]).toEqual([2, 0.25]);
   });
 });
 
