@@ -1,7 +1,7 @@
 import { resolve } from 'node:path';
 import type { Command } from 'commander';
 import type { ResolvedRepo } from '../config/resolve-repo.js';
-import { loadAnchorSet } from '../evaluation/load-anchor-set.js';
+import { loadAnchorSet } from '../selfplay/anchoring/load-anchor-set.js';
 import { dockerClient, imageExists } from '../sandbox/docker/docker-client.js';
 import type { SandboxBackend } from '../sandbox/sandbox.js';
 import type { AnchorBugs } from '../selfplay/anchoring/anchor-bug.js';

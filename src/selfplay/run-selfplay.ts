@@ -73,7 +73,7 @@ export interface SelfplayRunInput {
   server?: ServerIdentity | null;
   /** heartbeat.json's period (tests). */
   heartbeatMs?: number;
-  /** With `settings.anchor`: its bugs, loaded and checked by the caller (evaluation/load-anchor-set.ts) before any episode. */
+  /** With `settings.anchor`: its bugs, loaded and checked by the caller (anchoring/load-anchor-set.ts) before any episode. */
   anchorBugs?: AnchorBugs | null;
 }
 

@@ -30,9 +30,9 @@ const LAYERS = [
   'src/rl', // training samples and advantages
   'src/training', // the trainer service client and sampler sync
   'src/catalogue', // fetching catalogue repos
-  'src/selfplay', // the self-play loop
-  'src/mining', // ssr mine: real bugs from a repo's fix commits
   'src/evaluation', // ssr eval: a policy's solve rate on a held-out set
+  'src/selfplay', // the self-play loop (held-out tracking and anchoring use evaluation's loaders and runner)
+  'src/mining', // ssr mine: real bugs from a repo's fix commits
   'src/realism', // ssr realism: synthetic and mined bugs measured side by side
   'src/onboarding', // ssr init: detecting a repo and writing its entry
   'src/report', // rendering a run dir

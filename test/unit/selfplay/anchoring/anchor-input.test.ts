@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ResolvedRepo } from '../../../../src/config/resolve-repo.js';
 import { RunStore } from '../../../../src/corpus/run-store.js';
-import { loadAnchorSet } from '../../../../src/evaluation/load-anchor-set.js';
+import { loadAnchorSet } from '../../../../src/selfplay/anchoring/load-anchor-set.js';
 import { countAnchors } from '../../../../src/selfplay/anchoring/anchor-counts.js';
 import { countEpisodes } from '../../../../src/selfplay/episode-counts.js';
 import { buildStepSamples } from '../../../../src/selfplay/step-samples.js';

@@ -1,13 +1,13 @@
 import { stat } from 'node:fs/promises';
-import type { ResolvedRepo } from '../config/resolve-repo.js';
-import type { AnchorBugs } from '../selfplay/anchoring/anchor-bug.js';
-import { EngineError, isEngineError } from '../util/engine-error.js';
-import { seededRng } from '../util/seeded-rng.js';
-import type { EvalInstance } from './eval-instance.js';
-import { loadCorpusSet } from './load-corpus-set.js';
-import { loadJsonlSet } from './load-jsonl-set.js';
-import { refuseMissingImages } from './missing-images.js';
-import type { RepoLookup } from './repo-lookup.js';
+import type { ResolvedRepo } from '../../config/resolve-repo.js';
+import type { AnchorBugs } from './anchor-bug.js';
+import { EngineError, isEngineError } from '../../util/engine-error.js';
+import { seededRng } from '../../util/seeded-rng.js';
+import type { EvalInstance } from '../../evaluation/eval-instance.js';
+import { loadCorpusSet } from '../../evaluation/load-corpus-set.js';
+import { loadJsonlSet } from '../../evaluation/load-jsonl-set.js';
+import { refuseMissingImages } from '../../evaluation/missing-images.js';
+import type { RepoLookup } from '../../evaluation/repo-lookup.js';
 
 export interface LoadAnchorOptions {
   /** `--anchor-set`, absolute. */
