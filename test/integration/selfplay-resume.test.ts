@@ -75,13 +75,20 @@ describe('ssr selfplay after kill -9: the re-run continues with no lost and no d
     ];
     reference = join(root, 'reference');
     resumed = join(root, 'resumed');
-    await warmReference();
-
-    // Killed mid-step 1 (after its first episode), then mid-step 2, then run to the end.
-    await killWhen(resumed, 'the first episode record', () => episodeLines(resumed).length >= 1);
-    const step2Started = () => existsSync(join(resumed, 'metrics.jsonl')) && readdirSync(join(resumed, 'trajectories')).some((name) => name.startsWith('s2-'));
-    await killWhen(resumed, 'a step-2 trajectory', step2Started);
-    await runToEnd(resumed);
+    // The reference and the interrupted runs share nothing but the repo's image (their own --out,
+    // their own sandboxes, found by each run's pid), so they run side by side: the killed runs'
+    // waits and each run's serial stretches (golden gate, a step's last episode) overlap the other.
+    // The procedural policy's outcomes follow from the seed and the tests' results, not timing.
+    const interrupted = async (): Promise<void> => {
+      // Killed mid-step 1 (after its first episode), then mid-step 2, then run to the end.
+      await killWhen(resumed, 'the first episode record', () => episodeLines(resumed).length >= 1);
+      const step2Started = () => existsSync(join(resumed, 'metrics.jsonl')) && readdirSync(join(resumed, 'trajectories')).some((name) => name.startsWith('s2-'));
+      await killWhen(resumed, 'a step-2 trajectory', step2Started);
+      await runToEnd(resumed);
+    };
+    // Both settle before either's failure is thrown: no run is left going when the hook ends.
+    const settled = await Promise.allSettled([warmReference(), interrupted()]);
+    for (const result of settled) if (result.status === 'rejected') throw result.reason;
     // Four runs: at load 28 on 2 cores they took over 20 minutes (main's version as well).
   }, 1_800_000);
 
