@@ -67,11 +67,13 @@ describe('ssr selfplay after kill -9: the re-run continues with no lost and no d
     const repo = await miniRepo();
     await prepareTemplate(repo, 'docker', silentProgress);
     const reposFile = join(root, 'repos.yaml');
-    // Bugs in two files, so failed attempts grow order-2 episodes that a resume must not lose.
+    // Bugs in two files, so failed attempts grow order-2 episodes that a resume must not lose. One
+    // Solver attempt per bug: at seed 3 step 1's second bug's attempt fails and grows one (a second
+    // attempt only added Solver time to each of the four runs).
     await writeFile(reposFile, `repos:\n  - id: minicalc\n    source:\n      path: ${repo.location}\n    thresholds:\n      min_changed_files: 2\n`);
     args = [
       'selfplay', '--repo', 'minicalc', '--repos', reposFile, '--steps', '2', '--policy', 'procedural', '--seed', '3', '--episodes-per-step', '2',
-      '--attempts', '2', '--strategy', 'direct', '--solver-max-turns', '24', '--sandbox', 'docker', '--json',
+      '--attempts', '1', '--strategy', 'direct', '--solver-max-turns', '24', '--sandbox', 'docker', '--json',
     ];
     reference = join(root, 'reference');
     resumed = join(root, 'resumed');
