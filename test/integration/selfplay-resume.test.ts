@@ -10,7 +10,12 @@ import { silentProgress } from '../../src/util/progress.js';
 import { prepareTemplate } from '../../src/sandbox/sandbox-factory.js';
 import { episodeLines, episodesById, killGroup, miniRepo, sampleIds, spawnCli, waitFor } from './selfplay-helpers.js';
 
-const RUN_TIMEOUT_MS = 300_000;
+/**
+ * How long a kill waits for its moment. The wait also ends when the run does, so this only bounds
+ * a run that hangs: the set-up hook's own limit. (300 s failed main's version at load 30, where
+ * the first episode record took longer, and the killed runs now share the machine with the reference.)
+ */
+const RUN_TIMEOUT_MS = 1_800_000;
 
 /** Ids of the containers a process owns, as the Docker engine lists them. */
 async function containersOf(pid: number): Promise<string[]> {
