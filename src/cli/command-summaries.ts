@@ -13,6 +13,7 @@ export const COMMAND_SUMMARIES: Readonly<Record<string, string>> = {
   export: 'export bugs as runnable SWE-bench instances, Solver attempts',
   mine: "mine real bugs from a repo's history of fix commits",
   eval: 'solve rate and pass@k of a policy on a held-out set',
+  realism: 'synthetic and mined bugs side by side, measured alike',
   report: 'write the HTML report of a run (or compare runs)',
   'test-run': "run a repo's tests + parser in a fresh sandbox",
   'build-image': "build a repo's sandbox image (reused when present)",

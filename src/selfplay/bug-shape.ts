@@ -6,6 +6,8 @@ import { parseUnifiedDiff } from '../code/unified-diff.js';
 export interface BugShape {
   /** Files bug_inject.diff changes. */
   files: number;
+  /** Hunks of bug_inject.diff (a whole added or deleted file is one). */
+  hunks: number;
   /** Removed + added lines. */
   lines: number;
   /** Change kinds: the procedural operators when the Injector recorded them, else the diff's shape. */
@@ -27,16 +29,18 @@ export function diffShape(diff: string): BugShape {
     const { files, touchedPaths } = parseUnifiedDiff(diff);
     const kinds = new Set<string>();
     let lines = 0;
+    let hunks = 0;
     for (const file of files) {
+      hunks += file.hunks.length;
       if (file.kind === 'deleted') kinds.add('delete-file');
       else if (file.kind === 'added') kinds.add('add-file');
       else if (file.kind === 'renamed') kinds.add('rename-file');
       for (const hunk of file.kind === 'modified' || file.kind === 'renamed' ? file.hunks : []) kinds.add(hunkKind(hunk));
       lines += file.addedLines + file.removedLines;
     }
-    return { files: touchedPaths.length, lines, kinds: [...kinds].sort() };
+    return { files: touchedPaths.length, hunks, lines, kinds: [...kinds].sort() };
   } catch {
-    return { files: 0, lines: 0, kinds: ['unparsable'] };
+    return { files: 0, hunks: 0, lines: 0, kinds: ['unparsable'] };
   }
 }
 

@@ -1,6 +1,6 @@
 import { createServer, type IncomingHttpHeaders, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { chatPromptTokens, flavorChatRejection, flavorRoutes, modelEntry, overflowBody, type FakeServerFlavor } from './fake-server-flavor.js';
+import { chatPromptTokens, flavorChatRejection, flavorRoutes, modelEntry, overflowBody, type FakeGenerationDefaults, type FakeServerFlavor } from './fake-server-flavor.js';
 import { TOY_END_OF_TURN, toyDecode, toyEncode, toyTokenizeChat, type ToyChatMessage } from './toy-tokenizer.js';
 
 /** A scripted `/v1/chat/completions` answer. String `arguments` are sent verbatim (to test undecodable JSON). */
@@ -75,6 +75,8 @@ export interface FakeOpenAIServerOptions {
    * back: processed, log-prob 0 for the only token left; raw, the model's (below 0).
    */
   logprobsMode?: 'raw' | 'processed';
+  /** The generation defaults the server reports (with `flavor`), see fake-server-flavor.ts. */
+  generationDefaults?: FakeGenerationDefaults;
 }
 
 export interface FakeOpenAIServer {
@@ -108,7 +110,7 @@ export async function startFakeOpenAIServer(options: FakeOpenAIServerOptions = {
 
   const routes: Record<string, (body: Record<string, unknown>) => [number, unknown] | Promise<[number, unknown]>> = {
     'GET /v1/models': () => [200, { object: 'list', data: [modelEntry(model, maxModelLen, options.flavor)] }],
-    ...flavorRoutes(maxModelLen, options.flavor),
+    ...flavorRoutes(maxModelLen, options.flavor, options.generationDefaults),
     'POST /v1/chat/completions': (body) => {
       const rejection = flavorChatRejection(body, { maxModelLen, ...options });
       if (rejection) return rejection;

@@ -6,6 +6,7 @@ import { renderToyChat, type ToyChatMessage } from './toy-tokenizer.js';
  *   `--enable-auto-tool-choice --tool-call-parser` is a 400; prompt + max_tokens beyond the context is a 400.
  * - `sglang`: `/v1/models` carries no context; `/get_server_info` has `context_length`; without
  *   `--tool-call-parser` tools are accepted and calls come back as text.
+ * Either reports the generation defaults it was started with ({@link FakeGenerationDefaults}).
  */
 export type FakeServerFlavor = 'vllm' | 'sglang';
 
@@ -26,12 +27,38 @@ export function modelEntry(model: string, maxModelLen: number, flavor: FakeServe
   return flavor === 'vllm' ? { ...entry, root: model, max_model_len: maxModelLen } : entry;
 }
 
-/** The native routes a flavor adds (SGLang's server info). */
-export function flavorRoutes(maxModelLen: number, flavor: FakeServerFlavor | undefined): Record<string, Route> {
+/**
+ * The generation defaults a server was started with, reported where the real one reports them:
+ * SGLang `--preferred-sampling-params` (the JSON text, as SGLang echoes it) and `--sampling-defaults`
+ * in `/get_server_info` (and the former in `/get_model_info`); vLLM `--generation-config` and
+ * `--override-generation-config` in `/server_info?config_format=json`, served only with
+ * VLLM_SERVER_DEV_MODE=1 (`devMode`).
+ */
+export interface FakeGenerationDefaults {
+  preferredSamplingParams?: Record<string, unknown>;
+  samplingDefaults?: 'model' | 'openai';
+  vllm?: { devMode: boolean; generationConfig?: string; override?: Record<string, unknown> };
+  /** SGLang's info routes: `legacy` (default) `/get_server_info` and `/get_model_info`; `current` only `/server_info` and `/model_info`. */
+  sglangRoutes?: 'legacy' | 'current';
+}
+
+/** The native routes a flavor adds (SGLang's server info, vLLM's dev-mode server info). */
+export function flavorRoutes(maxModelLen: number, flavor: FakeServerFlavor | undefined, defaults: FakeGenerationDefaults = {}): Record<string, Route> {
+  const preferred = defaults.preferredSamplingParams === undefined ? null : JSON.stringify(defaults.preferredSamplingParams);
+  if (flavor === 'vllm') {
+    const vllm = defaults.vllm;
+    if (!vllm?.devMode) return {};
+    const modelConfig = { max_model_len: maxModelLen, generation_config: vllm.generationConfig ?? 'auto', override_generation_config: vllm.override ?? {} };
+    return { 'GET /server_info': () => [200, { vllm_config: { model_config: modelConfig }, vllm_env: {} }] };
+  }
   if (flavor !== 'sglang') return {};
+  const [model, server] = defaults.sglangRoutes === 'current' ? ['GET /model_info', 'GET /server_info'] : ['GET /get_model_info', 'GET /get_server_info'];
   return {
-    'GET /get_model_info': () => [200, { model_path: 'fake/model', tokenizer_path: 'fake/model', is_generation: true }],
-    'GET /get_server_info': () => [200, { context_length: maxModelLen, tool_call_parser: null, version: '0.4.9' }],
+    [model]: () => [200, { model_path: 'fake/model', tokenizer_path: 'fake/model', is_generation: true, preferred_sampling_params: preferred }],
+    [server]: () => [
+      200,
+      { context_length: maxModelLen, tool_call_parser: null, version: '0.4.9', preferred_sampling_params: preferred, sampling_defaults: defaults.samplingDefaults ?? 'model' },
+    ],
   };
 }
 

@@ -1,6 +1,7 @@
 import { readFile, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCli } from '../helpers/cli.js';
 import { ROOT_REPOS_YAML } from '../helpers/sandboxes.js';
@@ -10,10 +11,13 @@ import { ROOT_REPOS_YAML } from '../helpers/sandboxes.js';
 // already passes on its parent. One mine and one eval are shared by every assertion.
 const FIX_OVERLAP = '221fe485b1040fac98911bcef2697a81ff3ab45b';
 const FIX_EXPONENT = '43723755025885e7b84b7d7b25e8d83f32c418a3';
+// A synthetic pyrange bug as ssr corpus stored it (test/fixtures/realism/README.md).
+const SYNTHETIC = fileURLToPath(new URL('../fixtures/realism/pyrange-synthetic', import.meta.url));
 
 describe('ssr mine + ssr eval on pyrange (real git history, real Docker, real pytest)', () => {
   let root: string;
   const mined = () => join(root, 'mined');
+  const evalDir = () => join(root, 'eval');
   const cli = (args: string[]) => runCli([...args, '--repos', ROOT_REPOS_YAML, '--sandbox', 'docker']);
 
   beforeAll(async () => {
@@ -56,7 +60,7 @@ describe('ssr mine + ssr eval on pyrange (real git history, real Docker, real py
   }, 600_000);
 
   it('ssr eval --policy procedural over the mined set gives a table per repo and per bug kind, and a report page', async () => {
-    const out = join(root, 'eval');
+    const out = evalDir();
     const { code, stdout, stderr } = await cli(['eval', '--policy', 'procedural', '--set', mined(), '--attempts', '1', '--out', out, '--json']);
     expect(code, stderr).toBe(0);
     const summary = JSON.parse(stdout) as { all: { instances: number; attempts: number; solved: number }; byRepo: { group: string }[]; byKind: { group: string; instances: number }[] };
@@ -68,6 +72,23 @@ describe('ssr mine + ssr eval on pyrange (real git history, real Docker, real py
     expect(summary.all.solved).toBe(attempts.filter((a) => a.reward === 1).length);
     expect(await readFile(join(out, 'report.html'), 'utf8')).toContain('<h2 id="eval">Held-out evaluation</h2>');
   }, 600_000);
+
+  it('ssr realism puts the mined bugs beside synthetic ones of the same repo, with the solve rate of the eval above', async () => {
+    const { code, stdout, stderr } = await runCli(['realism', '--synthetic', SYNTHETIC, '--real', mined(), '--real-eval', evalDir(), '--json']);
+    expect(code, stderr).toBe(0);
+    const summary = JSON.parse(stdout) as { sharedRepos: string[]; all: Record<'synthetic' | 'real', { bugs: number; kinds: object; failingTests: object; files: object; sameChangeAsOther: number; solver: { attempts: number; solved: number } | null }> };
+    expect(summary.sharedRepos).toEqual(['pyrange']);
+    // The two fixes break 2 and 1 tests, each in one code file. The fixture's bugs break 7 and 1:
+    // the history strategy's revert of the exponent fix is the mined exponent bug again.
+    expect(summary.all.real).toMatchObject({ bugs: 2, kinds: { mined: 2 }, failingTests: { mean: 1.5, median: 1.5, max: 2 }, files: { max: 1 }, sameChangeAsOther: 1 });
+    expect(summary.all.synthetic).toMatchObject({ bugs: 2, kinds: { 'remove-function-body': 1, 'revert-commit': 1 }, failingTests: { mean: 4, median: 4, max: 7 }, sameChangeAsOther: 1, solver: null });
+    const evalSummary = JSON.parse(await readFile(join(evalDir(), 'eval.json'), 'utf8')) as { all: { attempts: number; solved: number } };
+    expect(summary.all.real.solver).toMatchObject({ attempts: 2, solved: evalSummary.all.solved });
+    const html = join(root, 'realism.html');
+    const text = await runCli(['realism', '--synthetic', SYNTHETIC, '--real', mined(), '--real-eval', evalDir(), '--html', html]);
+    expect(text.stdout).toMatch(/^ {2}failing tests \(FAIL_TO_PASS\)\s+4 \/ 4 \/ 7\s+1\.5 \/ 1\.5 \/ 2$/m);
+    expect(await readFile(html, 'utf8')).toContain('<h2 id="realism">Realism</h2>');
+  }, 60_000);
 
   it('exports the mined set with commit messages as problem statements; an eval set naming missing images is refused before any episode', async () => {
     const jsonl = join(root, 'export', 'set.jsonl');

@@ -103,6 +103,13 @@ describe('procedural Injector on pyledger (real Docker, real pytest, real valida
     // The F tests were really run alone and in reverse order (pytest on pyledger), and held.
     expect(result.checks.at(-1)).toMatchObject({ name: 'order-independence', status: 'pass', evidence: { runner: 'pytest', passesAlone: [], flipsWithOrder: [] } });
     expect((result.checks.at(-1)!.evidence as { judgedAlone: number }).judgedAlone).toBeGreaterThan(0);
+    // Its own runs: the clean run, one per candidate (removal and direct: only the test files that
+    // execute the candidate's lines), the weakened runs, and no run of B of its own (a one-file
+    // bug's candidate run is B's). Removal seed 2's first candidate is its bug, in a function body.
+    const runs = rollout.metadata.testRuns as { full: number; restricted: number };
+    expect(runs.full, JSON.stringify(rollout.metadata)).toBeLessThanOrEqual(1 + (rollout.metadata.attempts as number));
+    expect(rollout.metadata.candidateTests).toMatch(strategy === 'history' ? /^the whole suite: history/ : /^the test files that execute the changed lines$/);
+    if (strategy === 'removal') expect(runs).toEqual({ full: 1, restricted: 2 });
     expect(rollout.summary).toContain(`Injected a ${recorded} bug`);
     expect(rollout.summary).toContain('/tmp/ssr_art/metadata.json');
   }, TIMEOUT_MS);

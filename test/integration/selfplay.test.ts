@@ -206,8 +206,9 @@ describe('ssr selfplay: one step on pyledger with the procedural policy (real Do
     for (const record of records) expect([undefined, 0, 2], record.id).toContain(record.testRuns?.original?.full);
     expect(records.reduce((sum, record) => sum + (record.testRuns?.original?.full ?? 0), 0)).toBeGreaterThanOrEqual(2);
     for (const record of records.filter((r) => r.order === 1 && r.valid === true)) {
-      // The procedural Injector: its clean run, a candidate at least, and the weakened run on the oracle files only.
-      expect(record.testRuns?.injector?.full, record.id).toBeGreaterThanOrEqual(2);
+      // The procedural Injector: its clean run in full; candidates (on the test files that execute
+      // their lines, or in full) and the weakened run on the oracle files only.
+      expect(record.testRuns?.injector?.full, record.id).toBeGreaterThanOrEqual(1);
       expect(record.testRuns?.injector?.restricted, record.id).toBeGreaterThanOrEqual(1);
       expect(total(record, 'buggy') + total(record, 'audit'), record.id).toBeGreaterThanOrEqual(1);
       expect(total(record, 'weakened'), record.id).toBe(1);

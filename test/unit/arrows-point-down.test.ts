@@ -33,6 +33,7 @@ const LAYERS = [
   'src/selfplay', // the self-play loop
   'src/mining', // ssr mine: real bugs from a repo's fix commits
   'src/evaluation', // ssr eval: a policy's solve rate on a held-out set
+  'src/realism', // ssr realism: synthetic and mined bugs measured side by side
   'src/onboarding', // ssr init: detecting a repo and writing its entry
   'src/report', // rendering a run dir
   'src/cli', // commands: parse flags, call the layers below

@@ -1,4 +1,4 @@
-"""Checkpoints: `/weights/save` writes one, `--resume` loads a resumable one, a sampler's
+"""Checkpoints: `/weights/save` writes one, `--resume` loads a resumable one (resume.py), a sampler's
 `/update_weights_from_disk` loads the weights of either kind.
 
     <dir>/                    e.g. checkpoints/v12 (resumable) or checkpoints/sampler/v12 (weights only)
@@ -38,9 +38,6 @@ from .torch_io import torch_save
 MANIFEST_FILE = "manifest.json"
 TRAINING_STATE_FILE = "training_state.pt"
 FORMAT = "ssr-trainer-checkpoint/1"
-# torch 1.13's weights-only unpickler rejects plain floats (the optimizer's lr, betas): there the
-# training state, a file this trainer wrote itself, is read with the full unpickler.
-_WEIGHTS_ONLY_READS_FLOATS = int(torch.__version__.split(".")[0]) >= 2
 
 
 class CheckpointError(ValueError):
@@ -89,36 +86,34 @@ def is_resumable(manifest: Dict[str, Any]) -> bool:
     return TRAINING_STATE_FILE in manifest["files"]
 
 
-def load_checkpoint(path: str, policy: Any, trainer: Any) -> Dict[str, Any]:
-    """Resumes `trainer` (built on `policy` as the checkpoint's run built it) from `path`: weights,
-    optimizer, steps, version and RNG. Returns the manifest."""
-    manifest = _checked(path, policy)
-    if not is_resumable(manifest):
-        raise CheckpointError(f"{path} has no {TRAINING_STATE_FILE} in its manifest: it holds no optimizer state to resume from "
-                              "(a sampler sync's weights-only export); resume from a checkpoint `ssr selfplay --save-every` wrote")
-    state = _load_training_state(path, manifest)
-    _load_weights(path, policy)
-    try:
-        trainer.load_state_dict(state)
-    except (KeyError, ValueError, RuntimeError) as error:
-        raise CheckpointError(f"{os.path.join(path, TRAINING_STATE_FILE)} does not fit this model: {error}") from error
-    _restore_rng(state.get("rng") or {})
-    return manifest
-
-
 def load_weights_only(path: str, policy: Any) -> Dict[str, Any]:
     """Loads the weights of the checkpoint at `path` into `policy` (built as the saving run built
     it), after the same checks as a resume; the training state is neither read nor hashed (a
     sampler needs only the weights). Returns the manifest (its `version` is the weights')."""
-    manifest = _checked(path, policy, skip=(TRAINING_STATE_FILE,))
+    manifest = check_weights(path, policy)
     _load_weights(path, policy)
     return manifest
 
 
-def _checked(path: str, policy: Any, skip: tuple = ()) -> Dict[str, Any]:
+def check_weights(path: str, policy: Any) -> Dict[str, Any]:
+    """`load_weights_only`'s checks alone (manifest, weight files' sizes and sha256, model identity),
+    reading only: the ranks of a multi-process trainer all pass them before any loads (rank_weights.py)."""
+    return verified_manifest(path, policy, skip=(TRAINING_STATE_FILE,))
+
+
+def load_checked_weights(path: str, policy: Any) -> None:
+    """The weights of a checkpoint `check_weights` passed, into `policy`."""
+    _load_weights(path, policy)
+
+
+def verified_manifest(path: str, policy: Any, skip: tuple = (), saved_dtype: Any = None) -> Dict[str, Any]:
+    """The manifest of the checkpoint at `path` once its files and its model identity are checked."""
     manifest = read_manifest(path)
     _verify_files(path, manifest, skip)
-    problems = identity_mismatches(manifest.get("model") or {}, model_identity(policy))
+    identity = model_identity(policy)
+    if saved_dtype is not None:  # FSDP's fp32 model, the checkpoint's weights in its compute dtype
+        identity["dtype"] = str(saved_dtype).replace("torch.", "")
+    problems = identity_mismatches(manifest.get("model") or {}, identity)
     if problems:
         raise CheckpointError(f"{path} was saved from another model configuration: {'; '.join(problems)}")
     return manifest
@@ -250,32 +245,8 @@ def _verify_files(path: str, manifest: Dict[str, Any], skip: tuple = ()) -> None
             raise CheckpointError(f"{full} is corrupt: its sha256 differs from the manifest's")
 
 
-def _load_training_state(path: str, manifest: Dict[str, Any]) -> Dict[str, Any]:
-    full = os.path.join(path, TRAINING_STATE_FILE)
-    try:
-        state = torch.load(full, map_location="cpu", weights_only=_WEIGHTS_ONLY_READS_FLOATS)
-    except Exception as error:  # noqa: BLE001 (torch raises many kinds for a bad file)
-        raise CheckpointError(f"{full} cannot be read: {error}") from error
-    if not isinstance(state, dict) or state.get("format") != FORMAT or "optimizer" not in state:
-        raise CheckpointError(f"{full} is not an ssr-trainer training state")
-    for key in ("version", "steps"):
-        if state.get(key) != manifest[key]:
-            raise CheckpointError(f"{full} is at {key} {state.get(key)}, the manifest says {manifest[key]}")
-    return state
-
-
 def _capture_rng() -> Dict[str, Any]:
     rng: Dict[str, Any] = {"torch": torch.get_rng_state(), "python": random.getstate(), "cuda": None}
     if torch.cuda.is_available() and torch.cuda.is_initialized():
         rng["cuda"] = torch.cuda.get_rng_state_all()
     return rng
-
-
-def _restore_rng(rng: Dict[str, Any]) -> None:
-    if rng.get("torch") is not None:
-        torch.set_rng_state(rng["torch"])
-    if rng.get("python") is not None:
-        random.setstate(rng["python"])
-    if rng.get("cuda") and torch.cuda.is_available():
-        for index, device_state in enumerate(rng["cuda"][: torch.cuda.device_count()]):
-            torch.cuda.set_rng_state(device_state, index)

@@ -23,8 +23,8 @@ of docs/rl-contract.md, done by FSDP itself.
 
 from __future__ import annotations
 
-import copy
 import dataclasses
+import math
 import os
 from collections import defaultdict
 from contextlib import nullcontext
@@ -34,8 +34,12 @@ from typing import Any, Dict, Iterator, List, Optional, Sequence, Tuple
 import torch
 import torch.distributed as dist
 
+from .checkpoint import CheckpointError
 from .models import Policy, batch_logprobs
 from .models import _dtype as compute_dtype  # --dtype's meaning, shared with load_policy
+from .fsdp_state import full_state, gather_full_weights, layer_classes, load_full_state, plain_copy
+from .rank_weights import load_on_every_rank
+from .step_metrics import grad_square_sum
 from .train import TrainConfig, Trainer
 
 PARALLEL_MODES = ("auto", "fsdp", "ddp")
@@ -146,7 +150,7 @@ def _wrap(policy: Policy, mode: str, ranks: Ranks, compute_dtype: Optional[torch
     from torch.distributed.fsdp import FullyShardedDataParallel, MixedPrecision
 
     wrap_policy = None
-    layers = _layer_classes(policy.module)
+    layers = layer_classes(policy.module)
     if layers:
         from torch.distributed.fsdp.wrap import ModuleWrapPolicy
 
@@ -163,23 +167,16 @@ def _wrap(policy: Policy, mode: str, ranks: Ranks, compute_dtype: Optional[torch
                                     device_id=torch.device(ranks.device) if cuda else torch.device("cpu"))
 
 
-def _layer_classes(module: torch.nn.Module) -> set:
-    """transformers' decoder layer classes (`_no_split_modules`): one FSDP unit each."""
-    base = module.get_base_model() if hasattr(module, "get_base_model") else module
-    names = set(getattr(base, "_no_split_modules", None) or ())
-    return {type(m) for m in module.modules() if type(m).__name__ in names}
-
-
 class DistributedTrainer(Trainer):
     """A `Trainer` whose step runs on every rank of a torchrun job (see the module's docstring).
     On rank 0 `step`, `state_dict` and `stop` first tell the other ranks to do the same."""
 
     def __init__(self, policy: Policy, config: Optional[TrainConfig], version: int, ranks: Ranks, mode: str,
                  compute_dtype: Optional[torch.dtype] = None, master_weights: str = "fp32") -> None:
-        self.ranks, self.mode = ranks, mode
+        self.ranks, self.mode, self.compute = ranks, mode, compute_dtype
         self.sharded = mode == "fsdp"
         # Rank 0 samples from (and saves) full weights: under FSDP a plain copy, taken before sharding.
-        self.full = _plain_copy(policy, compute_dtype) if self.sharded and ranks.rank == 0 else policy
+        self.full = plain_copy(policy, compute_dtype) if self.sharded and ranks.rank == 0 else policy
         self._counts: List[int] = [0] * ranks.world
         # Gathered full weights go to host memory on a GPU (on CPU, FSDP's offload copy crashes torch 2.13).
         self._offload = ranks.device.startswith("cuda")
@@ -199,31 +196,37 @@ class DistributedTrainer(Trainer):
             self.ranks.post(("step", list(samples), overrides))
         metrics = super().step(samples, overrides)
         if self.sharded:
-            self._gather_full_weights()
+            gather_full_weights(self)
         metrics["parallel"] = {"mode": self.mode, "world_size": self.ranks.world, "micro_batches": self._counts}
         return metrics
 
-    def accumulate(self, samples, config=None):
-        # Per-role gradient norms would need each role's gradient reduced apart: not measured here (0).
-        config = dataclasses.replace(config or self.config, per_role_grad_norm=False)
-        return super().accumulate(samples, config)
-
     def _micro_batch_plan(self, batches: Sequence[Any]) -> Iterator[Tuple[Any, float, Any]]:
         world, rank = self.ranks.world, self.ranks.rank
-        mine = batches[rank::world]
-        rounds = -(-len(batches) // world)  # the busiest rank's count: every rank runs that many
-        self._counts = [len(batches[r::world]) for r in range(world)]
-        for i in range(rounds):
-            last = i == rounds - 1
-            # DDP reduces on the last backward only (no_sync before it: one all-reduce per step), unless
-            # precision.py moves each backward's gradients into fp32 masters (then each must be reduced
-            # first); FSDP reduce-scatters every one (no_sync would keep unsharded gradients: full memory).
-            deferred = not last and not self.sharded and not self.precision.enabled
-            context = self.wrapped.no_sync() if deferred else nullcontext()
-            if i < len(mine):
-                yield mine[i], float(world), context
-            else:  # a stand-in so that this rank joins the reduction; it adds nothing
-                yield batches[0], 0.0, context
+        # Role by role (micro_batches' order), each role's micro-batches dealt round-robin and reduced by
+        # the role's last backward: each role's reduced share can then be measured (_role_grad_norm).
+        segments: List[List[Any]] = []
+        for batch in batches:
+            if segments and segments[-1][0][0].role == batch[0].role:
+                segments[-1].append(batch)
+            else:
+                segments.append([batch])
+        self._counts = [sum(len(segment[r::world]) for segment in segments) for r in range(world)]
+        for segment in segments:
+            mine, rounds = segment[rank::world], -(-len(segment) // world)  # every rank runs the busiest one's count
+            for i in range(rounds):
+                # DDP reduces on a role's last backward only (no_sync before it), unless precision.py moves each
+                # backward's gradients into fp32 masters (then each must be reduced first); FSDP reduce-scatters
+                # every one (no_sync would keep unsharded gradients: full memory).
+                deferred = i < rounds - 1 and not self.sharded and not self.precision.enabled
+                context = self.wrapped.no_sync() if deferred else nullcontext()
+                # A rank short of one runs a stand-in of the same role, weighted 0, so that it joins the reduction.
+                yield (mine[i], float(world), context) if i < len(mine) else (segment[0], 0.0, context)
+
+    def _role_grad_norm(self, minus):
+        if not self.sharded:  # DDP: every rank holds the reduced gradient
+            return super()._role_grad_norm(minus)
+        # FSDP: each rank holds a shard of the reduced gradient; their squares add up.
+        return math.sqrt(sum(self.ranks.gather(grad_square_sum(self.params, minus)))) / self.precision.loss_scale
 
     def _logprobs(self, ids, select, chunk, with_entropy, attention):
         return self.wrapped(ids, select, attention, chunk, with_entropy)
@@ -248,33 +251,24 @@ class DistributedTrainer(Trainer):
             return super().state_dict()
         if self.ranks.rank == 0:
             self.ranks.post(("state_dict",))
-        from torch.distributed.fsdp import FullOptimStateDictConfig, FullStateDictConfig, StateDictType
-        from torch.distributed.fsdp import FullyShardedDataParallel as FSDP
-
-        with FSDP.state_dict_type(self.wrapped, StateDictType.FULL_STATE_DICT, FullStateDictConfig(offload_to_cpu=self._offload, rank0_only=True),
-                                  FullOptimStateDictConfig(offload_to_cpu=self._offload, rank0_only=True)):
-            optimizer = FSDP.optim_state_dict(self.wrapped, self.optimizer)
-        return {"version": self.version, "steps": self.steps, "optimizer": optimizer, "sharded": "fsdp"}
+        return full_state(self)
 
     def load_state_dict(self, state: Dict[str, Any]) -> None:
+        """FSDP: this rank's shard of a checkpoint's optimizer state (the weights were loaded before
+        sharding); DDP: the whole of it, as one process."""
         if self.sharded:
-            raise ValueError("resuming an FSDP run is not supported yet: start from the checkpoint's weights (--model DIR)")
+            return load_full_state(self, state)
         super().load_state_dict(state)
+
+    def load_weights(self, path: str) -> Dict[str, Any]:
+        if self.ranks.rank == 0:
+            self.ranks.post(("load_weights", path))
+        return load_on_every_rank(self, path)
 
     def stop(self) -> None:
         """Rank 0: lets the other ranks leave `follow()`."""
         if self.ranks.rank == 0:
             self.ranks.post(("stop",))
-
-    def _gather_full_weights(self) -> None:
-        from torch.distributed.fsdp import FullStateDictConfig, StateDictType
-        from torch.distributed.fsdp import FullyShardedDataParallel as FSDP
-
-        with FSDP.state_dict_type(self.wrapped, StateDictType.FULL_STATE_DICT, FullStateDictConfig(offload_to_cpu=self._offload, rank0_only=True)):
-            state = self.wrapped.state_dict()
-        if self.ranks.rank == 0:
-            prefix = "model."
-            self.full.module.load_state_dict({k[len(prefix):]: v for k, v in state.items() if k.startswith(prefix)})
 
 
 def follow(trainer: DistributedTrainer) -> None:
@@ -291,14 +285,8 @@ def follow(trainer: DistributedTrainer) -> None:
                 pass  # rank 0 answers the request with the error
         elif command[0] == "state_dict":
             trainer.state_dict()
-
-
-def _plain_copy(policy: Policy, dtype: Optional[torch.dtype]) -> Policy:
-    """The full weights rank 0 samples from, in the compute dtype (cast from the fp32 masters)."""
-    full = copy.copy(policy)
-    # requires_grad kept as the trained model has it: a checkpoint's model identity counts the trained
-    # parameters (nothing trains this copy: it is only loaded, under no_grad).
-    full.module = copy.deepcopy(policy.module)
-    if dtype is not None:
-        full.module.to(dtype)
-    return full
+        elif command[0] == "load_weights":
+            try:
+                trainer.load_weights(command[1])
+            except CheckpointError:
+                pass  # rank 0 answers the request with the error

@@ -27,15 +27,17 @@ from typing import Any, Dict, List, Optional, Tuple
 import torch
 
 from .chat_template import ChatTemplate
-from .checkpoint import CheckpointError, load_checkpoint, load_weights_only, save_checkpoint
+from .checkpoint import CheckpointError, save_checkpoint
 from .completion_request import prompt_ids, sampling_jobs
 from .distributed import PARALLEL_MODES, DistributedTrainer, compute_dtype, follow, init_from_env, resolve_mode, world_size
 from .engine import SamplingEngine
+from .fsdp_state import fsdp_resume_dtype
 from .models import Policy, load_policy
 from .samples import parse_samples
 from .precision import MASTER_WEIGHTS
 from .prefix_cache import DEFAULT_PREFIX_CACHE_MB
 from .probe_logprobs import probe_logprobs
+from .resume import load_resume_weights, resume_training_state
 from .retention import DiskFullError, check_space, checkpoint_bytes, prune_checkpoints
 from .running_batch import LOGPROB_MODES
 from .sampling import Completion
@@ -218,17 +220,12 @@ class PolicyService:
             raise _failed(400, "'model_path' must be the path of a checkpoint directory written by /weights/save")
         if body.get("load_format") not in _LOAD_FORMATS:
             raise _failed(400, f"load_format {json.dumps(body.get('load_format'))} is not supported: this service loads /weights/save checkpoints (auto)")
-        if getattr(self.trainer, "world_size", 1) > 1:
-            raise _failed(400, "this trainer runs on several processes (torchrun): it cannot load weights into all of them; "
-                          "restart it with --resume, or load them into a single-process sampler service")
         started = time.perf_counter()
         with self.served.training():
-            try:
-                manifest = load_weights_only(path, self.policy)
+            try:  # every rank of a multi-process trainer loads them (rank_weights.py)
+                manifest = self.trainer.load_weights(path)
             except CheckpointError as error:
                 raise _failed(400, f"cannot load {path}: {error}") from None
-            self.trainer.version = manifest["version"]
-            self.trainer.precision.sync_from_model()  # a later step trains from the loaded weights
             self.served.publish(self.policy, self.trainer.version)
         kind = manifest["model"]["weights"]
         return {"success": True, "message": f"loaded {os.path.abspath(path)} ({kind} weights) in {time.perf_counter() - started:.2f} s: serving version {self.version}",
@@ -333,9 +330,6 @@ def main(argv: Optional[List[str]] = None) -> None:
         torch.set_num_threads(args.threads)
     # Under torchrun: the mode is settled (and refused with its reason) before waiting for the other ranks.
     mode = resolve_mode(args.parallel, args.device) if world_size() > 1 else None
-    if mode == "fsdp" and args.resume:
-        raise SystemExit("ssr-trainer: --resume with --parallel fsdp is not supported yet: start from the checkpoint's weights with --model DIR "
-                         "(a fresh optimizer), or resume a DDP run's checkpoint with --parallel ddp")
     ranks = init_from_env(args.device) if mode else None
     device, dtype = (ranks.device if ranks else args.device), args.dtype
     if mode == "fsdp":
@@ -354,11 +348,12 @@ def main(argv: Optional[List[str]] = None) -> None:
         overrides: Dict[str, Any] = json.loads(args.train_config) if args.train_config else {}
     except json.JSONDecodeError as error:
         raise SystemExit(f"--train-config: not JSON ({error.msg})") from None
-    if args.lr is not None:
-        overrides["lr"] = args.lr
-    if args.warmup_steps is not None:
-        overrides["warmup_steps"] = args.warmup_steps
+    overrides.update({key: value for key, value in (("lr", args.lr), ("warmup_steps", args.warmup_steps)) if value is not None})
     config = default_train_config(policy).with_overrides(overrides)
+    try:  # the weights before the trainer is built on them (FSDP shards what it is given), the rest after
+        resume = load_resume_weights(args.resume, policy, fsdp_resume_dtype(mode, args))[1] if args.resume else None
+    except CheckpointError as error:
+        raise SystemExit(f"ssr-trainer: cannot resume: {error}") from None
     try:
         if ranks:
             # The tiny model stays fp32 under `auto`, as in one process.
@@ -369,9 +364,9 @@ def main(argv: Optional[List[str]] = None) -> None:
     except ValueError as error:  # fp16 without masters, or without a GradScaler on this device
         raise SystemExit(f"ssr-trainer: --dtype {args.dtype} --master-weights {args.master_weights}: {error}") from None
     resumed = ""
-    if args.resume:
+    if resume is not None:
         try:
-            load_checkpoint(args.resume, policy, trainer)
+            resume_training_state(args.resume, resume, trainer)
         except CheckpointError as error:
             raise SystemExit(f"ssr-trainer: cannot resume: {error}") from None
         resumed = f", resumed from {os.path.abspath(args.resume)} at step {trainer.steps}"

@@ -14,10 +14,12 @@ from typing import Any, Dict, Iterable, List, Optional, Sequence, Tuple
 import torch
 
 from .advantages import loss_denominator
+from .checkpoint import load_weights_only
 from .loss import LossConfig, policy_loss_terms
 from .models import Policy, batch_logprobs
 from .precision import Precision
 from .samples import ROLES, TrainingSample, parse_sample
+from .step_metrics import grad_square_sum, mean, summary
 
 EXCLUSION_REASONS = ("stale", "masked", "no_tokens", "no_loss_tokens", "too_long", "zero_advantage_group")
 
@@ -253,6 +255,14 @@ class Trainer:
         self.precision.load_state_dict(state.get("precision"))
         self.steps, self.version = int(state["steps"]), int(state["version"])
 
+    def load_weights(self, path: str) -> Dict[str, Any]:
+        """/update_weights_from_disk: a checkpoint's weights (checked), trained from and served at its
+        version; the optimizer keeps its state (distributed.py: on every rank)."""
+        manifest = load_weights_only(path, self.policy)
+        self.version = manifest["version"]
+        self.precision.sync_from_model()  # a later step trains from the loaded weights
+        return manifest
+
     def accumulate(self, samples: Sequence[TrainingSample], config: Optional[TrainConfig] = None) -> Dict[str, Any]:
         """Forward + backward over all micro-batches; gradients are left in `.grad` (not stepped).
         The loss of every micro-batch is divided by the whole batch's denominator, so the summed
@@ -273,7 +283,7 @@ class Trainer:
         for batch, scale, sync in self._micro_batch_plan(micro_batches(kept, config)):
             role = batch[0].role
             if previous_role is not None and role != previous_role and config.per_role_grad_norm and both_roles:
-                role_norms[previous_role] = _grad_norm(self.params) / self.precision.loss_scale
+                role_norms[previous_role] = self._role_grad_norm(None)
                 snapshot = [None if p.grad is None else p.grad.detach().clone() for p in self.params]
             previous_role = role
             ids, attention, select, sampler, advantages = collate(batch, self.policy.tokenizer.pad_id, self.policy.device)
@@ -292,13 +302,17 @@ class Trainer:
             for name, value in diagnostics.items():
                 bucket[name] += float(value.sum())
         if previous_role is not None and config.per_role_grad_norm:
-            role_norms[previous_role] = _grad_norm(self.params, snapshot) / self.precision.loss_scale
+            role_norms[previous_role] = self._role_grad_norm(snapshot)
         return self._metrics(samples, selection, sums, role_norms, denominator)
 
     # Hooks for distributed.py (one process here): which micro-batches this process runs, each
     # with its loss scale and the context its forward + backward run in, and the forward itself.
     def _micro_batch_plan(self, batches: List[List[TrainingSample]]) -> Iterable[Tuple[List[TrainingSample], float, Any]]:
         return ((batch, 1.0, nullcontext()) for batch in batches)
+
+    def _role_grad_norm(self, minus: Optional[List[Optional[torch.Tensor]]]) -> float:
+        """The norm of the gradient accumulated (since `minus`): one role's share (distributed.py: reduced first)."""
+        return math.sqrt(grad_square_sum(self.params, minus)) / self.precision.loss_scale
 
     def _logprobs(self, ids, select, chunk, with_entropy, attention):
         return batch_logprobs(self.policy, ids, select, chunk, with_entropy, attention)
@@ -319,18 +333,18 @@ class Trainer:
         for role in ROLES:
             received = [s for s in samples if s.role == role]
             trained = [s for s in selection.kept if s.role == role]
-            roles[role] = _summary(sums[role])
+            roles[role] = summary(sums[role])
             roles[role].update({
                 "samples": {"received": len(received), "trained": len(trained)},
-                "mean_advantage": _mean([s.advantage for s in trained]),
-                "mean_reward": _mean([s.reward for s in received]),
+                "mean_advantage": mean([s.advantage for s in trained]),
+                "mean_reward": mean([s.reward for s in received]),
                 "grad_norm": role_norms.get(role, 0.0),
             })
         total = defaultdict(float)
         for role in ROLES:
             for key, value in sums[role].items():
                 total[key] += value
-        out = _summary(total)
+        out = summary(total)
         out.update({
             "samples": {"received": len(samples), "trained": len(selection.kept)},
             "excluded": {reason: sum(by_role.values()) for reason, by_role in selection.excluded.items()},
@@ -339,46 +353,6 @@ class Trainer:
             "roles": roles,
         })
         return out
-
-
-def _summary(sums: Dict[str, float]) -> Dict[str, Any]:
-    n = sums.get("loss_tokens", 0.0)
-
-    def per_token(key: str) -> float:
-        return sums.get(key, 0.0) / n if n else 0.0
-
-    summary = {
-        "tokens": {"trained": int(n), "sequence": int(sums.get("sequence_tokens", 0))},
-        "loss": sums.get("loss", 0.0),
-        "clip_frac_low": per_token("clip_low"),
-        "clip_frac_high": per_token("clip_high"),
-        "dual_clip_frac": per_token("dual_clip"),
-        "approx_kl": per_token("kl"),
-        "mean_ratio": per_token("ratio"),
-        # Tokens whose sampler logprobs were processed (or old_logprobs "trainer"): the TIS-weighted share.
-        "tis_frac": per_token("tis_tokens"),
-        "mean_tis_weight": sums.get("tis_weight", 0.0) / sums["tis_tokens"] if sums.get("tis_tokens") else 0.0,
-    }
-    if "entropy" in sums:
-        summary["entropy"] = per_token("entropy")
-    return summary
-
-
-def _mean(values: Sequence[float]) -> float:
-    return sum(values) / len(values) if values else 0.0
-
-
-def _grad_norm(params: Sequence[torch.Tensor], minus: Optional[Sequence[Optional[torch.Tensor]]] = None) -> float:
-    """L2 norm of the accumulated gradients, or of their growth since `minus` was taken."""
-    total = 0.0
-    for i, p in enumerate(params):
-        if p.grad is None:
-            continue
-        g = p.grad.detach().float()
-        if minus is not None and minus[i] is not None:
-            g = g - minus[i].float()
-        total += float(g.pow(2).sum())
-    return math.sqrt(total)
 
 
 def _disable_dropout(module: torch.nn.Module) -> None:

@@ -14,7 +14,8 @@ import torch
 
 from conftest import TRAINER_DIR, sampled
 from ssr_trainer import checkpoint
-from ssr_trainer.checkpoint import CheckpointError, load_checkpoint, save_checkpoint
+from ssr_trainer.checkpoint import CheckpointError, save_checkpoint
+from ssr_trainer.resume import load_checkpoint
 from ssr_trainer.models import TinyPolicy
 from ssr_trainer.server import ApiError
 from ssr_trainer.service import PolicyService

@@ -16,6 +16,7 @@ from test_service import call, start as start_service
 
 from ssr_trainer.distributed import fsdp_unavailable
 from ssr_trainer.models import TinyPolicy
+from ssr_trainer.resume import load_checkpoint
 from ssr_trainer.samples import parse_samples
 from ssr_trainer.service import default_train_config
 from ssr_trainer.tiny_model import TinyConfig
@@ -88,8 +89,9 @@ def reference(samples, steps, dtype=None):
     return weights, metrics, trainer
 
 
-def train(mode, tmp_path, samples, steps, save_as, *extra):
-    """A two-rank job: `steps` /train/steps over HTTP, then /weights/save; the answers and the saved weights."""
+def train(mode, tmp_path, samples, steps, save_as, *extra, then=None):
+    """A two-rank job: `steps` /train/steps over HTTP, then /weights/save; the answers and the saved
+    weights. `then(base)`: more requests before the job stops."""
     processes, base = launch(mode, tmp_path, *extra)
     try:
         assert call(base, "/health")[1]["parallel"] == {"mode": mode, "world_size": 2}
@@ -100,11 +102,15 @@ def train(mode, tmp_path, samples, steps, save_as, *extra):
             answers.append(answer)
         status, saved = call(base, "/weights/save", {"path": str(tmp_path / save_as)})
         assert status == 200, (saved, logs(tmp_path))
-        status, refused = call(base, "/update_weights_from_disk", {"model_path": saved["path"]})
-        assert status == 400 and "several processes" in refused["message"]
+        if then:
+            then(base)
     finally:
         stop(processes)
     return answers, saved, torch.load(os.path.join(saved["path"], "model.pt"), weights_only=True)
+
+
+def weights(path):
+    return torch.load(os.path.join(path, "model.pt"), weights_only=True)
 
 
 def max_diff(a, b):
@@ -117,7 +123,7 @@ def test_two_processes_make_the_update_one_process_makes(mode, tmp_path):
     samples = batch(start)
     answers, saved, trained = train(mode, tmp_path, samples, 2, "v2")
     assert saved["version"] == 2
-    expected, metrics, _ = reference(samples, 3)
+    expected, metrics, alone = reference(samples, 3)
     moved, diff = max_diff(expected[1], start.module.state_dict()), max_diff(trained, expected[1])
     print(f"{mode}: max |one process - two processes| = {diff:.3e} after 2 steps; the steps moved weights by up to {moved:.3g}")
     assert moved > 100 * TOLERANCE  # the steps did move the weights
@@ -128,6 +134,10 @@ def test_two_processes_make_the_update_one_process_makes(mode, tmp_path):
         assert theirs["samples"] == ours["samples"] and theirs["tokens"] == ours["tokens"]
         assert theirs["loss"] == pytest.approx(ours["loss"], rel=1e-5, abs=1e-7)
         assert theirs["grad_norm"] == pytest.approx(ours["grad_norm"], rel=1e-5)
+        # Each role's share of the reduced gradient, as one process measures it (not 0).
+        for role in ("solver", "injector"):
+            assert ours["roles"][role]["grad_norm"] > 0
+            assert theirs["roles"][role]["grad_norm"] == pytest.approx(ours["roles"][role]["grad_norm"], rel=1e-5)
     # Sampler sync from rank 0: a separate single-process sampler loads what rank 0 saved, as after any step.
     sampler, sampler_url = start_service(["--model", "tiny", "--model-config", json.dumps(TINY)], tmp_path)
     try:
@@ -136,24 +146,66 @@ def test_two_processes_make_the_update_one_process_makes(mode, tmp_path):
     finally:
         sampler.terminate()
         sampler.wait(timeout=30)
-    if mode == "ddp":  # a resumed two-rank job continues as the one process does (weights, AdamW moments, version)
-        answers, saved, trained = train(mode, tmp_path, samples, 1, "v3", "--resume", saved["path"])
-        assert saved["version"] == 3 and answers[0]["metrics"]["loss"] == pytest.approx(metrics[2]["loss"], rel=1e-5, abs=1e-7)
-        print(f"{mode}: after a resume and a third step, max |one process - two processes| = {max_diff(trained, expected[2]):.3e}")
-        assert max_diff(trained, expected[2]) <= TOLERANCE
+    if mode == "fsdp":  # its optimizer state is keyed by name: one process resumes it too (fsdp_state.by_position)
+        _, _, resumed = reference(samples, 0)
+        load_checkpoint(saved["path"], resumed.policy, resumed)
+        resumed.step(parse_samples(samples))
+        print(f"fsdp: one process resumed from the FSDP checkpoint, after a third step max |Δ| = {max_diff(resumed.policy.module.state_dict(), expected[2]):.3e}")
+        assert resumed.version == 3 and max_diff(resumed.policy.module.state_dict(), expected[2]) <= TOLERANCE
+
+    def reload_and_step(base):
+        """/update_weights_from_disk loads v2 into every rank: the next step trains from it everywhere (rank_weights.py)."""
+        status, loaded = call(base, "/update_weights_from_disk", {"model_path": str(tmp_path / "v2")})
+        assert status == 200 and loaded["policy_version"] == 2 and call(base, "/health")[1]["policy_version"] == 2, (loaded, logs(tmp_path))
+        status, refused = call(base, "/update_weights_from_disk", {"model_path": str(tmp_path / "nowhere")})
+        assert status == 400 and "does not exist" in refused["message"], refused
+        assert call(base, "/train/step", {"samples": samples})[0] == 200
+        assert call(base, "/weights/save", {"path": str(tmp_path / "v2-reloaded-stepped")})[0] == 200
+
+    # A resumed two-rank job continues as the one process does (weights, AdamW moments, version).
+    answers, saved, trained = train(mode, tmp_path, samples, 1, "v3", "--resume", saved["path"], then=reload_and_step)
+    assert saved["version"] == 3 and answers[0]["metrics"]["loss"] == pytest.approx(metrics[2]["loss"], rel=1e-5, abs=1e-7)
+    print(f"{mode}: after a resume and a third step, max |one process - two processes| = {max_diff(trained, expected[2]):.3e}")
+    assert max_diff(trained, expected[2]) <= TOLERANCE
+    alone.load_weights(str(tmp_path / "v2"))
+    alone.step(parse_samples(samples))
+    reloaded = weights(tmp_path / "v2-reloaded-stepped")
+    print(f"{mode}: v2 reloaded into both ranks, then a step: max |one process - two processes| = {max_diff(reloaded, alone.policy.module.state_dict()):.3e}")
+    assert max_diff(reloaded, alone.policy.module.state_dict()) <= TOLERANCE
 
 
+@pytest.mark.skipif(not fsdp_unavailable(), reason="this torch runs FSDP")
 def test_fsdp_where_it_cannot_run_is_refused_with_the_reason(tmp_path):
-    """Before waiting for any other rank: FSDP on a torch without it, or an FSDP resume."""
+    """Before waiting for any other rank: FSDP on a torch without it."""
     env = dict(os.environ, PYTHONPATH=TRAINER_DIR, WORLD_SIZE="2", RANK="0", LOCAL_RANK="0", MASTER_ADDR="127.0.0.1", MASTER_PORT=str(free_port()))
-    done = subprocess.run([sys.executable, "-m", "ssr_trainer.service", "--model", "tiny", "--parallel", "fsdp", "--device", "cpu",
-                           "--resume", str(tmp_path), "--port", "0"], capture_output=True, text=True, env=env, timeout=120)
-    reason = fsdp_unavailable()
+    done = subprocess.run([sys.executable, "-m", "ssr_trainer.service", "--model", "tiny", "--parallel", "fsdp", "--device", "cpu", "--port", "0"],
+                          capture_output=True, text=True, env=env, timeout=120)
     assert done.returncode != 0
-    if reason:
-        assert "--parallel fsdp: torch" in done.stderr and "use --parallel ddp" in done.stderr, done.stderr
-    else:
-        assert "--resume with --parallel fsdp is not supported yet" in done.stderr, done.stderr
+    assert "--parallel fsdp: torch" in done.stderr and "use --parallel ddp" in done.stderr, done.stderr
+
+
+@pytest.mark.skipif(bool(fsdp_unavailable()), reason=str(fsdp_unavailable()))
+def test_fsdp_in_bf16_resumes_from_its_fp32_masters(tmp_path):
+    """An FSDP checkpoint in bf16 holds bf16 weights (what the sampler serves) and the fp32 masters;
+    a resume continues from the masters as if the job never stopped."""
+    samples = batch(TinyPolicy(TinyConfig(**TINY)))
+
+    def third_step(base):
+        assert call(base, "/train/step", {"samples": samples})[0] == 200
+        assert call(base, "/weights/save", {"path": str(tmp_path / "v3-uninterrupted")})[0] == 200
+
+    train("fsdp", tmp_path, samples, 2, "v2", "--dtype", "bfloat16", then=third_step)
+    _, saved, resumed = train("fsdp", tmp_path, samples, 1, "v3", "--dtype", "bfloat16", "--resume", str(tmp_path / "v2"))
+
+    def masters(path):
+        return torch.load(os.path.join(path, "training_state.pt"), weights_only=False)["precision"]["masters"]
+
+    ours, theirs = masters(tmp_path / "v3"), masters(tmp_path / "v3-uninterrupted")
+    gap = max(float((a - b).abs().max()) for a, b in zip(ours, theirs))
+    moved = max(float((a - b).abs().max()) for a, b in zip(theirs, masters(tmp_path / "v2")))
+    print(f"fsdp bf16: resumed vs uninterrupted, max |Δ| over the fp32 masters after a third step = {gap:.3e} (the step moved them by up to {moved:.3g})")
+    assert ours[0].dtype == torch.float32 and moved > 100 * TOLERANCE and gap <= TOLERANCE
+    assert max_diff(resumed, weights(tmp_path / "v3-uninterrupted")) == 0.0  # the bf16 weights the sampler loads, bit for bit
 
 
 @pytest.mark.skipif(int(torch.__version__.split(".")[0]) < 2, reason=f"gloo in torch {torch.__version__} cannot reduce bfloat16 tensors")

@@ -11,7 +11,8 @@ import torch
 transformers = pytest.importorskip("transformers")
 
 from conftest import sampled  # noqa: E402
-from ssr_trainer.checkpoint import CheckpointError, load_checkpoint, save_checkpoint  # noqa: E402
+from ssr_trainer.checkpoint import CheckpointError, save_checkpoint  # noqa: E402
+from ssr_trainer.resume import load_checkpoint  # noqa: E402
 from ssr_trainer.models import HFPolicy, batch_logprobs, load_policy  # noqa: E402
 from ssr_trainer.train import TrainConfig, Trainer  # noqa: E402
 

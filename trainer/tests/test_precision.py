@@ -10,7 +10,8 @@ import pytest
 import torch
 
 from conftest import TRAINER_DIR, sampled
-from ssr_trainer.checkpoint import load_checkpoint, save_checkpoint
+from ssr_trainer.checkpoint import save_checkpoint
+from ssr_trainer.resume import load_checkpoint
 from ssr_trainer.models import TinyPolicy
 from ssr_trainer.service import PolicyService
 from ssr_trainer.tiny_model import TinyConfig

@@ -11,7 +11,8 @@ import pytest
 
 from conftest import sampled
 from ssr_trainer import checkpoint
-from ssr_trainer.checkpoint import CheckpointError, load_checkpoint, load_weights_only, read_manifest
+from ssr_trainer.checkpoint import CheckpointError, load_weights_only, read_manifest
+from ssr_trainer.resume import load_checkpoint
 from ssr_trainer.models import TinyPolicy
 from ssr_trainer.server import ApiError
 from ssr_trainer import service as service_module

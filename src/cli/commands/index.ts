@@ -19,6 +19,7 @@ export const COMMAND_LOADERS: ReadonlyArray<readonly [name: string, load: () => 
   ['export', async () => (await import('./export.js')).registerExport],
   ['mine', async () => (await import('./mine.js')).registerMine],
   ['eval', async () => (await import('./eval.js')).registerEval],
+  ['realism', async () => (await import('./realism.js')).registerRealism],
   ['report', async () => (await import('./report.js')).registerReport],
   ['test-run', async () => (await import('./test-run.js')).registerTestRun],
   ['build-image', async () => (await import('./build-image.js')).registerBuildImage],

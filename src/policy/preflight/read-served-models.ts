@@ -5,13 +5,15 @@ import type { JsonHttpClient } from '../http-client.js';
 export interface ServedModel {
   id: string;
   maxModelLen?: number;
+  /** `owned_by`: `vllm` for a vLLM server. */
+  ownedBy?: string;
 }
 
 /** The models a server lists, or a specific error saying what was expected instead. */
 export async function readServedModels(client: JsonHttpClient, root: string, signal?: AbortSignal): Promise<ServedModel[]> {
   const url = `${root}/v1/models`;
   const listing = (await client.getJson(url, signal)) as { data?: unknown };
-  const data = Array.isArray(listing?.data) ? (listing.data as Array<{ id?: unknown; max_model_len?: unknown }>) : undefined;
+  const data = Array.isArray(listing?.data) ? (listing.data as Array<{ id?: unknown; max_model_len?: unknown; owned_by?: unknown }>) : undefined;
   const models = (data ?? []).filter((entry) => typeof entry?.id === 'string' && entry.id !== '');
   if (models.length === 0) {
     const got = JSON.stringify(listing).slice(0, 120);
@@ -19,6 +21,7 @@ export async function readServedModels(client: JsonHttpClient, root: string, sig
   }
   return models.map((entry) => {
     const maxModelLen = entry.max_model_len;
-    return typeof maxModelLen === 'number' && maxModelLen > 0 ? { id: entry.id as string, maxModelLen } : { id: entry.id as string };
+    const owner = typeof entry.owned_by === 'string' ? { ownedBy: entry.owned_by } : {};
+    return typeof maxModelLen === 'number' && maxModelLen > 0 ? { id: entry.id as string, maxModelLen, ...owner } : { id: entry.id as string, ...owner };
   });
 }

@@ -3,6 +3,7 @@ import type { Endpoint } from '../endpoint.js';
 import { defined } from '../defined.js';
 import { JsonHttpClient } from '../http-client.js';
 import type { SamplerLogprobs } from '../sampling-settings.js';
+import { checkGenerationDefaults } from './check-generation-defaults.js';
 import { probeChat } from './probe-chat.js';
 import { probeProcessedLogprobs } from './probe-processed-logprobs.js';
 import { probeTokenize } from './probe-tokenize.js';
@@ -48,6 +49,7 @@ export async function runPreflight(options: PreflightOptions): Promise<ServerFac
       throw new EngineError('usage', `${root}/v1/models does not list the model "${options.model}" (it serves ${served.map((entry) => entry.id).join(', ')}): fix --model`);
     }
     const tokenizeLength = options.mode === 'tokens' ? await probeTokenize(client, root, model.id, options.toolProtocol !== 'text', options.signal) : undefined;
+    if (options.mode === 'tokens') notes.push(...(await checkGenerationDefaults(client, root, model, options.signal)));
     if (options.mode === 'tokens' && options.samplerLogprobs === 'processed') await probeProcessedLogprobs(client, root, model.id, options.signal);
     const context = await resolveContext(client, root, model, options, notes, tokenizeLength);
     if (context && options.promptTokens !== undefined && context.tokens < options.promptTokens + MIN_REPLY_TOKENS) {

@@ -61,7 +61,7 @@ describe('aggregateStepMetrics', () => {
         { attempt: { id: 'a-a1', status: 'solved', reward: 1, exitStatus: 'submitted', reason: '' }, trajectory: trajectory() },
         { attempt: { id: 'a-a2', status: 'discarded', reward: null, exitStatus: null, reason: 'x' }, trajectory: null },
       ],
-      bug: { files: 2, lines: 14, kinds: ['remove-lines', 'replace-lines'] },
+      bug: { files: 2, hunks: 2, lines: 14, kinds: ['remove-lines', 'replace-lines'] },
     },
     { record: discarded('b'), commit: 'c0', injector: null, attempts: [], bug: null },
   ];

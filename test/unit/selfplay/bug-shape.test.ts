@@ -27,10 +27,10 @@ deleted file mode 100644
 
 describe('diffShape', () => {
   it.each([
-    ['two hunks of one file', modify, { files: 1, lines: 3, kinds: ['remove-lines', 'replace-lines'] }],
-    ['a deleted file', deleteFile, { files: 1, lines: 2, kinds: ['delete-file'] }],
-    ['both', modify + deleteFile, { files: 2, lines: 5, kinds: ['delete-file', 'remove-lines', 'replace-lines'] }],
-    ['garbage', 'not a diff at all\n\x00', { files: 0, lines: 0, kinds: ['unparsable'] }],
+    ['two hunks of one file', modify, { files: 1, hunks: 2, lines: 3, kinds: ['remove-lines', 'replace-lines'] }],
+    ['a deleted file', deleteFile, { files: 1, hunks: 1, lines: 2, kinds: ['delete-file'] }],
+    ['both', modify + deleteFile, { files: 2, hunks: 3, lines: 5, kinds: ['delete-file', 'remove-lines', 'replace-lines'] }],
+    ['garbage', 'not a diff at all\n\x00', { files: 0, hunks: 0, lines: 0, kinds: ['unparsable'] }],
   ])('%s', (_name, diff, expected) => {
     expect(diffShape(diff)).toEqual(expected);
   });

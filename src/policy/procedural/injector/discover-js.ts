@@ -4,7 +4,7 @@ import { bash, type Steps } from '../program.js';
 import { runLimitSeconds } from '../run-limits.js';
 import type { Discovery } from './discover.js';
 import { injectorAssets } from './injector-assets.js';
-import { heredoc, jsSetupCommand, runCommand, WORK_DIR } from './injector-commands.js';
+import { heredoc, jsSetupCommand, runCommand, TEST_MAP, WORK_DIR } from './injector-commands.js';
 import { classifyJsFiles, coverableByV8 } from './js-files.js';
 import { countsPerFile, parseCoverage, parseSourceListing, type RepoFacts } from './repo-facts.js';
 import { parseRunSummary } from './run-summary.js';
@@ -39,18 +39,21 @@ export async function* discoverJs(runner: JsRunner, options: { coverage: boolean
   const cleanMs = Number(baseline.markers.get('ms'));
   const runLimitS = Number.isFinite(cleanMs) ? runLimitSeconds(cleanMs / 1000, options.maxRunS) : options.maxRunS;
   const facts: RepoFacts = { sourceFiles, testFiles, codeFiles, suite, baseline, perFile: countsPerFile(baseline, suite, testFiles), coverage: null, runLimitS };
-  if (options.coverage && V8_RUNNERS.has(runner) && codeFiles.every(coverableByV8)) facts.coverage = yield* traceV8Coverage(suite, codeFiles, options.maxRunS);
+  if (options.coverage && V8_RUNNERS.has(runner) && codeFiles.every(coverableByV8)) facts.coverage = yield* traceV8Coverage(suite, codeFiles, [...testFiles], options.maxRunS);
   return { status: 'ok', facts };
 }
 
-async function* traceV8Coverage(suite: TestSuite, codeFiles: readonly string[], timeoutS: number): Steps<Map<string, Set<number>> | null> {
+async function* traceV8Coverage(suite: TestSuite, codeFiles: readonly string[], testFiles: readonly string[], timeoutS: number): Steps<Map<string, Set<number>> | null> {
   const list = `${WORK_DIR}/code_files.txt`;
+  const tests = `${WORK_DIR}/test_files.txt`;
   const dir = `${WORK_DIR}/v8`;
   const command = [
     heredoc(list, codeFiles.join('\n')),
+    heredoc(tests, testFiles.join('\n')),
     `rm -rf ${dir} && mkdir -p ${dir}`,
     `cd /repo && NODE_V8_COVERAGE=${dir} timeout --kill-after=5 ${timeoutS} ${searchCommand(suite)} > ${WORK_DIR}/cov.log 2>&1`,
-    `python3 ${WORK_DIR}/v8_lines.py ${list} ${dir} | head -c 15000`,
+    // Each test file's own Node process: which of them ran each line (the candidates' test files).
+    `python3 ${WORK_DIR}/v8_lines.py ${list} ${dir} --map ${TEST_MAP} ${tests} | head -c 15000`,
   ].join('\n');
   const traced = yield bash(command, 'Run the suite with V8 coverage to see which lines of the code the tests execute, to break only code they reach.');
   const coverage = parseCoverage(traced.text);

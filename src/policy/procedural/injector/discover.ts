@@ -3,7 +3,7 @@ import type { TestRunner } from '../../../config/repos-schema.js';
 import { bash, type Steps } from '../program.js';
 import { discoverJs } from './discover-js.js';
 import { injectorAssets } from './injector-assets.js';
-import { heredoc, runCommand, setupCommand, WORK_DIR } from './injector-commands.js';
+import { heredoc, runCommand, setupCommand, TEST_MAP, WORK_DIR } from './injector-commands.js';
 import { classifyPyFiles, countsPerFile, parseCoverage, parseSourceListing, type SourceFile, type RepoFacts } from './repo-facts.js';
 import { runLimitSeconds } from '../run-limits.js';
 import { parseRunSummary } from './run-summary.js';
@@ -52,7 +52,7 @@ async function* traceCoverage(suite: TestSuite, codeFiles: readonly string[], ti
   const args = suite.kind === 'unittest' ? `unittest discover -s ${suite.startDir}` : 'pytest -q -p no:cacheprovider';
   const command = [
     heredoc(list, codeFiles.join('\n')),
-    `cd /repo && PYTHONDONTWRITEBYTECODE=1 timeout --kill-after=5 ${timeoutS} python3 ${WORK_DIR}/trace_lines.py ${list} ${args} > ${WORK_DIR}/cov.log 2>&1`,
+    `cd /repo && PYTHONDONTWRITEBYTECODE=1 timeout --kill-after=5 ${timeoutS} python3 ${WORK_DIR}/trace_lines.py ${list} --map ${TEST_MAP} ${args} > ${WORK_DIR}/cov.log 2>&1`,
     `grep '^@@cov' ${WORK_DIR}/cov.log | head -c 15000`,
   ].join('\n');
   const traced = yield bash(command, 'Trace which lines of the code the tests execute, to break only code the tests reach.');

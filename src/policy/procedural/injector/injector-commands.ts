@@ -11,6 +11,8 @@ export const WORK_DIR = '/tmp/ssr_work';
 export const ARTIFACT_DIR = '/tmp/ssr_art';
 /** Status map of the clean run every later run is compared with. */
 export const BASELINE_JSON = `${WORK_DIR}/o.json`;
+/** Which test files executed each code line in the traced clean run (trace_lines.py --map). */
+export const TEST_MAP = `${WORK_DIR}/tcov.txt`;
 /** Status map of the combined buggy run (B), which the weakened run is compared with. */
 export const BUGGY_JSON = `${WORK_DIR}/b.json`;
 
@@ -54,6 +56,7 @@ export function jsSetupCommand(assets: InjectorAssets, runner: JsRunner): string
     [`${WORK_DIR}/summarize_run.py`, assets.summarizeRun],
     [`${WORK_DIR}/js_failures.py`, assets.jsFailures],
     [`${WORK_DIR}/v8_lines.py`, assets.v8Lines],
+    [`${WORK_DIR}/trace_lines.py`, assets.traceLines],
     [`${WORK_DIR}/apply_edits.py`, assets.applyEdits],
     [parserPath({ kind: 'js', runner }), testFilesForRunner(runner).testParser],
   ];
@@ -81,13 +84,14 @@ function listingCommand(globs: string, filter: string, limit: number, tag: strin
 /**
  * Run the suite (or `files`) into `<label>.log`, killed after `timeoutS` seconds, parse it with
  * the suite's parser into `<label>.json` and summarise it (against the clean baseline when
- * `against` is given). Prints `@@exit N` with the test command's exit status (124: timed out) and
+ * `against` is given; `ran`: the groups a run restricted to `files` ran, the other tests of the
+ * baseline keep their status there and in `<label>.json`, see summarize_run.py). Prints `@@exit N` with the test command's exit status (124: timed out) and
  * `@@ms N` with its wall time, then summarize_run.py's `@@` lines.
  */
 export function runCommand(
   suite: TestSuite,
   label: string,
-  options: { timeoutS: number; files?: readonly string[]; against?: string; fails?: boolean; limit?: number },
+  options: { timeoutS: number; files?: readonly string[]; against?: string; fails?: boolean; limit?: number; ran?: readonly string[] },
 ): string {
   const log = `${WORK_DIR}/${label}.log`;
   const json = `${WORK_DIR}/${label}.json`;
@@ -96,6 +100,7 @@ export function runCommand(
     options.against ? ` --baseline ${options.against}` : '',
     options.fails ? ' --fails' : '',
     options.limit !== undefined ? ` --limit ${options.limit}` : '',
+    options.ran && options.ran.length > 0 ? ` --ran ${shellQuoteAll(options.ran)}` : '',
   ].join('');
   return [
     `cd /repo && __ssr_t0=$(date +%s%N) && timeout --kill-after=5 ${options.timeoutS} ${searchCommand(suite, options.files)} > ${log} 2>&1; ` +

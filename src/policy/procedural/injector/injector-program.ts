@@ -26,6 +26,7 @@ import { selectTests } from './select-tests.js';
 import { applyEdit } from '../../../tools/line-match.js';
 import { weakenTests } from './weaken-tests.js';
 import { countingRuns, type InjectorRuns } from './count-runs.js';
+import { queryTestCoverage } from './query-coverage.js';
 import { METADATA_PATH, writeArtifact, type InjectorMetadata } from './write-artifact-files.js';
 
 /** Candidate changes tried at most per episode. */
@@ -63,6 +64,8 @@ async function* inject(ctx: ProgramContext): Program {
   };
   let candidates: BugCandidate[];
   let sources = new Map<string, string>();
+  // How candidates are run: the tests that execute their lines, or the whole suite and why (metadata.json).
+  let candidateTests = 'the whole suite: history reverts change lines no map names';
   if (settings.strategy === 'history') {
     const log = yield bash(historyLogCommand(), 'Look through the git history for past fix, edge-case and optimisation commits.');
     const commits = parseHistoryLog(log.text);
@@ -71,6 +74,11 @@ async function* inject(ctx: ProgramContext): Program {
   } else {
     sources = yield* readCodeFiles(facts, settings, rng.fork('files'));
     candidates = mutationCandidates(sources, settings.strategy === 'removal' ? 'removal' : 'operator', facts.coverage, rng.fork('candidates'));
+    if (candidates.length > 0) {
+      const read = yield* queryTestCoverage(facts, [...new Set(candidates.map((candidate) => candidate.file))]);
+      if (read.status === 'ok') search.coverage = read.coverage;
+      else candidateTests = `the whole suite: ${read.reason}`;
+    }
   }
   if (candidates.length === 0) return giveUp(settings, `the ${settings.strategy} strategy found nothing to change`);
 
@@ -94,6 +102,7 @@ async function* inject(ctx: ProgramContext): Program {
     weakening: { granularity: weakened.weakening.granularity, deletedTests: weakened.weakening.deletedTests, deletedAssertions: weakened.weakening.deletedAssertions },
     attempts: bug.attempts,
     testRuns: { ...runs },
+    candidateTests: search.coverage ? 'the test files that execute the changed lines' : candidateTests,
   };
   const written = yield* writeArtifact({
     suite: facts.suite,

@@ -56,3 +56,8 @@ export function moduleOf(file: string, startDir: string): string {
   const relative = startDir === '.' ? file : posix.relative(startDir, file);
   return relative.replace(/\.py$/, '').split('/').join('.');
 }
+
+/** The group summarize_run.py files a test file's tests under: the file (pytest, JS), its module (unittest). */
+export function groupOfFile(suite: TestSuite, file: string): string {
+  return suite.kind === 'unittest' ? moduleOf(file, suite.startDir) : file;
+}

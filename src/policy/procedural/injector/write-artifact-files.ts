@@ -22,6 +22,8 @@ export interface InjectorMetadata {
   attempts: number;
   /** The Injector's own test runs up to the submission (its clean runs, one per candidate, the confirmations, the weakened run). */
   testRuns: { full: number; restricted: number };
+  /** What each candidate ran against: the test files executing its lines, or the whole suite and why (coverage that could not be taken). */
+  candidateTests: string;
 }
 
 /** Paths of the artifact files inside the sandbox (method §2 names) plus metadata.json. */

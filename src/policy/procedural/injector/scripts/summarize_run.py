@@ -2,7 +2,7 @@
 """Condense one test run for the procedural Injector (it reads this, not the raw log).
 
     summarize_run.py --kind pytest|unittest|js --log RUN.log --statuses RUN.json
-                     [--baseline O.json] [--fails] [--limit N]
+                     [--baseline O.json] [--fails] [--limit N] [--ran GROUP...]
 
 RUN.json is what the artifact's own test parser printed for RUN.log. Prints lines starting
 with "@@" (everything else on stdout can be ignored):
@@ -17,6 +17,10 @@ EXC is the exception class that made the test fail ("AssertionError", "NameError
 when the test did not run at all, "collection" for a module that failed to import). LINE is the
 line of the test file where a pytest test failed (from --tb=short frames), or a JS test (from
 its stack, see js_failures.py, which must sit next to this file for --kind js), or "-".
+
+--ran names the groups (test files; unittest: modules) a restricted run ran, with --baseline: every
+baseline test of another group did not run and keeps its baseline status, and RUN.json is rewritten
+with them, so it reads as the whole suite's map (the tests left out do not execute the change).
 """
 import argparse
 import json
@@ -133,6 +137,7 @@ def main():
     parser.add_argument("--baseline")
     parser.add_argument("--fails", action="store_true")
     parser.add_argument("--limit", type=int, default=200)
+    parser.add_argument("--ran", nargs="+")
     args = parser.parse_args()
     with open(args.log, encoding="utf-8", errors="replace") as handle:
         lines = [ANSI.sub("", raw).rstrip() for raw in handle.read().splitlines()]
@@ -142,6 +147,14 @@ def main():
     except (OSError, ValueError) as error:
         print(f"@@error parser output unreadable: {error}")
         return 1
+    if args.ran and args.baseline:
+        ran = set(args.ran)
+        with open(args.baseline, encoding="utf-8") as handle:
+            for test, status in json.load(handle).items():
+                if test not in statuses and group_of(args.kind, test) not in ran:
+                    statuses[test] = status
+        with open(args.statuses, "w", encoding="utf-8") as handle:
+            json.dump(statuses, handle)
     if args.kind == "js":
         from js_failures import details  # next to this script
         excs, where = details(lines, statuses)

@@ -1,19 +1,36 @@
 #!/usr/bin/env python3
-"""Which lines of the code files the test suite executes (a tiny line coverage, stdlib only).
+"""Which lines of the code files the test suite executes, and which test files execute each line.
 
-    trace_lines.py FILES.txt pytest [pytest args...]
-    trace_lines.py FILES.txt unittest [unittest args...]
+    trace_lines.py FILES.txt [--map MAP.txt] pytest [pytest args...]
+    trace_lines.py FILES.txt [--map MAP.txt] unittest [unittest args...]
+    trace_lines.py --query MAP.txt CODE_FILE...
 
 FILES.txt lists repo-relative code files, one a line; run from the repo root. Runs the suite
-in-process under sys.settrace and prints, for each listed file that ran at all:
+in-process under sys.settrace (stdlib only) and prints, for each listed file that ran at all:
 
     @@cov PATH 1-4,7,9-30
 
 The procedural Injector mutates covered lines only: a mutation no test executes cannot break one.
+
+With --map, it also writes which test file was running when each line ran (pytest: the test
+item's file, a doctest's module included; unittest: the test case's module file), so a change can
+be tried against only the test files that execute its lines. Lines that ran outside any test
+(imports at collection, setUpClass, session set-up) are marked `*`: a change there can reach any
+test. MAP.txt holds, and --query prints for the named code files:
+
+    @@tfile N PATH                        test file number N (every test file that ran, lines or not)
+    @@tcov PATH RANGES N,N,*              lines of PATH that exactly those test files executed
+    @@trace ok TESTS                      the traced run finished with tracing intact (TESTS tests run)
+    @@trace disturbed TEST                a test replaced the tracer (a debugger, coverage): the map is partial
+    @@tquery N                            (--query) the number of @@tfile and @@tcov lines printed before it
+
+No `@@trace ok` line means the map cannot be trusted (the run crashed or timed out under tracing).
 """
 import os
 import sys
 import threading
+
+COLLECTION = "*"
 
 
 def ranges(lines):
@@ -31,12 +48,58 @@ def ranges(lines):
     return ",".join(out)
 
 
+def write_map(handle, contexts, seen, relative, status):
+    """contexts: context -> {filename: lines}; the map groups each file's lines by the set of contexts that ran them."""
+    numbers = {}
+    for context in sorted(seen):
+        numbers[context] = len(numbers)
+        handle.write(f"@@tfile {numbers[context]} {context}\n")
+    by_line = {}
+    for context, files in contexts.items():
+        key = COLLECTION if context == COLLECTION else str(numbers[context])
+        for filename, lines in files.items():
+            per_file = by_line.setdefault(relative(filename), {})
+            for line in lines:
+                per_file.setdefault(line, set()).add(key)
+    for path in sorted(by_line):
+        groups = {}
+        for line, keys in by_line[path].items():
+            groups.setdefault(",".join(sorted(keys, key=lambda k: (k != COLLECTION, int(k) if k != COLLECTION else 0))), []).append(line)
+        for keys, lines in sorted(groups.items(), key=lambda item: min(item[1])):
+            handle.write(f"@@tcov {path} {ranges(lines)} {keys}\n")
+    handle.write(f"@@trace {status}\n")
+
+
+def query(map_path, files):
+    """The map's lines for `files`, then `@@tquery N`: how many @@tfile/@@tcov lines came before (a cut output shows)."""
+    wanted = set(files)
+    printed = 0
+    trace = ""
+    with open(map_path, encoding="utf-8") as handle:
+        for line in handle:
+            if line.startswith("@@trace "):
+                trace = line
+            elif line.startswith("@@tfile ") or (line.startswith("@@tcov ") and line[len("@@tcov "):].rsplit(" ", 2)[0] in wanted):
+                sys.stdout.write(line)
+                printed += 1
+    sys.stdout.write(f"{trace}@@tquery {printed}\n")
+
+
 def main():
+    if sys.argv[1] == "--query":
+        return query(sys.argv[2], sys.argv[3:])
     root = os.getcwd()
     with open(sys.argv[1], encoding="utf-8") as handle:
         wanted = {os.path.realpath(os.path.join(root, line.strip())): line.strip() for line in handle if line.strip()}
-    kind, rest = sys.argv[2], sys.argv[3:]
-    hits = {}
+    args = sys.argv[2:]
+    map_path = None
+    if args[0] == "--map":
+        map_path, args = args[1], args[2:]
+    kind, rest = args[0], args[1:]
+    contexts = {COLLECTION: {}}
+    current = [contexts[COLLECTION]]
+    seen = set()
+    state = {"tests": 0, "disturbed": None}
     known = {}
 
     def relative(filename):
@@ -46,15 +109,36 @@ def main():
 
     def local(frame, event, _arg):
         if event == "line":
-            hits[frame.f_code.co_filename].add(frame.f_lineno)
+            try:
+                current[0][frame.f_code.co_filename].add(frame.f_lineno)
+            except KeyError:
+                current[0][frame.f_code.co_filename] = {frame.f_lineno}
         return local
 
     def start(frame, _event, _arg):
         filename = frame.f_code.co_filename
         if relative(filename) is None:
             return None
-        hits.setdefault(filename, set()).add(frame.f_lineno)
+        current[0].setdefault(filename, set()).add(frame.f_lineno)
         return local
+
+    def enter(context):
+        """A test of `context` (a repo-relative test file) starts; None: back outside any test."""
+        if context is None:
+            current[0] = contexts[COLLECTION]
+            return
+        seen.add(context)
+        current[0] = contexts.setdefault(context, {})
+
+    def leave(test):
+        state["tests"] += 1
+        if state["disturbed"] is None and sys.gettrace() is not start:
+            state["disturbed"] = test
+        enter(None)
+
+    def file_context(path):
+        path = os.path.relpath(os.path.realpath(str(path)), root)
+        return None if path.startswith("..") else path
 
     # `python3 -m pytest` and `-m unittest` put the working directory first on sys.path.
     sys.path.insert(0, root)
@@ -64,18 +148,48 @@ def main():
         if kind == "pytest":
             import pytest
 
-            pytest.main(rest)
+            class Contexts:
+                @pytest.hookimpl(hookwrapper=True)
+                def pytest_runtest_protocol(self, item, nextitem):
+                    enter(file_context(getattr(item, "path", None) or item.fspath))
+                    yield
+                    leave(item.nodeid)
+
+            pytest.main(rest, plugins=[Contexts()])
         else:
             import unittest
 
-            unittest.main(module=None, argv=["unittest", *rest], exit=False)
+            class Result(unittest.TextTestResult):
+                def startTest(self, test):
+                    module = sys.modules.get(type(test).__module__)
+                    filename = getattr(module, "__file__", None)
+                    enter(file_context(filename) if filename else None)
+                    super().startTest(test)
+
+                def stopTest(self, test):
+                    super().stopTest(test)
+                    leave(test.id())
+
+            runner = unittest.TextTestRunner(resultclass=Result)
+            unittest.main(module=None, argv=["unittest", *rest], exit=False, testRunner=runner)
     finally:
+        intact = sys.gettrace() is start
         sys.settrace(None)
         threading.settrace(None)
     sys.stdout.flush()
+    hits = {}
+    for files in contexts.values():
+        for filename, lines in files.items():
+            hits.setdefault(filename, set()).update(lines)
     for filename, lines in sorted(hits.items(), key=lambda item: relative(item[0])):
         print(f"@@cov {relative(filename)} {ranges(lines)}")
+    if map_path:
+        if state["disturbed"] is None and not intact:
+            state["disturbed"] = "(the end of the run)"
+        status = f"disturbed {state['disturbed']}" if state["disturbed"] else f"ok {state['tests']}"
+        with open(map_path, "w", encoding="utf-8") as handle:
+            write_map(handle, contexts, seen, relative, status)
 
 
 if __name__ == "__main__":
-    main()
+    sys.exit(main())
