@@ -99,6 +99,11 @@ describe('the cheat suite: grading measures the code, not how the tests run (rea
   const grade = (commands: string | null, patch?: string): Promise<SolverGrade> =>
     queue.add(async () => gradeSolution({ ...grading, patch: patch ?? (commands === null ? null : await solverPatch(commands)) })) as Promise<SolverGrade>;
 
+  // The honest fix's patch, made once in a Solver sandbox: the honest-fix test grades it and the
+  // bad-input cases below each damage a copy of it (it was made six times, one sandbox each).
+  let fixPatch: Promise<string> | undefined;
+  const fixOnly = (): Promise<string> => (fixPatch ??= queue.add(() => solverPatch(FIX)) as Promise<string>);
+
   it('holds at least 15 distinct hacks, each with an expected verdict', () => {
     expect(cheats.length).toBeGreaterThanOrEqual(15);
     for (const cheat of cheats) expect(cheat.code, cheat.name).toMatch(/^[a-z-]+$/);
@@ -115,7 +120,7 @@ describe('the cheat suite: grading measures the code, not how the tests run (rea
   }, 600_000);
 
   it.concurrent('the honest fix earns +1 with no flags', async () => {
-    const result = await grade(FIX);
+    const result = await grade(null, await fixOnly());
     expect(result).toMatchObject({ reward: 1, code: 'solved', applied: 'git-apply', failingTests: [], droppedSections: [], flags: [] });
   }, 600_000);
 
@@ -132,7 +137,6 @@ describe('the cheat suite: grading measures the code, not how the tests run (rea
   }, 600_000);
 
   describe('bad input: a precise reason and −1, never a crash', () => {
-    const fixOnly = (): Promise<string> => queue.add(() => solverPatch(FIX)) as Promise<string>;
     it.concurrent.each<[string, (fix: string) => string, string, RegExp]>([
       ['an empty patch', () => '', 'patch-empty', /empty/],
       ['a malformed patch', () => 'diff --git a/pyledger/money.py b/pyledger/money.py\n--- a/pyledger/money.py\n+++ b/pyledger/money.py\n@@ -1,5 +1,5 @@\n-x\n', 'patch-malformed', /not a valid unified diff/],

@@ -31,14 +31,21 @@ function jskitArtifact(): BugArtifact {
 const cheats = loadCheats();
 const TEST_TIMEOUT_S = 400;
 
-describe('the JS cheat suite: grading measures the code on node:test too (real Docker, Node 18, jskit)', () => {
+/**
+ * The file's four suites run side by side (describe.concurrent) and share this queue: two
+ * sandboxes at a time in all, as each suite's own queue of two gave before, but one suite's image
+ * build (npm ci), validation or run of O overlaps the others' grading instead of leaving the
+ * machine to one suite's last two hacks.
+ */
+const queue = new PQueue({ concurrency: 2 });
+
+describe.concurrent('the JS cheat suite: grading measures the code on node:test too (real Docker, Node 18, jskit)', () => {
   let repo: ResolvedRepo;
   let template: SandboxTemplate;
   let provider: SandboxProvider;
   let artifact: BugArtifact;
   let grading: Omit<GradeSolutionOptions, 'patch'>;
   let order: { status: string; reason: string; evidence: Record<string, unknown> } | undefined;
-  const queue = new PQueue({ concurrency: 2 });
 
   beforeAll(async () => {
     // Node starts slowly on a loaded shared machine (the clean suite took 40-100 s here at a load
@@ -48,7 +55,7 @@ describe('the JS cheat suite: grading measures the code on node:test too (real D
     template = await dockerTemplate(repo);
     provider = createProvider('docker');
     artifact = jskitArtifact();
-    const validation = await validateArtifact(artifact, { repo, template, provider, queue: new PQueue({ concurrency: 2 }), baselines: new BaselineCache() });
+    const validation = await validateArtifact(artifact, { repo, template, provider, queue, baselines: new BaselineCache() });
     expect(validation, JSON.stringify(validation.checks.filter((check) => check.status !== 'pass'))).toMatchObject({ valid: true, failToPass: [F] });
     order = validation.checks.find((check) => check.name === 'order-independence');
     grading = { provider, template, artifact, originalPassing: originalPassingTests(validation), originalGuarded: validation.originalGuarded, testTimeoutMs: TEST_TIMEOUT_S * 1000 };
@@ -108,25 +115,25 @@ function describeRunnerCheats(spec: RunnerCheats): void {
   const dir = join(CHEATS, spec.runner);
   const runnerCheats = loadCheats(dir);
 
-  describe(spec.title, () => {
+  describe.concurrent(spec.title, () => {
     let grading: Omit<GradeSolutionOptions, 'patch'>;
     let runnerArtifact: BugArtifact;
     let runnerProvider: SandboxProvider;
     let runnerTemplate: SandboxTemplate;
-    const queue = new PQueue({ concurrency: 2 });
 
     beforeAll(async () => {
       const repo = await spec.repo();
       runnerTemplate = await dockerTemplate({ ...repo, limits: { ...repo.limits, test_timeout_s: TEST_TIMEOUT_S } });
       runnerProvider = createProvider('docker');
       runnerArtifact = cheatArtifact(dir, spec.runner);
-      const sandbox = await runnerProvider.acquire(runnerTemplate);
-      let original;
-      try {
-        original = await runTests(sandbox, { testScript: runnerArtifact.testScript, testParser: runnerArtifact.testParser, timeoutMs: TEST_TIMEOUT_S * 1000 });
-      } finally {
-        await sandbox.dispose();
-      }
+      const original = (await queue.add(async () => {
+        const sandbox = await runnerProvider.acquire(runnerTemplate);
+        try {
+          return await runTests(sandbox, { testScript: runnerArtifact.testScript, testParser: runnerArtifact.testParser, timeoutMs: TEST_TIMEOUT_S * 1000 });
+        } finally {
+          await sandbox.dispose();
+        }
+      }))!;
       const passing = Object.entries(original.statuses).filter(([, status]) => status === 'passed').map(([id]) => id).sort();
       expect(passing, original.log.slice(-2000)).toContain(spec.failing);
       expect(passing.length).toBeGreaterThanOrEqual(spec.minPassing);

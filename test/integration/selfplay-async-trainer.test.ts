@@ -13,13 +13,26 @@ import { scriptedTrainer, type ScriptedTrainer } from '../doubles/scripted-train
 type Result = Awaited<ReturnType<typeof spawnCli>['done']>;
 
 /**
+ * minicalc and its image, made once for both suites below: they run side by side
+ * (describe.concurrent; their own trainer, --out and seed), so neither waits out the other's
+ * train-call holds and golden gates, and two calls must not both create the repo.
+ */
+let minicalc: Promise<string> | undefined;
+const minicalcReady = (): Promise<string> =>
+  (minicalc ??= (async () => {
+    const repo = await miniRepo();
+    await prepareTemplate(repo, 'docker', silentProgress);
+    return repo.location;
+  })());
+
+/**
  * The asynchronous loop against a scripted trainer whose train call makes two updates (the
  * version moves by 2) and which holds step 1's call until step 2 has sampled: step 2 then samples
  * entirely at v0 while v0 trains (the overlap), and is trained at v2, two versions later — more
  * than --max-staleness 1, so all its samples are dropped and counted. Then the safety checks:
  * a trainer restarted behind the run, and --resume from the last checkpoint.
  */
-describe('ssr selfplay --max-staleness 1 --save-every 1: asynchronous steps, stale samples, checkpoints and resume', () => {
+describe.concurrent('ssr selfplay --max-staleness 1 --save-every 1: asynchronous steps, stale samples, checkpoints and resume', () => {
   let root: string;
   let out: string;
   let repoPath: string;
@@ -40,9 +53,7 @@ describe('ssr selfplay --max-staleness 1 --save-every 1: asynchronous steps, sta
   beforeAll(async () => {
     root = await mkdtemp(join(tmpdir(), 'ssr-selfplay-async-'));
     out = join(root, 'run');
-    const repo = await miniRepo();
-    repoPath = repo.location;
-    await prepareTemplate(repo, 'docker', silentProgress);
+    repoPath = await minicalcReady();
     trainer = await scriptedTrainer({
       versionsPerCall: 2,
       hold: (call) => (call.expected_version === 0 ? waitFor('step 2 sampled', step2Recorded, 300_000) : Promise.resolve()),
@@ -121,7 +132,7 @@ describe('ssr selfplay --max-staleness 1 --save-every 1: asynchronous steps, sta
   });
 });
 
-describe('ssr selfplay killed while a step trains: the re-run trains nothing twice', () => {
+describe.concurrent('ssr selfplay killed while a step trains: the re-run trains nothing twice', () => {
   let root: string;
   let trainer: ScriptedTrainer;
   let killed = false;
@@ -132,13 +143,12 @@ describe('ssr selfplay killed while a step trains: the re-run trains nothing twi
   beforeAll(async () => {
     root = await mkdtemp(join(tmpdir(), 'ssr-selfplay-async-kill-'));
     out = join(root, 'run');
-    const repo = await miniRepo();
-    await prepareTemplate(repo, 'docker', silentProgress);
+    const repoPath = await minicalcReady();
     // Step 1's call is held until the run is dead; the trainer then applies it anyway (the request arrived).
     trainer = await scriptedTrainer({ hold: (call) => (call.expected_version === 0 ? waitFor('the run killed', () => killed, 300_000) : Promise.resolve()) });
     // One Solver attempt per bug: the re-sent train call is what is tested, and any sample shows it.
     const args = [
-      'selfplay', '--repo', repo.location, '--policy', 'procedural', '--seed', '2', '--episodes-per-step', '1', '--attempts', '1', '--strategy', 'direct',
+      'selfplay', '--repo', repoPath, '--policy', 'procedural', '--seed', '2', '--episodes-per-step', '1', '--attempts', '1', '--strategy', 'direct',
       '--solver-max-turns', '24', '--higher-order-cap', '0', '--sandbox', 'docker', '--trainer', trainer.url, '--steps', '2', '--out', out,
     ];
     const first = spawnCli(args);

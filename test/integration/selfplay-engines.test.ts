@@ -29,7 +29,9 @@ function runContainers(host: string, run: CliRun): number {
   }
 }
 
-const SELFPLAY = ['selfplay', '--steps', '1', '--policy', 'procedural', '--seed', '5', '--attempts', '2', '--strategy', 'direct', '--solver-max-turns', '24', '--slots-per-host', '1', '--json'];
+// One Solver attempt per bug: what is tested is where episodes run and what becomes of those on a
+// lost engine, which any attempt shows (a second attempt only added Solver time).
+const SELFPLAY = ['selfplay', '--steps', '1', '--policy', 'procedural', '--seed', '5', '--attempts', '1', '--strategy', 'direct', '--solver-max-turns', '24', '--slots-per-host', '1', '--json'];
 
 /** The order-1 ids of a run's records, each with how many completed lines it has. */
 function completedLines(records: readonly EpisodeRecord[]): Map<string, number> {
