@@ -12,7 +12,7 @@ import type { SandboxBackend, SandboxProvider } from '../sandbox/sandbox.js';
 import { checkStartingSampler, publishWeights } from '../training/publish-weights.js';
 import { BaselineCache } from '../validator/baseline-cache.js';
 import { EngineHealth, type EngineHealthOptions } from './engine-health.js';
-import { jsonSummary, type SelfplayJsonSummary } from './json-summary.js';
+import { heldOutCurve, jsonSummary, type SelfplayJsonSummary } from './json-summary.js';
 import { createLanes } from './lanes.js';
 import { loadCorpusBugs } from './load-corpus-bugs.js';
 import { HeldOutEval, type HeldOutPlan } from './held-out-eval.js';
@@ -190,7 +190,7 @@ export async function runSelfplay(input: SelfplayRunInput): Promise<SelfplayRunR
     }
     ended = stopped === null ? 'completed' : 'stopped';
     const metrics = (await readJsonl(store.paths.metrics, stepMetricsSchema)).records;
-    return { status: stopped === null ? 'completed' : 'stopped', reason: stopped, summary: jsonSummary(store.episodes(), metrics.length, input.out, store.validBugQualities(anchorBugIds(store.episodes()))), metrics };
+    return { status: stopped === null ? 'completed' : 'stopped', reason: stopped, summary: jsonSummary(store.episodes(), metrics.length, input.out, store.validBugQualities(anchorBugIds(store.episodes())), heldOutCurve(metrics)), metrics };
   } finally {
     await observers?.stop(ended);
     // Warm sandboxes go on every way out: done, stopped, or an error thrown through here.

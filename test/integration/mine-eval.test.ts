@@ -168,6 +168,8 @@ describe('ssr mine + ssr eval on pyrange (real git history, real Docker, real py
     const args = ['--eval-set', held, '--eval-every', '1', '--json'];
     const first = await selfplay(run, args);
     expect(first.code, first.stderr).toBe(0);
+    const summary = JSON.parse(first.stdout.trim().split('\n').at(-1)!) as { heldOut?: unknown };
+    expect(summary.heldOut).toMatchObject([{ step: 1, policyVersion: 0, instances: 1, attempts: 1, overlaps: 0, dir: 'eval/step-1' }]);
     const metricsLine = async () => JSON.parse((await readFile(join(run, 'metrics.jsonl'), 'utf8')).trim()) as { step: number; heldOut: Record<string, unknown> };
     expect((await metricsLine()).heldOut).toMatchObject({ set: held, policyVersion: 0, instances: 1, invalid: 0, attempts: 1, overlaps: 0, dir: 'eval/step-1' });
     const attemptsFile = join(run, 'eval', 'step-1', 'attempts.jsonl');

@@ -95,7 +95,7 @@ export function addRunOptions(command: Command): Command {
   addPolicyOptions(command);
   command
     .requiredOption('--out <dir>', 'run dir (bugs/, episodes.jsonl, trajectories/, samples/, metrics.jsonl); re-running the same command resumes it')
-    .option('--json', 'print one JSON summary {steps, episodes, valid, invalidByCheck, solverAttempts, solved, higherOrder, rewards, bugQuality, outDir} on stdout')
+    .option('--json', 'print one JSON summary {steps, episodes, valid, invalidByCheck, solverAttempts, solved, higherOrder, rewards, bugQuality, outDir}, plus heldOut (the held-out curve) with --eval-set, on stdout')
     .addOption(new Option('--strategy <strategy>', 'injector prompt (method §7); mixed draws removal or history per rollout').choices(STRATEGY_CHOICES).default('mixed'))
     .option('--repos <file>', 'repo set file (default: ./repos.yaml when present)')
     .addOption(testTimeoutOption())
