@@ -1,5 +1,6 @@
 import { evalTables, type InstanceOutcome } from '../evaluation/eval-table.js';
 import type { BugMeasure, BugOrigin } from './bug-measure.js';
+import { median } from '../util/median.js';
 
 /** Mean, median and maximum of one measure over a side's bugs (null without a bug). */
 export interface Spread {
@@ -59,10 +60,7 @@ const round = (n: number): number => Math.round(n * 100) / 100;
 /** The spread of some numbers, rounded to 2 decimals. Pure. */
 export function spread(values: readonly number[]): Spread {
   if (values.length === 0) return { mean: null, median: null, max: null };
-  const sorted = [...values].sort((a, b) => a - b);
-  const mid = Math.floor(sorted.length / 2);
-  const median = sorted.length % 2 === 1 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
-  return { mean: round(sorted.reduce((a, b) => a + b, 0) / sorted.length), median: round(median), max: sorted.at(-1)! };
+  return { mean: round(values.reduce((a, b) => a + b, 0) / values.length), median: round(median(values)), max: Math.max(...values) };
 }
 
 function counts(keys: readonly string[]): Record<string, number> {

@@ -1,15 +1,11 @@
+import { median } from '../../util/median.js';
+
 /** One pair of runs of the same tests in one sandbox: bare (the script alone) and ssr's (runTests). */
 export interface OverheadSample {
   build: string;
   rep: number;
   bare: { wallMs: number; cpuMs: number | null };
   ssr: { wallMs: number; cpuMs: number | null };
-}
-
-export function median(values: readonly number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  const middle = Math.floor(sorted.length / 2);
-  return sorted.length % 2 === 1 ? sorted[middle]! : (sorted[middle - 1]! + sorted[middle]!) / 2;
 }
 
 /** Per build, the medians of each repetition's samples (a repetition is one sandbox, several pairs). */

@@ -5,6 +5,7 @@ import { errorMessage } from '../../util/engine-error.js';
 import { createProvider, prepareTemplate } from '../sandbox-factory.js';
 import { selectBackend } from '../select-backend.js';
 import type { SandboxBackend, SandboxTemplate } from '../sandbox.js';
+import { median } from '../../util/median.js';
 
 /** One measured step: its samples in milliseconds. */
 export interface BenchRow {
@@ -14,12 +15,6 @@ export interface BenchRow {
 }
 
 export type BenchOutcome = { status: 'measured'; rows: BenchRow[] } | { status: 'skipped'; backend: SandboxBackend; reason: string };
-
-export function median(samples: readonly number[]): number {
-  const sorted = [...samples].sort((a, b) => a - b);
-  const middle = Math.floor(sorted.length / 2);
-  return sorted.length % 2 === 1 ? sorted[middle]! : (sorted[middle - 1]! + sorted[middle]!) / 2;
-}
 
 async function timed<T>(fn: () => Promise<T>): Promise<[T, number]> {
   const start = performance.now();

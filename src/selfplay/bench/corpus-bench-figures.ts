@@ -3,6 +3,7 @@ import { z } from 'zod';
 import { readEpisodes } from '../../corpus/read-episodes.js';
 import { runPaths } from '../../corpus/run-layout.js';
 import { totalTestRuns } from '../../harness/test-run-counts.js';
+import { median as medianOf } from '../../util/median.js';
 import { goldenGateSchema } from '../golden-gate/judge-golden-gate.js';
 
 /** One `ssr corpus` run of the bench: one repo, one build, one repetition. */
@@ -56,11 +57,10 @@ export function perValidBug(run: CorpusRunFigures): { bugsPerCoreHour: number; s
   };
 }
 
+/** The median of the finite values, null when there are none. */
 export function median(values: readonly number[]): number | null {
-  const sorted = values.filter((v) => Number.isFinite(v)).sort((a, b) => a - b);
-  if (sorted.length === 0) return null;
-  const mid = Math.floor(sorted.length / 2);
-  return sorted.length % 2 === 1 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
+  const finite = values.filter((v) => Number.isFinite(v));
+  return finite.length === 0 ? null : medianOf(finite);
 }
 
 const show = (value: number | null, digits = 1): string => (value === null || !Number.isFinite(value) ? '–' : value.toFixed(digits));

@@ -12,7 +12,8 @@ import { silentProgress } from '../../util/progress.js';
 import type { ResolvedRepo } from '../../config/resolve-repo.js';
 import { prepareTemplate } from '../../sandbox/sandbox-factory.js';
 import type { BenchBuild } from '../../util/bench-builds.js';
-import { median, renderRunOverhead, type OverheadSample } from '../../harness/bench/run-overhead-figures.js';
+import { renderRunOverhead, type OverheadSample } from '../../harness/bench/run-overhead-figures.js';
+import { median } from '../../util/median.js';
 
 const ROOT = fileURLToPath(new URL('../../../', import.meta.url));
 const run = promisify(execFile);
