@@ -6,6 +6,7 @@ import { readJsonl } from '../../corpus/jsonl-file.js';
 import { runPaths } from '../../corpus/run-layout.js';
 import { EngineError } from '../../util/engine-error.js';
 import { stepMetricsSchema, type StepMetrics } from '../step-metrics.js';
+import { alignColumns, mean } from './comparison-table.js';
 import { takeOption, type RunCli } from './run-ablation.js';
 
 /** The flags `ssr eval` shares with `ssr selfplay` that the held-out eval of a variant repeats (the policy, the repos, the sandboxes). */
@@ -25,8 +26,7 @@ const evalSummarySchema = z.looseObject({ all: z.looseObject({ solveRate: z.numb
 
 /** The synthetic order-1 solve rate as the mean of the steps' (a step does not record its attempts per order), as comparison-table does. */
 function trainingSolveRate(metrics: readonly StepMetrics[]): number | null {
-  const rates = metrics.flatMap((line) => (line.solveRate.order1 === null ? [] : [line.solveRate.order1]));
-  return rates.length === 0 ? null : rates.reduce((sum, rate) => sum + rate, 0) / rates.length;
+  return mean(metrics.flatMap((line) => (line.solveRate.order1 === null ? [] : [line.solveRate.order1])));
 }
 
 function anchorSolveRate(metrics: readonly StepMetrics[]): number | null {
@@ -50,8 +50,7 @@ export function formatAnchoringComparison(variants: readonly AnchoringVariant[])
   const plain = variants.findIndex((v) => v.name === 'plain');
   const anchored = variants.findIndex((v) => v.name === 'anchored');
   if (plain >= 0 && anchored >= 0) rows.push(['anchored / plain', '', ...[0, 1, 2].map((k) => ratio(values[anchored]![k]!, values[plain]![k]!))]);
-  const widths = head.map((_, i) => Math.max(...rows.map((row) => row[i]!.length)));
-  return `${rows.map((row) => row.map((cell, i) => (i === 0 ? cell.padEnd(widths[i]!) : cell.padStart(widths[i]!))).join('  ')).join('\n')}\n`;
+  return alignColumns(rows, 1);
 }
 
 /** The `ssr eval` flags of a variant's held-out eval: the user's policy, repos and sandbox flags. */

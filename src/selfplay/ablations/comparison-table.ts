@@ -6,7 +6,14 @@ export interface VariantRun {
   metrics: readonly StepMetrics[];
 }
 
-const mean = (values: readonly number[]): number | null => (values.length === 0 ? null : values.reduce((sum, v) => sum + v, 0) / values.length);
+/** The mean of some numbers; null for none. */
+export const mean = (values: readonly number[]): number | null => (values.length === 0 ? null : values.reduce((sum, v) => sum + v, 0) / values.length);
+
+/** Rows as a text table: each column as wide as its widest cell, the first `leftColumns` padded left-aligned, the rest right-aligned. */
+export function alignColumns(rows: readonly (readonly string[])[], leftColumns: number): string {
+  const widths = rows[0]!.map((_, i) => Math.max(...rows.map((row) => row[i]!.length)));
+  return `${rows.map((row) => row.map((cell, i) => (i < leftColumns ? cell.padEnd(widths[i]!) : cell.padStart(widths[i]!))).join('  ')).join('\n')}\n`;
+}
 const fixed = (value: number | null, signed = false): string => (value === null ? '—' : `${signed && value >= 0 ? '+' : ''}${value.toFixed(3)}`);
 const rate = (num: number, den: number): number | null => (den === 0 ? null : num / den);
 
@@ -41,6 +48,5 @@ export function formatComparison(runs: readonly VariantRun[]): string {
     for (const line of lines) rows.push(cells(run.name, String(line.step), [line]));
     rows.push(cells(run.name, lines.length === 0 ? '(none)' : 'all', lines));
   }
-  const widths = HEAD.map((_, i) => Math.max(...rows.map((row) => row[i]!.length)));
-  return `${rows.map((row) => row.map((cell, i) => (i < 2 ? cell.padEnd(widths[i]!) : cell.padStart(widths[i]!))).join('  ')).join('\n')}\n`;
+  return alignColumns(rows, 2);
 }
