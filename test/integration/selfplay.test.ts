@@ -216,6 +216,10 @@ describe('ssr selfplay: one step on pyledger with the procedural policy (real Do
       expect(total(record, 'weakened'), record.id).toBe(1);
       // Two changed files: one inverse state each, neither O's tree.
       expect(total(record, 'inverse'), record.id).toBe(2);
+      // Where its inject time went: the sandbox, then the Injector's phases, within the stage's time.
+      const phases = record.injectPhasesMs ?? {};
+      expect(Object.keys(phases), record.id).toEqual(expect.arrayContaining(['sandbox', 'discover', 'trace', 'read', 'kept', 'confirm', 'weaken', 'write']));
+      expect(Object.values(phases).reduce((sum, ms) => sum + ms, 0), record.id).toBeLessThanOrEqual(record.durationsMs.inject);
     }
     const graded = records.reduce((sum, record) => sum + total(record, 'grading'), 0);
     expect(graded).toBeGreaterThanOrEqual(records.reduce((sum, record) => sum + record.solved, 0));

@@ -39,6 +39,8 @@ export interface ProgramContext {
   tools: readonly ToolSpec[];
   /** Updated before every resume from the loop's footer ("[N turns and ~T tokens left]"); null until known. */
   budget: { turnsLeft: number | null; tokensLeft: number | null };
+  /** Where the program adds the wall time of its phases, ms (the policy hands it out after the episode); absent: not timed. */
+  phaseMs?: Partial<Record<string, number>>;
 }
 
 /** A running program: yields steps, is resumed with their observations, returns its summary. */
