@@ -37,6 +37,8 @@ export class ProceduralPolicy implements Policy {
   private readonly episodes = new Map<string, Episode>();
   /** Phase times of ended episodes that timed any, until taken (takePhaseTimes). */
   private readonly phaseTimes = new Map<string, Partial<Record<string, number>>>();
+  /** Shared by every episode of this policy (one run): what a program keeps for the next ones. */
+  private readonly memos = new Map<string, unknown>();
   private readonly seed: number;
   private readonly programs: Record<AgentRole, ProgramFactory>;
 
@@ -98,6 +100,7 @@ export class ProceduralPolicy implements Policy {
       tools: request.tools,
       budget: { turnsLeft: null, tokensLeft: null },
       phaseMs: {},
+      memos: this.memos,
     };
     return { program: this.programs[request.role](ctx), ctx, calls: 0, submitted: false };
   }

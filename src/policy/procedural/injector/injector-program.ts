@@ -29,6 +29,7 @@ import { weakenTests } from './weaken-tests.js';
 import { countingRuns, type InjectorRuns } from './count-runs.js';
 import { timedSteps } from '../phase-times.js';
 import { TEST_MAP } from './injector-commands.js';
+import { MEMO_FILE } from './discovery-memo.js';
 import { queryTestCoverage } from './query-coverage.js';
 import { METADATA_PATH, writeArtifact, type InjectorMetadata } from './write-artifact-files.js';
 
@@ -54,7 +55,7 @@ async function* inject(ctx: ProgramContext): Program {
   const runner = readTestRunner(ctx.systemPrompt, ctx.userPrompt);
   const runs: InjectorRuns = { full: 0, restricted: 0 };
   const times = ctx.phaseMs ?? {};
-  const discovery = yield* timedSteps(countingRuns(discover({ coverage: settings.strategy !== 'history', maxRunS, runner }), runs), times, discoveryPhase);
+  const discovery = yield* timedSteps(countingRuns(discover({ coverage: settings.strategy !== 'history', maxRunS, runner, ...(ctx.memos ? { memos: ctx.memos } : {}) }), runs), times, discoveryPhase);
   if (discovery.status === 'failed') return giveUp(settings, discovery.reason);
   const { facts } = discovery;
 
@@ -120,9 +121,10 @@ async function* inject(ctx: ProgramContext): Program {
   return describeBug(settings, bug, selection.files, weakened.weakening.hidden);
 }
 
-/** Discovery's phase of a step: the traced clean run (it writes the test map), else `discover`. */
+/** Discovery's phase of a step: the traced clean run (it writes the test map), keeping or restoring a memo, else `discover`. */
 function discoveryPhase(step: ProgramStep): string {
-  return step.tool === 'bash' && step.args.command.includes(`--map ${TEST_MAP}`) ? 'trace' : 'discover';
+  if (step.tool !== 'bash') return 'discover';
+  return step.args.command.includes(`--map ${TEST_MAP}`) ? 'trace' : step.args.command.includes(MEMO_FILE) ? 'memo' : 'discover';
 }
 
 /** One step as a piece of a program (to time it like the others). */
