@@ -69,7 +69,9 @@ if [ "$guard" = 1 ]; then
   if command -v tar > /dev/null; then base64 -d <<< "$g_tar" | tar -xof - -C "$g_dir"
   else base64 -d <<< "$g_tar" | python3 -c 'import sys, tarfile; tarfile.open(fileobj=sys.stdin.buffer, mode="r|").extractall(sys.argv[1])' "$g_dir"; fi
   sup=(python3 "$g_dir/s/${GUARD_SUPERVISOR_MODULE}.py" "$g_dir/o")
-  log_f="$g_dir/test.log"
+  # The log is the driver's alone (mode 0600): the tests write to it through the stdout they are
+  # given, never read it back (a runner's nonce, declared in it at the end, must stay unseen).
+  log_f="$g_dir/test.log"; (umask 077; : > "$log_f")
   run_env=(env -u PYTHONSTARTUP -u PYTHONINSPECT -u PYTHONNOUSERSITE PYTHONDONTWRITEBYTECODE=1 "PYTHONUSERBASE=$g_dir/u"
     "PYTHONPATH=$g_dir/p\${PYTHONPATH:+:$PYTHONPATH}" "SSR_GUARD_CONF=$g_dir/conf")
 ${materialLockSnippet()}
