@@ -46,10 +46,11 @@ export const GUARD_RECORD_MAX_BYTES = 8 * 1024 * 1024;
  * it; the start-up half asks pytest processes only to load the plugin ("-p"), after installing the
  * audit hook. The test material is locked and hashed (test-material.ts; as `nobody` where the
  * driver is root). The script runs under the supervisor (guard/ssr_guard_supervisor.py), which
- * takes the key on its stdin, receives the guard's stream and writes the signed session records
- * that come back in the SSR-GUARD section; the SSR-MATERIAL section says what of the material
- * changed. The log goes to the random folder too, so repo code cannot find the file the parser
- * reads by a fixed name. No bytecode written into the repo, no PYTHONSTARTUP or PYTHONINSPECT.
+ * takes the key on its stdin, receives the guard's stream, kills every process the tests left
+ * behind once the script is over (before anything is read or checked), and writes the signed
+ * session records that come back in the SSR-GUARD section; the SSR-MATERIAL section says what of
+ * the material changed. The log goes to the random folder too (mode 0600), so repo code cannot
+ * find the file the parser reads by a fixed name, nor read it back. No bytecode written into the repo, no PYTHONSTARTUP or PYTHONINSPECT.
  * For a runner other than pytest the same environment and lock apply but no guard records exist:
  * what protects those runs is the patch sanitiser, the lock and the random log path.
  */
