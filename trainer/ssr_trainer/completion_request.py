@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 from typing import Any, List, Optional
 
-from .models import Policy
+from .policy import Policy
 from .sampling import SampleJob
 from .server import bad_request
 

@@ -12,7 +12,7 @@ import json
 from typing import Any, List
 
 from .completion_request import prompt_ids
-from .models import Policy
+from .policy import Policy
 from .running_batch import evaluating
 from .sampling import completion_logprobs
 from .server import bad_request
