@@ -49,10 +49,18 @@ class HFPolicy(Policy):
             inner.save_pretrained(path)
         return "lora" if self.lora else "full"
 
-    def load_weights(self, path: str) -> None:
-        from .hf_weights import load_adapter_weights, load_full_weights
+    def stage_weights(self, path: str):
+        from .hf_weights import read_adapter_weights, read_full_weights
 
-        (load_adapter_weights if self.lora else load_full_weights)(self.module, path)
+        return (read_adapter_weights if self.lora else read_full_weights)(self.module, path)
+
+    def apply_weights(self, staged) -> None:
+        from .hf_weights import apply_adapter_weights
+
+        if self.lora:
+            apply_adapter_weights(self.module, staged)
+        else:
+            self.module.load_state_dict(staged, strict=True)
 
 
 def _logits_to_keep_arg(model: Any) -> Optional[str]:

@@ -89,9 +89,20 @@ class Policy:
         """Writes the weights to `path`; returns "full" or "lora"."""
         raise NotImplementedError
 
+    def stage_weights(self, path: str) -> Any:
+        """Reads what `save` wrote to `path` into host memory, leaving the model untouched: every
+        file read (and every read error) happens here, so that `apply_weights` is a copy in memory
+        (rank_weights.py: every rank stages, and only if all did does any apply)."""
+        raise NotImplementedError
+
+    def apply_weights(self, staged: Any) -> None:
+        """Copies weights `stage_weights` read into the model (of the checkpoint's identity, which
+        the checks before staging compared: names and shapes match)."""
+        raise NotImplementedError
+
     def load_weights(self, path: str) -> None:
         """Loads what `save` wrote to `path` into this (identically built) policy."""
-        raise NotImplementedError
+        self.apply_weights(self.stage_weights(path))
 
 
 def batch_logprobs(

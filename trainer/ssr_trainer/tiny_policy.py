@@ -77,8 +77,11 @@ class TinyPolicy(Policy):
         torch_save(self.module.state_dict(), os.path.join(path, TINY_WEIGHTS_FILE))
         return "full"
 
-    def load_weights(self, path: str) -> None:
-        self.module.load_state_dict(torch.load(os.path.join(path, TINY_WEIGHTS_FILE), map_location=self.device, weights_only=True))
+    def stage_weights(self, path: str):
+        return torch.load(os.path.join(path, TINY_WEIGHTS_FILE), map_location="cpu", weights_only=True)
+
+    def apply_weights(self, staged) -> None:
+        self.module.load_state_dict(staged)
 
     @classmethod
     def load(cls, path: str, device: Optional[str] = None, dtype: Optional[torch.dtype] = None) -> "TinyPolicy":

@@ -10,7 +10,7 @@ import os
 import time
 from typing import Any
 
-from .checkpoint import CheckpointError, save_checkpoint
+from .checkpoint import CheckpointError, WeightsReadError, save_checkpoint
 from .retention import DiskFullError, check_space, checkpoint_bytes, prune_checkpoints
 from .server import ApiError, bad_request
 
@@ -64,6 +64,9 @@ def update_weights_from_disk(service: Any, body: dict) -> dict:
     with service.served.training():
         try:  # every rank of a multi-process trainer loads them (rank_weights.py)
             manifest = service.trainer.load_weights(path)
+        except WeightsReadError as error:  # it passed every check, then a read failed: the storage, not the request
+            raise _failed(500, f"cannot load {path}: {error}. The served weights stay; check the file system the trainer "
+                          "reads checkpoints from (every rank must see the same files), then sync again", "load_error") from None
         except CheckpointError as error:
             raise _failed(400, f"cannot load {path}: {error}") from None
         service.served.publish(service.policy, service.trainer.version)
@@ -81,7 +84,7 @@ def _storage_failure(path: str, error: Exception, needed: int) -> ApiError:
                     "Check that the trainer's --output-dir is writable and has room", "storage_error")
 
 
-def _failed(status: int, message: str) -> ApiError:
+def _failed(status: int, message: str, kind: str = "invalid_request_error") -> ApiError:
     """An error that also carries SGLang's `{success: false, message}` fields."""
-    return ApiError(status, message, extra={"success": False, "message": message})
+    return ApiError(status, message, kind, extra={"success": False, "message": message})
 
