@@ -79,6 +79,13 @@ class Policy:
         """Memory a sequence's cache holds."""
         raise NotImplementedError(f"{type(self).__name__} cannot size its KV cache")
 
+    @property
+    def vocab_size(self) -> int:
+        """The token ids the model embeds and samples: its embedding's rows, which may exceed the
+        tokenizer's (a padded vocabulary, or hf-config with the byte tokenizer)."""
+        return max(self.tokenizer.vocab_size, self.module.get_input_embeddings().num_embeddings
+                   if hasattr(self.module, "get_input_embeddings") else self.tokenizer.vocab_size)
+
     def trainable_parameters(self) -> List[torch.nn.Parameter]:
         return [p for p in self.module.parameters() if p.requires_grad]
 
