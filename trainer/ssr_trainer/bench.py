@@ -157,7 +157,7 @@ def run(policy: Policy, batch: int, seq_len: int, steps: int, warmup: int, respo
             "flops_per_step": flops, "peak": peak_note, "train_step": step, "rl_forward_backward": rl, "plain_forward_backward": plain,
             "step_over_plain_time": step_seconds / plain_seconds, "rl_fwd_bwd_over_plain_time": rl_seconds / plain_seconds,
             "precision": trainer.precision.describe(), "torch": torch.__version__, "peak_memory_bytes": memory, "peak_memory": memory_note,
-            "lora": policy.lora, "trainable_parameters": sum(p.numel() for p in policy.trainable_parameters())}
+            "lora": policy.lora, "weights_dtype": str(next(policy.module.parameters()).dtype).replace("torch.", ""), "trainable_parameters": sum(p.numel() for p in policy.trainable_parameters())}
 
 
 def main(argv: Optional[List[str]] = None) -> None:

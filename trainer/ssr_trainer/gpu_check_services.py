@@ -46,23 +46,25 @@ def ok(base: str, path: str, body: Optional[dict] = None) -> Any:
     return answer
 
 
-def start_service(flags: Dict[str, Any], device: str, output_dir: str, log_path: str, deadline: float, *extra: str) -> Tuple[subprocess.Popen, str]:
-    """`python -m ssr_trainer.service` with the model flags, in its own process group; its URL."""
+def spawn_service(flags: Dict[str, Any], device: str, output_dir: str, log_path: str, *extra: str) -> subprocess.Popen:
+    """`python -m ssr_trainer.service` with the model flags, in its own process group (its output in `log_path`)."""
     command = [sys.executable, "-m", "ssr_trainer.service", "--model", flags["model"], "--model-config", flags["model_config"],
                "--dtype", flags["dtype"], "--device", device, "--port", "0", "--output-dir", output_dir, *extra]
     env = dict(os.environ, PYTHONPATH=TRAINER_DIR + os.pathsep + os.environ.get("PYTHONPATH", ""), PYTHONUNBUFFERED="1")
-    log = open(log_path, "w")
-    process = subprocess.Popen(command, stdout=log, stderr=subprocess.STDOUT, env=env, start_new_session=True)
-    log.close()
+    with open(log_path, "w") as log:
+        return subprocess.Popen(command, stdout=log, stderr=subprocess.STDOUT, env=env, start_new_session=True)
+
+
+def service_url(process: subprocess.Popen, log_path: str, deadline: float) -> str:
+    """The URL the service's start line names, once it serves (both services build their model at once)."""
     while time.monotonic() < deadline and process.poll() is None:
         with open(log_path) as handle:
             lines = [line for line in handle if line.startswith("ssr-trainer: serving")]
         if lines:
-            return process, lines[0].strip().rsplit(" ", 1)[-1]
+            return lines[0].strip().rsplit(" ", 1)[-1]
         time.sleep(0.2)
-    stop_service(process)
     with open(log_path) as handle:
-        raise RuntimeError(f"the service ({' '.join(command)}) did not start: {handle.read()[-2000:]}")
+        raise RuntimeError(f"the service ({' '.join(process.args)}) did not start (exit status {process.poll()}): {handle.read()[-2000:]}")
 
 
 def stop_service(process: subprocess.Popen) -> None:
@@ -109,11 +111,10 @@ def sync_check(flags: Dict[str, Any], device: str, scratch: str, deadline: float
     lr = SYNC_LR[flags["model"]]
     services: List[subprocess.Popen] = []
     try:
-        trainer_process, trainer = start_service(flags, device, os.path.join(scratch, "trainer"), os.path.join(scratch, "trainer.log"), deadline,
-                                                 "--lr", str(lr), "--warmup-steps", "0")
-        services.append(trainer_process)
-        sampler_process, sampler = start_service(flags, device, os.path.join(scratch, "sampler"), os.path.join(scratch, "sampler.log"), deadline)
-        services.append(sampler_process)
+        logs = {role: os.path.join(scratch, f"{role}.log") for role in ("trainer", "sampler")}
+        services.append(spawn_service(flags, device, os.path.join(scratch, "trainer"), logs["trainer"], "--lr", str(lr), "--warmup-steps", "0"))
+        services.append(spawn_service(flags, device, os.path.join(scratch, "sampler"), logs["sampler"]))
+        trainer, sampler = (service_url(process, logs[role], deadline) for process, role in zip(services, ("trainer", "sampler")))
         up = time.monotonic() - started
         step = ok(trainer, "/train/step", {"samples": group_samples(trainer)})
         before = probe(sampler, trainer)  # the sampler still serves version 0: the check must refuse it

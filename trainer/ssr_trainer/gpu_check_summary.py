@@ -40,7 +40,9 @@ def _bench_row(name: str, result: Optional[Dict[str, Any]]) -> str:
     if not result or "train_step" not in result:
         return f"| {name} | {_why(result)} | | | | | | |"
     step, plain = result["train_step"], result["plain_forward_backward"]
-    return (f"| {name} | {result['parameters']:,} ({result['trainable_parameters']:,}) | {step['tokens_per_second']:,.0f} | {step['mfu']:.1%} "
+    trained = result["precision"]
+    how = f"{trained['dtype']} + fp32 masters" if trained["master_weights"] == "fp32" else f"{trained['dtype']} (no masters)"
+    return (f"| {name} | {result['parameters']:,} ({result['trainable_parameters']:,}: {how}, on {result['weights_dtype']} weights) | {step['tokens_per_second']:,.0f} | {step['mfu']:.1%} "
             f"| {plain['tokens_per_second']:,.0f} | {plain['mfu']:.1%} | {result['step_over_plain_time']:.2f}x | {result['peak_memory_bytes'] / 2**30:.2f} GiB |")
 
 

@@ -19,8 +19,9 @@ def check(tmp_path, *flags, python=sys.executable):
     return json.loads((out / "gpu-check.json").read_text()), (out / "gpu-check.md").read_text()
 
 
-def assert_bench(result):
-    assert result["precision"] == {"dtype": "bfloat16", "master_weights": "fp32", "loss_scale": None}
+def assert_bench(result, trained="bfloat16", masters="fp32"):
+    assert result["weights_dtype"] == "bfloat16"
+    assert result["precision"] == {"dtype": trained, "master_weights": masters, "loss_scale": None}
     for key in ("train_step", "plain_forward_backward"):
         assert result[key]["tokens_per_second"] > 0 and result[key]["mfu"] > 0
     assert result["peak_memory_bytes"] > 0
@@ -40,7 +41,7 @@ def test_the_tiny_run_measures_every_phase_and_writes_the_summary(tmp_path):
     assert_bench(summary["phases"]["bench-full"])
     assert "no LoRA" in summary["phases"]["bench-lora"]["skipped"]
     assert_sync(summary["phases"]["sync"])
-    assert "| bench-full | 33,600 (33,600) |" in markdown and "after 0.0000" in markdown and "refused" in markdown
+    assert "| bench-full | 33,600 (33,600: bfloat16 + fp32 masters, on bfloat16 weights) |" in markdown and "after 0.0000" in markdown and "refused" in markdown
 
 
 @pytest.mark.skipif(subprocess.run([sys.executable, "-c", "import transformers, peft"], capture_output=True).returncode != 0,
@@ -49,6 +50,6 @@ def test_the_tiny_transformers_run_covers_lora_too(tmp_path):
     summary, _ = check(tmp_path, "--tiny-hf")
     assert_bench(summary["phases"]["bench-full"])
     lora = summary["phases"]["bench-lora"]
-    assert_bench(lora)
+    assert_bench(lora, trained="float32", masters="none")  # LoRA's adapters are fp32 themselves, on the bf16 base
     assert lora["lora"] and lora["trainable_parameters"] < lora["parameters"]
     assert_sync(summary["phases"]["sync"])
