@@ -125,6 +125,7 @@ def run_phases(phases: List[tuple], summary: Dict[str, Any], started: float, arg
             summary["phases"][name] = {"skipped": f"{left:.0f} s of the {args.budget_s:.0f} s budget left, {needs_s:.0f} s needed"}
             continue
         began = time.monotonic()
+        summary["phases"][name] = {"interrupted": "the overall timeout stopped it"}  # replaced when it ends
         result = _attempt(phase)
         result["phase_seconds"] = round(time.monotonic() - began, 1)
         summary["phases"][name] = result

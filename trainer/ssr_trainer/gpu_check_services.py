@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import json
 import os
-import signal
 import subprocess
 import sys
 import time
@@ -47,12 +46,13 @@ def ok(base: str, path: str, body: Optional[dict] = None) -> Any:
 
 
 def spawn_service(flags: Dict[str, Any], device: str, output_dir: str, log_path: str, *extra: str) -> subprocess.Popen:
-    """`python -m ssr_trainer.service` with the model flags, in its own process group (its output in `log_path`)."""
+    """`python -m ssr_trainer.service` with the model flags (its output in `log_path`). In this process's
+    group: trainer/gpu-check's `timeout` signals the whole group, so a hard stop ends the services too."""
     command = [sys.executable, "-m", "ssr_trainer.service", "--model", flags["model"], "--model-config", flags["model_config"],
                "--dtype", flags["dtype"], "--device", device, "--port", "0", "--output-dir", output_dir, *extra]
     env = dict(os.environ, PYTHONPATH=TRAINER_DIR + os.pathsep + os.environ.get("PYTHONPATH", ""), PYTHONUNBUFFERED="1")
     with open(log_path, "w") as log:
-        return subprocess.Popen(command, stdout=log, stderr=subprocess.STDOUT, env=env, start_new_session=True)
+        return subprocess.Popen(command, stdout=log, stderr=subprocess.STDOUT, env=env)
 
 
 def service_url(process: subprocess.Popen, log_path: str, deadline: float) -> str:
@@ -69,11 +69,11 @@ def service_url(process: subprocess.Popen, log_path: str, deadline: float) -> st
 
 def stop_service(process: subprocess.Popen) -> None:
     if process.poll() is None:
-        os.killpg(process.pid, signal.SIGTERM)
+        process.terminate()
         try:
             process.wait(timeout=30)
         except subprocess.TimeoutExpired:
-            os.killpg(process.pid, signal.SIGKILL)
+            process.kill()
             process.wait()
 
 

@@ -66,7 +66,7 @@ def _sync_lines(result: Optional[Dict[str, Any]]) -> List[str]:
 def _why(result: Optional[Dict[str, Any]]) -> str:
     if not result:
         return "not run"
-    return result.get("skipped") or f"FAILED: {result.get('error')}"
+    return result.get("skipped") or result.get("interrupted") or f"FAILED: {result.get('error')}"
 
 
 def _short(config: str) -> str:
