@@ -57,6 +57,7 @@ def parse_args(argv: Optional[List[str]]) -> argparse.Namespace:
     p.add_argument("--peak-tflops", type=float, help="default: the datasheet's dense bf16 figure (H100 / H200: 989)")
     p.add_argument("--budget-s", type=float, default=420.0, help="phases that would start later than this are skipped (trainer/gpu-check "
                    "also kills everything at its hard timeout)")
+    p.add_argument("--phases", default="bench-full,bench-lora,sync", help="which phases to run, comma-separated (default: all three)")
     p.add_argument("--out", default=os.environ.get("OUT") or None, help="where gpu-check.json and gpu-check.md go (default: $OUT)")
     args = p.parse_args(argv)
     if args.tiny or args.tiny_hf:
@@ -89,7 +90,7 @@ def main(argv: Optional[List[str]] = None) -> int:
     args.device = args.device or ("cuda" if torch.cuda.is_available() else "cpu")
     started = time.monotonic()
     summary: Dict[str, Any] = {
-        "mode": "tiny" if args.tiny else "tiny-hf" if args.tiny_hf else "gpu", "device": args.device, "torch": torch.__version__,
+        "mode": "tiny" if args.tiny else "tiny-hf" if args.tiny_hf else "config", "device": args.device, "torch": torch.__version__,
         "gpu": torch.cuda.get_device_name(0) if torch.cuda.is_available() else None, "model": model_flags(args),
         "batch": args.batch, "seq_len": args.seq_len, "dtype": args.dtype, "master_weights": "fp32",
         "peak_assumed": "--peak-tflops" if args.peak_tflops else "H100 / H200: 989 TFLOP/s dense bf16 (datasheet); CPU: the best measured fp32 matmul rate",
@@ -101,6 +102,10 @@ def main(argv: Optional[List[str]] = None) -> int:
         raise SystemExit(124)
 
     signal.signal(signal.SIGTERM, stop)
+    chosen = set(args.phases.split(","))
+    unknown = chosen - {"bench-full", "bench-lora", "sync"}
+    if unknown:
+        raise SystemExit(f"trainer/gpu-check: --phases: unknown {', '.join(sorted(unknown))} (bench-full, bench-lora, sync)")
     phases: List[tuple] = [("bench-full", 30.0, lambda: bench_phase(args, lora=False))]
     if args.tiny:
         summary["phases"]["bench-lora"] = {"skipped": "the tiny byte model has no LoRA (--tiny-hf or a GPU run covers it)"}
@@ -109,7 +114,7 @@ def main(argv: Optional[List[str]] = None) -> int:
     with tempfile.TemporaryDirectory(prefix="ssr-gpu-check-") as scratch:
         phases.append(("sync", 60.0, lambda: sync_check(model_flags(args), args.device, scratch, deadline=started + args.budget_s)))
         try:
-            run_phases(phases, summary, started, args)
+            run_phases([phase for phase in phases if phase[0] in chosen], summary, started, args)
             summary["finished"] = True
         finally:
             summary["seconds"] = round(time.monotonic() - started, 1)
