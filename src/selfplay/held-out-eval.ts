@@ -6,7 +6,7 @@ import { readJsonFile } from '../corpus/read-json-file.js';
 import type { EvalInstance } from '../evaluation/eval-instance.js';
 import { checkEvalConfig } from '../evaluation/eval-config.js';
 import { evaluationDue } from '../evaluation/held-out/eval-schedule.js';
-import { heldOutMetricsSchema, type HeldOutMetrics } from '../evaluation/held-out/held-out-metrics.js';
+import { HELD_OUT_AT_START, heldOutMetricsSchema, type HeldOutMetrics } from '../evaluation/held-out/held-out-metrics.js';
 import { TrainingBugIndex } from '../evaluation/held-out/training-bugs.js';
 import type { ComparedBug } from '../evaluation/held-out/train-eval-overlap.js';
 import { runEval } from '../evaluation/run-eval.js';
@@ -33,7 +33,7 @@ export const heldOutPaths = (out: string) => ({
   step: (step: number) => join(out, 'eval', `step-${step}`),
   overlaps: join(out, 'eval', 'overlaps.json'),
   /** The step-0 evaluation's `heldOut` (no metrics line carries it): its presence is what marks it done. */
-  start: join(out, 'eval', 'step-0', 'held-out.json'),
+  start: join(out, HELD_OUT_AT_START),
 });
 
 /** Eval instances as train/eval hygiene compares them. */

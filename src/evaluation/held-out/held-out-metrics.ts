@@ -24,3 +24,9 @@ export const heldOutMetricsSchema = z.object({
   discarded: count.optional().describe('attempts discarded for infrastructure after that retry: not scored, left out of the rates'),
 });
 export type HeldOutMetrics = z.infer<typeof heldOutMetricsSchema>;
+
+/**
+ * The starting policy's evaluation (`--eval-every`, step 0), relative to the run dir: no metrics
+ * line carries it, so its HeldOutMetrics object is this file, written once it is done.
+ */
+export const HELD_OUT_AT_START = 'eval/step-0/held-out.json';
