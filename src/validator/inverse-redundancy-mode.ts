@@ -15,3 +15,4 @@ const REAL_FIX_KINDS: ReadonlySet<string> = new Set(['mined']);
 export function inverseRedundancyFor(kind: string | null | undefined): InverseRedundancyMode {
   return kind !== null && kind !== undefined && REAL_FIX_KINDS.has(kind) ? 'record' : 'enforce';
 }
+

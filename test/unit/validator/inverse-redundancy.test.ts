@@ -1,4 +1,8 @@
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { inverseRedundancyOfDir } from '../../../src/cli/artifact-dir-kind.js';
 import { inverseRedundancyCheck } from '../../../consistency-checks/inverse-redundancy.js';
 import type { StatusMap } from '../../../src/harness/test-report.js';
 import { partsTogether } from '../../../src/mining/judge-commit.js';
@@ -51,5 +55,22 @@ describe('inverse redundancy on a multi-file bug', () => {
   it('only real fixes (mined bugs) are recorded; every other kind is enforced', () => {
     expect(inverseRedundancyFor('mined')).toBe('record');
     for (const kind of ['revert-commit', 'remove-function-body', 'external', 'anchor', undefined, null]) expect(inverseRedundancyFor(kind)).toBe('enforce');
+  });
+
+  it('ssr validate --artifact on a mined bug dir checks it as ssr mine did; a bare artifact dir or another bug dir is enforced', async () => {
+    const root = await mkdtemp(join(tmpdir(), 'ssr-artifact-kind-'));
+    try {
+      const dir = async (name: string, metadata?: string) => {
+        await mkdir(join(root, name));
+        if (metadata !== undefined) await writeFile(join(root, name, 'metadata.json'), metadata);
+        return join(root, name);
+      };
+      expect(await inverseRedundancyOfDir(await dir('mined', JSON.stringify({ strategy: 'mined', repo: 'h11' })))).toBe('record');
+      expect(await inverseRedundancyOfDir(await dir('injected', JSON.stringify({ strategy: 'removal' })))).toBe('enforce');
+      expect(await inverseRedundancyOfDir(await dir('bare'))).toBe('enforce');
+      expect(await inverseRedundancyOfDir(await dir('garbled', '{not json'))).toBe('enforce');
+    } finally {
+      await rm(root, { recursive: true, force: true });
+    }
   });
 });
