@@ -60,6 +60,12 @@ export const episodeRecordSchema = z
     testRuns: testRunCountsSchema
       .optional()
       .describe('test runs the episode started, by kind (original, buggy, weakened, inverse, order, audit, grading, injector), each {full, restricted}; cache hits are not runs; absent from older records'),
+    injectPhasesMs: z
+      .record(z.string(), ms)
+      .optional()
+      .describe(
+        "where durationsMs.inject went, ms: `sandbox` (acquiring the Injector's sandbox), then the procedural Injector's phases (discover, trace, read, rejected, kept, confirm, weaken, write); the rest of inject is the agent loop and the sandbox's disposal; absent when the Injector did not run, and from older records",
+      ),
   })
   .superRefine((record, ctx) => {
     const issue = (message: string, path: string) => ctx.addIssue({ code: 'custom', message, path: [path] });

@@ -99,4 +99,9 @@ export interface Policy {
   complete(request: PolicyRequest): Promise<PolicyTurn>;
   /** Free per-episode state (optional). */
   endEpisode?(episodeId: string): void;
+  /**
+   * Wall time the ended episode spent in each phase of the policy's own work, ms, handed out once
+   * (the procedural Injector's: see INJECTOR_PHASES); undefined when the policy timed none.
+   */
+  takePhaseTimes?(episodeId: string): Partial<Record<string, number>> | undefined;
 }

@@ -3,7 +3,7 @@ import type { AgentExit } from '../agent/agent-exit.js';
 import type { BugArtifact } from '../artifact/bug-artifact.js';
 import type { ResolvedRepo } from '../config/resolve-repo.js';
 import { runnerOf } from '../harness/repo-test-files.js';
-import type { SandboxProvider, SandboxTemplate } from '../sandbox/sandbox.js';
+import type { Sandbox, SandboxProvider, SandboxTemplate } from '../sandbox/sandbox.js';
 import { artifactFromSubmission } from './artifact-from-submission.js';
 import type { InjectorStrategy } from './injector-strategy.js';
 import { injectorPrompts } from './role-prompts.js';
@@ -29,6 +29,11 @@ export interface InjectorEpisode {
   artifact: BugArtifact | null;
   /** Set when a submission exists but its test_files.txt is unusable (an invalid artifact). */
   submissionProblem?: string;
+  /**
+   * Where the rollout's wall time went, ms: `sandbox` (acquiring the sandbox of O), then the
+   * policy's own phases when it times them (the procedural Injector's, see INJECTOR_PHASES).
+   */
+  phasesMs: Record<string, number>;
 }
 
 /**
@@ -42,8 +47,22 @@ export async function runInjectorEpisode(options: InjectorEpisodeOptions): Promi
   const testTimeoutMs = resolveTestTimeoutMs(options.repo, options.testTimeoutMs);
   const base = injectorPrompts(options.strategy, { thresholds: options.repo.thresholds, testTimeoutMs, testRunner: runnerOf(options.repo) }, limits);
   const prompts = options.promptAppendix ? { ...base, userPrompt: `${base.userPrompt}\n\n${options.promptAppendix}` } : base;
-  const exit = await runRoleEpisode('injector', () => options.provider.acquire(options.template), prompts, limits, options);
-  if (exit.submission?.type !== 'injector') return { exit, artifact: null };
+  let sandboxMs = 0;
+  const acquire = async (): Promise<Sandbox> => {
+    const started = Date.now();
+    try {
+      return await options.provider.acquire(options.template);
+    } finally {
+      sandboxMs = Date.now() - started;
+    }
+  };
+  const exit = await runRoleEpisode('injector', acquire, prompts, limits, options);
+  const phasesMs = { sandbox: sandboxMs, ...definedTimes(options.policy.takePhaseTimes?.(options.episodeId)) };
+  if (exit.submission?.type !== 'injector') return { exit, artifact: null, phasesMs };
   const collected = artifactFromSubmission(exit.submission);
-  return 'problem' in collected ? { exit, artifact: null, submissionProblem: collected.problem } : { exit, artifact: collected.artifact };
+  return 'problem' in collected ? { exit, artifact: null, submissionProblem: collected.problem, phasesMs } : { exit, artifact: collected.artifact, phasesMs };
+}
+
+function definedTimes(times: Partial<Record<string, number>> | undefined): Record<string, number> {
+  return Object.fromEntries(Object.entries(times ?? {}).filter((entry): entry is [string, number] => entry[1] !== undefined));
 }

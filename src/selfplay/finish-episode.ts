@@ -6,7 +6,7 @@ import { toSolveAttempt, type AttemptOutcome } from './stages/04-solve.js';
 import { buildEpisodeRecord, type RecordInput } from './stages/05-score.js';
 
 /** The record's own fields, plus what finishing adds up: attempts, timings, effort. */
-export interface FinishInput extends Pick<RecordInput, 'identity' | 'bugId' | 'valid' | 'failedCheck' | 'score' | 'discard' | 'injectorExit' | 'duplicateOf' | 'testRuns'> {
+export interface FinishInput extends Pick<RecordInput, 'identity' | 'bugId' | 'valid' | 'failedCheck' | 'score' | 'discard' | 'injectorExit' | 'duplicateOf' | 'testRuns' | 'injectPhasesMs'> {
   attempts: readonly AttemptOutcome[];
   /** When the episode started (Date.now()). */
   started: number;
@@ -32,6 +32,7 @@ export async function finishEpisode(ctx: SelfplayContext, input: FinishInput): P
     injectorExit: input.injectorExit,
     ...(input.duplicateOf ? { duplicateOf: input.duplicateOf } : {}),
     ...(input.testRuns ? { testRuns: input.testRuns } : {}),
+    ...(input.injectPhasesMs ? { injectPhasesMs: input.injectPhasesMs } : {}),
   });
   await persistEpisode(ctx.store, record, input.attempts.map(toSolveAttempt));
   stageTimesOf(ctx, record.step).score += Date.now() - scoring;

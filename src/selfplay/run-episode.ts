@@ -47,7 +47,7 @@ async function injectAndSolve(ctx: SelfplayContext, planned: PlannedEpisode): Pr
   const durations = { inject: injected.durationMs, validate: 0, solve: 0 };
   if (injected.status === 'discarded') return finish({ ...base, discard: injected.discard, durationsMs: durations, injector: { turns: 0, tokens: 0 } });
   const injector = { turns: injected.exit.turns, tokens: injected.exit.usage.promptTokens + injected.exit.usage.completionTokens };
-  const ran = { ...base, injectorExit: injectorExitOf(injected.exit) };
+  const ran = { ...base, injectorExit: injectorExitOf(injected.exit), injectPhasesMs: injected.phasesMs };
   const injectorRuns = injected.status === 'submitted' ? injectorRunsOf(injected.artifact.metadata) : null;
   if (injectorRuns) testRuns.addAll({ injector: injectorRuns });
   if (injected.status === 'unusable') {

@@ -41,6 +41,10 @@ export class RunPolicy implements Policy {
     this.inner.endEpisode?.(episodeId);
   }
 
+  takePhaseTimes(episodeId: string): Partial<Record<string, number>> | undefined {
+    return this.inner.takePhaseTimes?.(episodeId);
+  }
+
   /**
    * The sampler confirmed serving `state` after a sync: sample as that version, by its model name
    * when it has one (a vLLM LoRA adapter).

@@ -25,6 +25,9 @@ interface Rollout {
   metadata: Record<string, unknown>;
   turns: number;
   summary: string;
+  /** The policy that played it (its discovery memos live on), and its phase times. */
+  policy: ProceduralPolicy;
+  phases: Partial<Record<string, number>> | undefined;
 }
 
 /**
@@ -44,7 +47,7 @@ describe('procedural Injector on pyledger (real Docker, real pytest, real valida
     validation = { template, provider: createProvider('docker'), queue: new PQueue({ concurrency: 2 }), baselines: new BaselineCache() };
   });
 
-  async function inject(strategy: 'removal' | 'history' | 'direct', seed: number, minChangedFiles = 1): Promise<Rollout> {
+  async function inject(strategy: 'removal' | 'history' | 'direct', seed: number, minChangedFiles = 1, policy = new ProceduralPolicy({ seed })): Promise<Rollout> {
     const thresholds = { ...repo.thresholds, min_changed_files: minChangedFiles };
     const limits = agentLimitsSchema.parse({});
     const prompts = injectorPrompts(strategy, { thresholds, testTimeoutMs: 90_000 }, limits);
@@ -52,7 +55,7 @@ describe('procedural Injector on pyledger (real Docker, real pytest, real valida
     try {
       let summary = '';
       const exit = await runAgent({
-        policy: new ProceduralPolicy({ seed }), sandbox, role: 'injector', ...prompts, tools: toolsForRole('injector'),
+        policy, sandbox, role: 'injector', ...prompts, tools: toolsForRole('injector'),
         limits, episodeId: `procedural-${strategy}-${seed}`, seed,
         trajectory: { write: async (record) => void (record.type === 'step' && record.toolCall === undefined && (summary = record.assistant.content)) },
       });
@@ -66,7 +69,7 @@ describe('procedural Injector on pyledger (real Docker, real pytest, real valida
         bugInject: submission.bugInject, testWeaken: submission.testWeaken, testFiles: parseTestFilesList(submission.testFiles).files,
         testScript: submission.testScript, testParser: submission.testParser,
       };
-      const rollout = { artifact, metadata, turns: exit.turns, summary };
+      const rollout = { artifact, metadata, turns: exit.turns, summary, policy, phases: policy.takePhaseTimes(`procedural-${strategy}-${seed}`) };
       rollouts.set(`${strategy}:${seed}:${minChangedFiles}`, rollout);
       return rollout;
     } finally {
@@ -121,11 +124,17 @@ describe('procedural Injector on pyledger (real Docker, real pytest, real valida
     expect(parseUnifiedDiff(rollout.artifact.bugInject).touchedPaths).toHaveLength(2);
   }, TIMEOUT_MS);
 
-  it('is reproducible: the same seed injects the same bug', async () => {
+  it('is reproducible: the same seed injects the same bug, also from the clean and traced runs an earlier episode kept', async () => {
     const first = rollouts.get('direct:1:1') ?? (await inject('direct', 1));
-    const again = await inject('direct', 1);
+    // The same policy (one run): the first episode kept its discovery, so this one runs neither
+    // the clean suite nor the trace, and finds the same bug with the same runs less the clean one.
+    const again = await inject('direct', 1, 1, first.policy);
     expect(again.artifact).toEqual(first.artifact);
-    expect(again.turns).toBe(first.turns);
-    expect(again.metadata).toEqual(first.metadata);
+    const runs = first.metadata.testRuns as { full: number; restricted: number };
+    expect(again.metadata).toEqual({ ...first.metadata, testRuns: { full: runs.full - 1, restricted: runs.restricted } });
+    expect(Object.keys(first.phases ?? {})).toEqual(expect.arrayContaining(['discover', 'trace', 'memo', 'read', 'kept', 'weaken', 'write']));
+    expect(Object.keys(again.phases ?? {})).toEqual(expect.arrayContaining(['discover', 'memo', 'read', 'kept', 'weaken', 'write']));
+    expect(again.phases?.trace).toBeUndefined();
+    expect(again.turns).toBeLessThan(first.turns);
   }, 2 * TIMEOUT_MS);
 });

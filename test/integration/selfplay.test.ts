@@ -208,14 +208,22 @@ describe('ssr selfplay: one step on pyledger with the procedural policy (real Do
     for (const record of records) expect([undefined, 0, 2], record.id).toContain(record.testRuns?.original?.full);
     expect(records.reduce((sum, record) => sum + (record.testRuns?.original?.full ?? 0), 0)).toBeGreaterThanOrEqual(2);
     for (const record of records.filter((r) => r.order === 1 && r.valid === true)) {
-      // The procedural Injector: its clean run in full; candidates (on the test files that execute
-      // their lines, or in full) and the weakened run on the oracle files only.
-      expect(record.testRuns?.injector?.full, record.id).toBeGreaterThanOrEqual(1);
+      // The procedural Injector: its clean run in full (none when it restored the other episode's,
+      // see DiscoveryMemo); candidates (on the test files that execute their lines, or in full) and
+      // the weakened run on the oracle files only.
+      const restored = record.injectPhasesMs?.trace === undefined;
+      expect((record.testRuns?.injector?.full ?? 0) + (restored ? 1 : 0), record.id).toBeGreaterThanOrEqual(1);
       expect(record.testRuns?.injector?.restricted, record.id).toBeGreaterThanOrEqual(1);
       expect(total(record, 'buggy') + total(record, 'audit'), record.id).toBeGreaterThanOrEqual(1);
       expect(total(record, 'weakened'), record.id).toBe(1);
       // Two changed files: one inverse state each, neither O's tree.
       expect(total(record, 'inverse'), record.id).toBe(2);
+      // Where its inject time went: the sandbox, then the Injector's phases, within the stage's time.
+      const phases = record.injectPhasesMs ?? {};
+      expect(Object.keys(phases), record.id).toEqual(expect.arrayContaining(['sandbox', 'discover', 'read', 'kept', 'confirm', 'weaken', 'write']));
+      // Traced, or (the other episode's discovery kept in time) restored from its memo.
+      expect(phases.trace ?? phases.memo, record.id).toBeGreaterThanOrEqual(0);
+      expect(Object.values(phases).reduce((sum, ms) => sum + ms, 0), record.id).toBeLessThanOrEqual(record.durationsMs.inject);
     }
     const graded = records.reduce((sum, record) => sum + total(record, 'grading'), 0);
     expect(graded).toBeGreaterThanOrEqual(records.reduce((sum, record) => sum + record.solved, 0));

@@ -35,6 +35,10 @@ export class ProceduralPolicy implements Policy {
   readonly name = 'procedural';
   readonly version = 0;
   private readonly episodes = new Map<string, Episode>();
+  /** Phase times of ended episodes that timed any, until taken (takePhaseTimes). */
+  private readonly phaseTimes = new Map<string, Partial<Record<string, number>>>();
+  /** Shared by every episode of this policy (one run): what a program keeps for the next ones. */
+  private readonly memos = new Map<string, unknown>();
   private readonly seed: number;
   private readonly programs: Record<AgentRole, ProgramFactory>;
 
@@ -70,8 +74,16 @@ export class ProceduralPolicy implements Policy {
   endEpisode(episodeId: string): void {
     const episode = this.episodes.get(episodeId);
     this.episodes.delete(episodeId);
+    const times = episode?.ctx.phaseMs;
+    if (times && Object.keys(times).length > 0) this.phaseTimes.set(episodeId, times);
     // Let a program that was cut off by a limit run its `finally` blocks.
     if (episode && episode.summary === undefined) void episode.program.return('ended by the loop').catch(() => undefined);
+  }
+
+  takePhaseTimes(episodeId: string): Partial<Record<string, number>> | undefined {
+    const times = this.phaseTimes.get(episodeId);
+    this.phaseTimes.delete(episodeId);
+    return times;
   }
 
   private start(request: PolicyRequest): Episode {
@@ -87,6 +99,8 @@ export class ProceduralPolicy implements Policy {
       userPrompt: user,
       tools: request.tools,
       budget: { turnsLeft: null, tokensLeft: null },
+      phaseMs: {},
+      memos: this.memos,
     };
     return { program: this.programs[request.role](ctx), ctx, calls: 0, submitted: false };
   }

@@ -39,6 +39,10 @@ export interface ProgramContext {
   tools: readonly ToolSpec[];
   /** Updated before every resume from the loop's footer ("[N turns and ~T tokens left]"); null until known. */
   budget: { turnsLeft: number | null; tokensLeft: number | null };
+  /** Where the program adds the wall time of its phases, ms (the policy hands it out after the episode); absent: not timed. */
+  phaseMs?: Partial<Record<string, number>>;
+  /** State the policy keeps across the episodes of a run (the Injector's discovery memos, see DiscoveryMemo); absent: none kept. */
+  memos?: Map<string, unknown>;
 }
 
 /** A running program: yields steps, is resumed with their observations, returns its summary. */

@@ -5,6 +5,7 @@ import { runPaths } from '../../corpus/run-layout.js';
 import { totalTestRuns } from '../../harness/test-run-counts.js';
 import { median as medianOf } from '../../util/median.js';
 import { goldenGateSchema } from '../golden-gate/judge-golden-gate.js';
+import { addPhaseSeconds, phaseSeconds, renderPhaseTable, type PhaseSeconds } from './corpus-phase-figures.js';
 
 /** One `ssr corpus` run of the bench: one repo, one build, one repetition. */
 export interface CorpusRunFigures {
@@ -25,10 +26,12 @@ export interface CorpusRunFigures {
   fullRuns: number | null;
   /** The 1-minute load average when the run started and ended. */
   load: [number, number];
+  /** Where the episodes' time went, by phase (episode-seconds). */
+  phases: PhaseSeconds;
 }
 
 /** Read a finished run dir into its figures. */
-export async function corpusRunFigures(out: string, base: Omit<CorpusRunFigures, 'episodes' | 'valid' | 'cleanS' | 'testRuns' | 'fullRuns'>): Promise<CorpusRunFigures> {
+export async function corpusRunFigures(out: string, base: Omit<CorpusRunFigures, 'episodes' | 'valid' | 'cleanS' | 'testRuns' | 'fullRuns' | 'phases'>): Promise<CorpusRunFigures> {
   const gates = z.array(goldenGateSchema).parse(JSON.parse(readFileSync(runPaths(out).goldenGate, 'utf8')));
   const gate = gates.find((g) => g.repo === base.repo);
   const records = (await readEpisodes(out)).filter((record) => record.order === 1);
@@ -41,6 +44,7 @@ export async function corpusRunFigures(out: string, base: Omit<CorpusRunFigures,
     cleanS: gate?.status === 'passed' ? Math.min(...gate.cleanMs) / 1000 : null,
     testRuns: counted.length === 0 ? null : totals.reduce((sum, t) => sum + t.runs, 0),
     fullRuns: counted.length === 0 ? null : totals.reduce((sum, t) => sum + t.full, 0),
+    phases: phaseSeconds(records),
   };
 }
 
@@ -105,6 +109,16 @@ export function renderCorpusBench(runs: readonly CorpusRunFigures[], setting: { 
       lines.push(`- ${repo}: ${a && b ? `${(b / a).toFixed(2)}×` : '–'}`);
     }
   }
+  const phaseRows = repos.flatMap((repo) => setting.builds.flatMap((build) => {
+    const mine = runs.filter((run) => run.repo === repo && run.build === build);
+    return mine.length === 0 ? [] : [{ repo, build, valid: mine.reduce((sum, run) => sum + run.valid, 0), seconds: addPhaseSeconds(mine.map((run) => run.phases)) }];
+  }));
+  lines.push(
+    '',
+    'Where the time goes: episode-seconds per valid bug by phase (repetitions pooled) and their share of all episode time (episodes overlap, so they add up to more than the wall time):',
+    '',
+    renderPhaseTable(phaseRows).trimEnd(),
+  );
   const loads = runs.flatMap((run) => run.load);
   lines.push('', `machine load seen (1-min load average at each run's start and end): min ${show(Math.min(...loads))}, median ${show(median(loads))}, max ${show(Math.max(...loads))} on ${runs[0]?.cores ?? '?'} cores`);
   return `${lines.join('\n')}\n`;

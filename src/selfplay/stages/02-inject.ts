@@ -10,8 +10,8 @@ import type { PlannedEpisode } from './01-prepare.js';
 
 /** How the Injector's rollout ended: a bug to validate, nothing usable (reward −1), or infrastructure. */
 export type InjectOutcome =
-  | { status: 'submitted'; artifact: BugArtifact; exit: AgentExit; durationMs: number }
-  | { status: 'unusable'; exit: AgentExit; problem: string | null; durationMs: number }
+  | { status: 'submitted'; artifact: BugArtifact; exit: AgentExit; durationMs: number; phasesMs: Record<string, number> }
+  | { status: 'unusable'; exit: AgentExit; problem: string | null; durationMs: number; phasesMs: Record<string, number> }
   | { status: 'discarded'; discard: Discard; durationMs: number };
 
 /**
@@ -53,6 +53,7 @@ export async function injectStage(ctx: SelfplayContext, planned: PlannedEpisode)
     return { status: 'discarded', discard, durationMs: durationMs() };
   }
   ctx.health.reportSuccess();
-  if (episode.artifact) return { status: 'submitted', artifact: episode.artifact, exit, durationMs: durationMs() };
-  return { status: 'unusable', exit, problem: episode.submissionProblem ?? null, durationMs: durationMs() };
+  const { phasesMs } = episode;
+  if (episode.artifact) return { status: 'submitted', artifact: episode.artifact, exit, durationMs: durationMs(), phasesMs };
+  return { status: 'unusable', exit, problem: episode.submissionProblem ?? null, durationMs: durationMs(), phasesMs };
 }

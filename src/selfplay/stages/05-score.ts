@@ -73,6 +73,8 @@ export interface RecordInput {
   duplicateOf?: string;
   /** Test runs the episode made, by kind (absent: nobody counted, e.g. a discard before any run). */
   testRuns?: EpisodeRecord['testRuns'];
+  /** Where the inject stage's time went (order 1, when the Injector ran). */
+  injectPhasesMs?: EpisodeRecord['injectPhasesMs'];
 }
 
 /** The episodes.jsonl line of an episode; a discarded one carries its reason and no reward. */
@@ -96,5 +98,6 @@ export function buildEpisodeRecord(input: RecordInput): EpisodeRecord {
     ...(input.injectorExit ? { injectorExit: input.injectorExit } : {}),
     ...(input.duplicateOf ? { duplicateOf: input.duplicateOf } : {}),
     ...(input.testRuns ? { testRuns: input.testRuns } : {}),
+    ...(input.injectPhasesMs ? { injectPhasesMs: input.injectPhasesMs } : {}),
   };
 }

@@ -1,8 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { median, perValidBug, renderCorpusBench, type CorpusRunFigures } from '../../../src/selfplay/bench/corpus-bench-figures.js';
+import { phaseSeconds } from '../../../src/selfplay/bench/corpus-phase-figures.js';
 
 const run = (over: Partial<CorpusRunFigures>): CorpusRunFigures => ({
-  repo: 'h11', build: 'a', rep: 1, wallS: 120, cores: 2, episodes: 3, valid: 2, cleanS: 2, testRuns: 30, fullRuns: 24, load: [10, 12], ...over,
+  repo: 'h11', build: 'a', rep: 1, wallS: 120, cores: 2, episodes: 3, valid: 2, cleanS: 2, testRuns: 30, fullRuns: 24, load: [10, 12], phases: phaseSeconds([]), ...over,
 });
 
 describe('bench-corpus figures', () => {
@@ -27,5 +28,6 @@ describe('bench-corpus figures', () => {
     expect(text).toContain('| 15.0 (12.0) / – |');
     expect(text).toContain('- h11: 0.50×');
     expect(text).toContain('min 10.0, median 12.0, max 31.0 on 2 cores');
+    expect(text).toContain('| repo | build | valid | episodes without a valid bug |');
   });
 });

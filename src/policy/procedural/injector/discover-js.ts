@@ -3,10 +3,11 @@ import { RUNNER_NAMES } from '../../../harness/runner-names.js';
 import { bash, type Steps } from '../program.js';
 import { runLimitSeconds } from '../run-limits.js';
 import type { Discovery } from './discover.js';
+import { memoKey, memoOf, restoreDiscovery, saveDiscovery, TREE_KEY_COMMAND, type DiscoveryMemos } from './discovery-memo.js';
 import { injectorAssets } from './injector-assets.js';
 import { heredoc, jsSetupCommand, runCommand, TEST_MAP, WORK_DIR } from './injector-commands.js';
 import { classifyJsFiles, coverableByV8 } from './js-files.js';
-import { countsPerFile, parseCoverage, parseSourceListing, type RepoFacts } from './repo-facts.js';
+import { countsPerFile, coverageOf, parseSourceListing, type RepoFacts } from './repo-facts.js';
 import { parseRunSummary } from './run-summary.js';
 import { searchCommand, type TestSuite } from './test-suite.js';
 
@@ -22,16 +23,20 @@ const V8_RUNNERS: ReadonlySet<JsRunner> = new Set(['node-test', 'mocha', 'tape',
  * code is plain JavaScript under a runner that does not transform it, record which lines ran
  * with Node's own V8 coverage. Without coverage, files are drawn by size.
  */
-export async function* discoverJs(runner: JsRunner, options: { coverage: boolean; maxRunS: number }): Steps<Discovery> {
-  const listing = yield bash(jsSetupCommand(injectorAssets(), runner), 'Write my helper scripts to /tmp and list the JavaScript and TypeScript files of the repo.');
+export async function* discoverJs(runner: JsRunner, options: { coverage: boolean; maxRunS: number; memos?: DiscoveryMemos }): Steps<Discovery> {
+  const listing = yield bash(`${jsSetupCommand(injectorAssets(), runner)}\n${TREE_KEY_COMMAND}`, 'Write my helper scripts to /tmp and list the JavaScript and TypeScript files of the repo.');
   if (!listing.ok) return { status: 'failed', reason: `setup failed: ${listing.text.slice(-300)}` };
   const sourceFiles = parseSourceListing(listing.text);
   const { testFiles, codeFiles: listed } = classifyJsFiles(sourceFiles.keys());
   if (listed.length === 0) return { status: 'failed', reason: 'the repository has no JavaScript or TypeScript code files' };
 
   const suite: TestSuite = { kind: 'js', runner };
+  const key = memoKey(listing.text, { runner, coverage: options.coverage, maxRunS: options.maxRunS });
+  const memo = memoOf(options.memos, key);
+  const restored = memo !== null && (yield* restoreDiscovery(memo));
   const clean = { limit: 50, timeoutS: options.maxRunS };
-  const baseline = parseRunSummary((yield bash(runCommand(suite, 'o', clean), `Run the whole test suite once with ${RUNNER_NAMES[runner]} to see which tests pass.`)).text);
+  const cleanText = restored ? memo.cleanText : (yield bash(runCommand(suite, 'o', clean), `Run the whole test suite once with ${RUNNER_NAMES[runner]} to see which tests pass.`)).text;
+  const baseline = parseRunSummary(cleanText);
   if (!baseline || baseline.passed === 0) return { status: 'failed', reason: `no test passes on the original repository (${RUNNER_NAMES[runner]})` };
   // The runner names every file it ran, whatever its name patterns: those are test files, never code.
   for (const key of baseline.groups.keys()) if (sourceFiles.has(key)) testFiles.add(key);
@@ -39,11 +44,14 @@ export async function* discoverJs(runner: JsRunner, options: { coverage: boolean
   const cleanMs = Number(baseline.markers.get('ms'));
   const runLimitS = Number.isFinite(cleanMs) ? runLimitSeconds(cleanMs / 1000, options.maxRunS) : options.maxRunS;
   const facts: RepoFacts = { sourceFiles, testFiles, codeFiles, suite, baseline, perFile: countsPerFile(baseline, suite, testFiles), coverage: null, runLimitS };
-  if (options.coverage && V8_RUNNERS.has(runner) && codeFiles.every(coverableByV8)) facts.coverage = yield* traceV8Coverage(suite, codeFiles, [...testFiles], options.maxRunS);
+  const traces = options.coverage && V8_RUNNERS.has(runner) && codeFiles.every(coverableByV8);
+  const traceText = !traces ? null : restored ? memo.traceText : yield* traceV8Coverage(suite, codeFiles, [...testFiles], options.maxRunS);
+  if (traceText !== null) facts.coverage = coverageOf(traceText);
+  if (!restored && key !== null && options.memos && (traceText === null || facts.coverage !== null)) yield* saveDiscovery(options.memos, key, { suite, cleanText, traceText });
   return { status: 'ok', facts };
 }
 
-async function* traceV8Coverage(suite: TestSuite, codeFiles: readonly string[], testFiles: readonly string[], timeoutS: number): Steps<Map<string, Set<number>> | null> {
+async function* traceV8Coverage(suite: TestSuite, codeFiles: readonly string[], testFiles: readonly string[], timeoutS: number): Steps<string> {
   const list = `${WORK_DIR}/code_files.txt`;
   const tests = `${WORK_DIR}/test_files.txt`;
   const dir = `${WORK_DIR}/v8`;
@@ -55,7 +63,5 @@ async function* traceV8Coverage(suite: TestSuite, codeFiles: readonly string[], 
     // Each test file's own Node process: which of them ran each line (the candidates' test files).
     `python3 ${WORK_DIR}/v8_lines.py ${list} ${dir} --map ${TEST_MAP} ${tests} | head -c 15000`,
   ].join('\n');
-  const traced = yield bash(command, 'Run the suite with V8 coverage to see which lines of the code the tests execute, to break only code they reach.');
-  const coverage = parseCoverage(traced.text);
-  return coverage.size > 0 ? coverage : null;
+  return (yield bash(command, 'Run the suite with V8 coverage to see which lines of the code the tests execute, to break only code they reach.')).text;
 }

@@ -4,9 +4,10 @@ import { bash, type Steps } from '../program.js';
 import { discoverJs } from './discover-js.js';
 import { injectorAssets } from './injector-assets.js';
 import { heredoc, runCommand, setupCommand, TEST_MAP, WORK_DIR } from './injector-commands.js';
-import { classifyPyFiles, countsPerFile, parseCoverage, parseSourceListing, type SourceFile, type RepoFacts } from './repo-facts.js';
+import { classifyPyFiles, countsPerFile, coverageOf, parseSourceListing, type SourceFile, type RepoFacts } from './repo-facts.js';
 import { runLimitSeconds } from '../run-limits.js';
 import { parseRunSummary } from './run-summary.js';
+import { memoKey, memoOf, restoreDiscovery, saveDiscovery, TREE_KEY_COMMAND, type DiscoveryMemos } from './discovery-memo.js';
 import type { TestSuite } from './test-suite.js';
 
 /** Discovery's outcome: the facts, or why the repo cannot be played. */
@@ -19,21 +20,26 @@ export type Discovery = { status: 'ok'; facts: RepoFacts } | { status: 'failed';
  * executes. `maxRunS` caps every run (the limit the prompts state). A JS/TS repo (its prompt
  * names a JS runner) is learnt by {@link discoverJs} instead.
  */
-export async function* discover(options: { coverage: boolean; maxRunS: number; runner?: TestRunner | null }): Steps<Discovery> {
+export async function* discover(options: DiscoverOptions): Steps<Discovery> {
   if (options.runner && options.runner !== 'pytest') return yield* discoverJs(options.runner, options);
-  const listing = yield bash(setupCommand(injectorAssets()), 'Write my helper scripts to /tmp and list the Python files of the repo.');
+  const listing = yield bash(`${setupCommand(injectorAssets())}\n${TREE_KEY_COMMAND}`, 'Write my helper scripts to /tmp and list the Python files of the repo.');
   if (!listing.ok) return { status: 'failed', reason: `setup failed: ${listing.text.slice(-300)}` };
   const sourceFiles = parseSourceListing(listing.text);
   const { testFiles, codeFiles } = classifyPyFiles(sourceFiles.keys());
   if (codeFiles.length === 0) return { status: 'failed', reason: 'the repository has no Python code files' };
 
-  let suite: TestSuite = { kind: 'pytest' };
+  const key = memoKey(listing.text, { runner: 'pytest', coverage: options.coverage, maxRunS: options.maxRunS });
+  const memo = memoOf(options.memos, key);
+  const restored = memo !== null && (yield* restoreDiscovery(memo));
+  let suite: TestSuite = restored ? memo.suite : { kind: 'pytest' };
   const clean = { limit: 50, timeoutS: options.maxRunS };
-  let baseline = parseRunSummary((yield bash(runCommand(suite, 'o', clean), 'Run the whole test suite once with pytest to see which tests pass.')).text);
-  if (!baseline || baseline.passed === 0) {
+  let cleanText = restored ? memo.cleanText : (yield bash(runCommand(suite, 'o', clean), 'Run the whole test suite once with pytest to see which tests pass.')).text;
+  let baseline = parseRunSummary(cleanText);
+  if (!restored && (!baseline || baseline.passed === 0)) {
     suite = { kind: 'unittest', startDir: unittestStartDir(testFiles, sourceFiles) };
     const why = 'pytest found no passing tests; try the standard library unittest runner instead.';
-    baseline = parseRunSummary((yield bash(runCommand(suite, 'o', clean), why)).text);
+    cleanText = (yield bash(runCommand(suite, 'o', clean), why)).text;
+    baseline = parseRunSummary(cleanText);
   }
   if (!baseline || baseline.passed === 0) return { status: 'failed', reason: 'no test passes on the original repository (pytest and unittest tried)' };
   // pytest names every file it ran: a large repo's test files beyond the listing's cut are known too.
@@ -43,11 +49,22 @@ export async function* discover(options: { coverage: boolean; maxRunS: number; r
   const runLimitS = Number.isFinite(cleanMs) ? runLimitSeconds(cleanMs / 1000, options.maxRunS) : options.maxRunS;
   const facts: RepoFacts = { sourceFiles, testFiles, codeFiles, suite, baseline, perFile: countsPerFile(baseline, suite, testFiles), coverage: null, runLimitS };
   // Tracing slows the suite several times over: it gets the cap, not the clean run's limit.
-  if (options.coverage) facts.coverage = yield* traceCoverage(suite, codeFiles, options.maxRunS);
+  const traceText = !options.coverage ? null : restored ? memo.traceText : yield* traceCoverage(suite, codeFiles, options.maxRunS);
+  if (traceText !== null) facts.coverage = coverageOf(traceText);
+  // A trace that failed is not kept: the next episode tries it again.
+  if (!restored && key !== null && options.memos && (traceText === null || facts.coverage !== null)) yield* saveDiscovery(options.memos, key, { suite, cleanText, traceText });
   return { status: 'ok', facts };
 }
 
-async function* traceCoverage(suite: TestSuite, codeFiles: readonly string[], timeoutS: number): Steps<Map<string, Set<number>> | null> {
+/** What discovery is told: whether to trace, the run cap, the runner the prompt names, and the policy's memos (see DiscoveryMemo). */
+export interface DiscoverOptions {
+  coverage: boolean;
+  maxRunS: number;
+  runner?: TestRunner | null;
+  memos?: DiscoveryMemos;
+}
+
+async function* traceCoverage(suite: TestSuite, codeFiles: readonly string[], timeoutS: number): Steps<string> {
   const list = `${WORK_DIR}/code_files.txt`;
   const args = suite.kind === 'unittest' ? `unittest discover -s ${suite.startDir}` : 'pytest -q -p no:cacheprovider';
   const command = [
@@ -55,9 +72,7 @@ async function* traceCoverage(suite: TestSuite, codeFiles: readonly string[], ti
     `cd /repo && PYTHONDONTWRITEBYTECODE=1 timeout --kill-after=5 ${timeoutS} python3 ${WORK_DIR}/trace_lines.py ${list} --map ${TEST_MAP} ${args} > ${WORK_DIR}/cov.log 2>&1`,
     `grep '^@@cov' ${WORK_DIR}/cov.log | head -c 15000`,
   ].join('\n');
-  const traced = yield bash(command, 'Trace which lines of the code the tests execute, to break only code the tests reach.');
-  const coverage = parseCoverage(traced.text);
-  return coverage.size > 0 ? coverage : null;
+  return (yield bash(command, 'Trace which lines of the code the tests execute, to break only code the tests reach.')).text;
 }
 
 /** The directory holding most test files: '.' when it is a package (ids are dotted from the root), else itself. */

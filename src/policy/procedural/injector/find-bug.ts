@@ -8,6 +8,7 @@ import { judgeAttempt, type AttemptVerdict, type BreadthCap } from './judge-atte
 import type { RepoFacts } from './repo-facts.js';
 import { parseRunSummary, type BrokenTest, type RunSummary } from './run-summary.js';
 import { groupOfFile } from './test-suite.js';
+import { addPhaseTime, timedSteps, type PhaseTimes } from '../phase-times.js';
 
 /** A kept change: the candidate, where its diff was put aside, and its run (`t<N>.json`, read as the whole suite's map). */
 export interface KeptCandidate {
@@ -41,6 +42,8 @@ export interface SearchOptions {
   coverage?: TestCoverage | null;
   /** Turns to keep for selecting tests, weakening, writing the artifact and submitting. */
   reserveTurns: number;
+  /** Where the candidates' runs (`kept`, `rejected`) and B's confirmation (`confirm`) add their wall time, ms. */
+  times?: PhaseTimes;
   /** Called after a rejection: more candidates to try next (history's compatibility fixes). */
   onRejected?: (candidate: BugCandidate, verdict: Extract<AttemptVerdict, { status: 'rejected' }>, index: number) => Steps<BugCandidate[]>;
 }
@@ -56,6 +59,7 @@ export interface SearchOptions {
  */
 export async function* findBug(ctx: ProgramContext, candidates: BugCandidate[], options: SearchOptions): Steps<FoundBug | null> {
   const queue = [...candidates];
+  const times = options.times ?? {};
   const kept: KeptChange<KeptCandidate>[] = [];
   let attempts = 0;
   while (queue.length > 0 && attempts < options.maxAttempts && hasTurns(ctx, options.reserveTurns + 3)) {
@@ -63,16 +67,19 @@ export async function* findBug(ctx: ProgramContext, candidates: BugCandidate[], 
     if (kept.some((k) => k.file === candidate.file)) continue;
     const index = attempts++;
     const diffPath = `${WORK_DIR}/cand_${index}.diff`;
-    const { verdict, summary, tests } = yield* tryCandidate(candidate, diffPath, index, options);
-    if (verdict.status === 'rejected' || !summary) {
-      if (options.onRejected && verdict.status === 'rejected') queue.unshift(...(yield* options.onRejected(candidate, verdict, index)));
+    const tried: PhaseTimes = {};
+    const { verdict, summary, tests } = yield* timedSteps(tryCandidate(candidate, diffPath, index, options), tried, 'candidate');
+    const rejected = verdict.status === 'rejected' || !summary;
+    addPhaseTime(times, rejected ? 'rejected' : 'kept', tried.candidate ?? 0);
+    if (rejected) {
+      if (options.onRejected && verdict.status === 'rejected') queue.unshift(...(yield* timedSteps(options.onRejected(candidate, verdict, index), times, 'rejected')));
       continue;
     }
     const run = { json: `${WORK_DIR}/t${index}.json`, summary, verdict };
     kept.push({ file: candidate.file, behavioural: verdict.behavioural, value: { candidate, diffPath, run, tests } });
     const chosen = combineChanges(kept, options.minChangedFiles);
     if (!chosen) continue;
-    const found = yield* confirm(chosen.map((c) => c.value), options);
+    const found = yield* timedSteps(confirm(chosen.map((c) => c.value), options), times, 'confirm');
     if (found.status === 'ok') return { ...found.bug, attempts };
     // Drop the part that did not hold up (or the last one) and search on.
     const drop = kept.findIndex((k) => k.value.candidate === found.culprit);

@@ -1,5 +1,6 @@
 import type { SeededRng } from '../../../util/seeded-rng.js';
-import { bash, type Program, type ProgramContext, type Steps } from '../program.js';
+import { bash, type Program, type ProgramContext, type ProgramStep, type Steps } from '../program.js';
+import type { Observation } from '../observation.js';
 import type { BugCandidate } from './bug-candidate.js';
 import { discover } from './discover.js';
 import { findBug, type FoundBug, type SearchOptions } from './find-bug.js';
@@ -26,6 +27,9 @@ import { selectTests } from './select-tests.js';
 import { applyEdit } from '../../../tools/line-match.js';
 import { weakenTests } from './weaken-tests.js';
 import { countingRuns, type InjectorRuns } from './count-runs.js';
+import { timedSteps } from '../phase-times.js';
+import { TEST_MAP } from './injector-commands.js';
+import { MEMO_FILE } from './discovery-memo.js';
 import { queryTestCoverage } from './query-coverage.js';
 import { METADATA_PATH, writeArtifact, type InjectorMetadata } from './write-artifact-files.js';
 
@@ -50,7 +54,8 @@ async function* inject(ctx: ProgramContext): Program {
   const maxRunS = maxRunSeconds(readTimeLimits(ctx.systemPrompt, ctx.userPrompt));
   const runner = readTestRunner(ctx.systemPrompt, ctx.userPrompt);
   const runs: InjectorRuns = { full: 0, restricted: 0 };
-  const discovery = yield* countingRuns(discover({ coverage: settings.strategy !== 'history', maxRunS, runner }), runs);
+  const times = ctx.phaseMs ?? {};
+  const discovery = yield* timedSteps(countingRuns(discover({ coverage: settings.strategy !== 'history', maxRunS, runner, ...(ctx.memos ? { memos: ctx.memos } : {}) }), runs), times, discoveryPhase);
   if (discovery.status === 'failed') return giveUp(settings, discovery.reason);
   const { facts } = discovery;
 
@@ -61,21 +66,22 @@ async function* inject(ctx: ProgramContext): Program {
     breadth: { maxFailingTests: settings.maxFailingTests, maxFailingFiles: settings.maxFailingFiles },
     maxAttempts: MAX_ATTEMPTS,
     reserveTurns: 30 + 3 * settings.minChangedFiles,
+    times,
   };
   let candidates: BugCandidate[];
   let sources = new Map<string, string>();
   // How candidates are run: the tests that execute their lines, or the whole suite and why (metadata.json).
   let candidateTests = 'the whole suite: history reverts change lines no map names';
   if (settings.strategy === 'history') {
-    const log = yield bash(historyLogCommand(), 'Look through the git history for past fix, edge-case and optimisation commits.');
+    const log = yield* timedSteps(oneStep(bash(historyLogCommand(), 'Look through the git history for past fix, edge-case and optimisation commits.')), times, 'read');
     const commits = parseHistoryLog(log.text);
     candidates = historyCandidates(commits, new Set(facts.codeFiles), rng.fork('history'));
     search.onRejected = compatibilityFix(commits, facts.suite.kind === 'js' ? 'javascript' : 'python');
   } else {
-    sources = yield* readCodeFiles(facts, settings, rng.fork('files'));
+    sources = yield* timedSteps(readCodeFiles(facts, settings, rng.fork('files')), times, 'read');
     candidates = mutationCandidates(sources, settings.strategy === 'removal' ? 'removal' : 'operator', facts.coverage, rng.fork('candidates'));
     if (candidates.length > 0) {
-      const read = yield* queryTestCoverage(facts, [...new Set(candidates.map((candidate) => candidate.file))]);
+      const read = yield* timedSteps(queryTestCoverage(facts, [...new Set(candidates.map((candidate) => candidate.file))]), times, 'read');
       if (read.status === 'ok') search.coverage = read.coverage;
       else candidateTests = `the whole suite: ${read.reason}`;
     }
@@ -88,7 +94,7 @@ async function* inject(ctx: ProgramContext): Program {
   if (!selection) return giveUp(settings, `the failing tests' files do not hold ${settings.minPassingTests} passing tests`);
   // Every behavioural failure lies in a clean file holding one, so all of them are oracle tests (F).
   const behavioural = bug.behavioural;
-  const weakened = yield* countingRuns(weakenTests(facts, selection, behavioural, textsOnBuggy(sources, bug)), runs);
+  const weakened = yield* timedSteps(countingRuns(weakenTests(facts, selection, behavioural, textsOnBuggy(sources, bug)), runs), times, 'weaken');
   if (weakened.status === 'failed') return giveUp(settings, weakened.reason);
 
   const metadata: InjectorMetadata = {
@@ -104,15 +110,26 @@ async function* inject(ctx: ProgramContext): Program {
     testRuns: { ...runs },
     candidateTests: search.coverage ? 'the test files that execute the changed lines' : candidateTests,
   };
-  const written = yield* writeArtifact({
+  const written = yield* timedSteps(writeArtifact({
     suite: facts.suite,
     assets: injectorAssets(),
     bugDiffs: bug.parts.map((part) => part.diffPath),
     oracleFiles: selection.files,
     metadata,
-  });
+  }), times, 'write');
   if (written.status === 'failed') return giveUp(settings, written.reason);
   return describeBug(settings, bug, selection.files, weakened.weakening.hidden);
+}
+
+/** Discovery's phase of a step: the traced clean run (it writes the test map), keeping or restoring a memo, else `discover`. */
+function discoveryPhase(step: ProgramStep): string {
+  if (step.tool !== 'bash') return 'discover';
+  return step.args.command.includes(`--map ${TEST_MAP}`) ? 'trace' : step.args.command.includes(MEMO_FILE) ? 'memo' : 'discover';
+}
+
+/** One step as a piece of a program (to time it like the others). */
+async function* oneStep(step: ProgramStep): Steps<Observation> {
+  return yield step;
 }
 
 /** Read the code files to mutate: drawn by how many of their lines the tests execute (or their size). */

@@ -93,3 +93,9 @@ export function parseCoverage(text: string): Map<string, Set<number>> {
   }
   return out;
 }
+
+/** The executed lines a traced run printed (parseCoverage), null when it printed none. */
+export function coverageOf(traceText: string): Map<string, Set<number>> | null {
+  const coverage = parseCoverage(traceText);
+  return coverage.size > 0 ? coverage : null;
+}
