@@ -56,8 +56,9 @@ function recording(provider: SandboxProvider): SandboxProvider & { addopts: stri
   return recorder as SandboxProvider & { addopts: string[] };
 }
 
-async function validate(bug: BugArtifact, selectTests: 'always' | 'never', provider: SandboxProvider = createProvider('docker')) {
-  return validateArtifact(bug, { repo, template, provider, queue: new PQueue({ concurrency: 2 }), baselines: new BaselineCache(), selectTests });
+/** One validation; the full one after the selected one shares its cache (O's runs, B's), so it runs W and the order check only. */
+async function validate(bug: BugArtifact, selectTests: 'always' | 'never', baselines: BaselineCache, provider: SandboxProvider = createProvider('docker')) {
+  return validateArtifact(bug, { repo, template, provider, queue: new PQueue({ concurrency: 2 }), baselines, selectTests });
 }
 
 beforeAll(async () => {
@@ -74,17 +75,19 @@ describe('relevant-test selection (real Docker, real pytest, pyledger: 7 test fi
     // Clamping to one day before the month's end: add_months and what uses it (interest) break.
     const bug = artifact(diffOf('pyledger/periods.py', (text) => text.replace('min(day.day, days_in_month(year, month))', 'min(day.day, days_in_month(year, month) - 1)')));
     const provider = recording(createProvider('docker'));
-    const selected = await validate(bug, 'always', provider);
-    const full = await validate(bug, 'never');
+    const baselines = new BaselineCache();
+    const selected = await validate(bug, 'always', baselines, provider);
+    const full = await validate(bug, 'never', baselines);
 
     expect(full.valid, JSON.stringify(full.checks.at(-1))).toBe(true);
     // O's traced run: only test_periods.py and test_interest.py execute the clamped line.
     expect(selected.selection).toEqual({ status: 'selected', by: 'coverage', keptTestFiles: 2, testFiles: 7 });
     expect(withoutTimes(selected)).toEqual(withoutTimes(full));
     // Every run is counted, by kind and scope: the selected path runs W restricted, and B once in
-    // full, which is the audit; O's two full runs and its traced run are the clean suite's (fresh
-    // cache each). A one-file bug's inverse state is O's tree: it reuses O's (selected) run.
-    expect(full.testRuns).toEqual({ original: { full: 2, restricted: 0 }, buggy: { full: 1, restricted: 0 }, weakened: { full: 1, restricted: 0 }, order: { full: 0, restricted: 1 } });
+    // full, which is the audit; O's two full runs and its traced run are the clean suite's. A
+    // one-file bug's inverse state is O's tree: it reuses O's (selected) run. The full validation
+    // after it finds O's and B's full runs in the cache: W in full is its only state run.
+    expect(full.testRuns).toEqual({ weakened: { full: 1, restricted: 0 }, order: { full: 0, restricted: 1 } });
     expect(selected.testRuns).toEqual({
       original: { full: 2, restricted: 1 }, weakened: { full: 0, restricted: 1 }, audit: { full: 1, restricted: 0 }, coverage: { full: 1, restricted: 0 }, order: { full: 0, restricted: 1 },
     });
@@ -100,8 +103,9 @@ describe('relevant-test selection (real Docker, real pytest, pyledger: 7 test fi
     // raises: that test replaces USD (2 decimals) with a 3-decimal USD in the registry, and the test
     // files run after it (test_money.py...) see the changed currency without executing the line.
     const bug = artifact(diffOf('pyledger/currency.py', (text) => text.replace('        raise ValueError(f"currency {currency.code} is already registered")', '        pass')));
-    const selected = await validate(bug, 'always');
-    const full = await validate(bug, 'never');
+    const baselines = new BaselineCache();
+    const selected = await validate(bug, 'always', baselines);
+    const full = await validate(bug, 'never', baselines);
 
     expect(selected.selection).toMatchObject({ status: 'fallback', missed: expect.arrayContaining([expect.stringContaining('tests/test_money.py::')]) });
     // The audit's full run is counted; the fallback's full states reuse O's runs and the audit's run
