@@ -37,13 +37,14 @@ export type Limits = z.infer<typeof limitsSchema>;
 
 /**
  * Relevant-test selection (src/validator/selection/): the validator's runs of a bug's states
- * collect only the test files that import the changed files, so a slow suite costs per bug what
- * its relevant tests cost. `auto` selects when the clean suite takes at least `above_s`.
+ * collect only the test files that execute the changed lines (or import the changed files), so a bug costs what
+ * its relevant tests cost. `auto` and `always` select by O's per-test coverage on any suite; when
+ * it cannot say, `auto` falls back to the import graph when the clean suite takes at least `above_s`.
  */
 export const testSelectionSchema = z
   .object({
     mode: z.enum(['auto', 'always', 'never']).default('auto').describe('when the validator runs only the tests relevant to a bug'),
-    above_s: z.number().nonnegative().default(30).describe('clean-suite seconds from which `auto` selects'),
+    above_s: z.number().nonnegative().default(30).describe('clean-suite seconds from which `auto` selects by the import graph when coverage cannot say'),
   })
   .strict();
 export type TestSelectionSettings = z.infer<typeof testSelectionSchema>;

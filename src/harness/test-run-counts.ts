@@ -6,10 +6,11 @@ const count = z.number().int().nonnegative();
  * Kinds of test run an episode makes. `original`: the clean suite (validation's O runs, twice);
  * `buggy`, `weakened`, `inverse` (one per changed file): the other states of the bug; `order`: the
  * order-independence check's own run; `audit`: the full run of B that checks a restricted
- * validation; `grading`: one per graded Solver attempt; `injector`: the Injector's own runs
- * (its clean run and one per candidate change), when its policy reports them.
+ * validation; `coverage`: the validator's traced run of O (once per run, shared by its bugs); `grading`:
+ * one per graded Solver attempt; `injector`: the Injector's own runs (its clean run and one per
+ * candidate change), when its policy reports them.
  */
-export const TEST_RUN_KINDS = ['original', 'buggy', 'weakened', 'inverse', 'order', 'audit', 'grading', 'injector'] as const;
+export const TEST_RUN_KINDS = ['original', 'buggy', 'weakened', 'inverse', 'order', 'audit', 'coverage', 'grading', 'injector'] as const;
 export type TestRunKind = (typeof TEST_RUN_KINDS)[number];
 
 /** Whether a run ran the whole suite or only the tests relevant to the bug (test selection). */

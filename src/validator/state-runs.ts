@@ -76,11 +76,15 @@ export class StateRunner {
     this.treeOf = stateTrees(options.artifact);
   }
 
-  /** Start every state now (bounded by the queue); the reference path starts nothing ahead. `repeat: false`: not O's second run. */
-  prefetch(options: { repeat?: boolean } = {}): void {
+  /**
+   * Start every state now (bounded by the queue); the reference path starts nothing ahead.
+   * `repeat: false`: not O's second run; `buggy: false`: not B (a selected runner's B is the full one).
+   */
+  prefetch(options: { repeat?: boolean; buggy?: boolean } = {}): void {
     if (this.options.sequential) return;
     const originals = options.repeat === false ? (['original'] as const) : (['original', 'original-repeat'] as const);
-    for (const key of [...originals, 'buggy', 'weakened'] as const) this.get(key);
+    const buggy = options.buggy === false ? [] : (['buggy'] as const);
+    for (const key of [...originals, ...buggy, 'weakened'] as const) this.get(key);
     for (const file of this.options.bugFiles) this.get(`inverse:${file}`);
   }
 

@@ -9,7 +9,7 @@ import { isGuardedRun } from '../harness/guard-report.js';
 import type { BaselineCache } from './baseline-cache.js';
 import { brokenByBug, passedIds, sample } from './check-helpers.js';
 import { planSelection, type SelectionOutcome, type SelectTestsMode } from './selection/plan-selection.js';
-import { mergeSelected, selectionMisses } from './selection/selected-view.js';
+import { asSelected, mergeSelected, selectionMisses } from './selection/selected-view.js';
 import { runIdentity } from './run-identity.js';
 import type { CheckName, CheckResult, ValidationContext } from './check-types.js';
 import type { InverseRedundancyMode } from './inverse-redundancy-mode.js';
@@ -106,9 +106,10 @@ function runnerFor(artifact: BugArtifact, options: ValidateOptions, bugFiles: st
  * `fail` stops the run and cancels what has not started. An `error` stops it too, but voids the
  * verdict instead of blaming the artifact.
  *
- * On a slow suite (see planSelection) the states of the bug run only the tests relevant to it,
- * read through O's full run (mergeSelected); once a verdict depends on them, one full run of B
- * audits the selection, and any test it got wrong reruns the validation on the full suite.
+ * Where the tests relevant to the bug are known (see planSelection: O's per-test coverage, or the
+ * import graph on a slow suite), W and the inverse states run only those, read through O's full
+ * run (mergeSelected); B runs in full, and once a verdict depends on the selection that run
+ * audits it: any test it got wrong reruns the validation on the full suite.
  */
 export async function validateArtifact(artifact: BugArtifact, options: ValidateOptions): Promise<ValidationResult> {
   const started = Date.now();
@@ -123,14 +124,15 @@ export async function validateArtifact(artifact: BugArtifact, options: ValidateO
     void full.get('original');
     void full.get('original-repeat');
   }
-  const plan = await planSelection({ ...options, bugFiles, testFiles: artifact.testFiles, mode, full });
+  const testTimeoutMs = resolveTestTimeoutMs(options.repo, options.testTimeoutMs);
+  const plan = await planSelection({ ...options, bugFiles, bugInject: artifact.bugInject, testScript: artifact.testScript, testFiles: artifact.testFiles, testTimeoutMs, mode, full, onTrace: () => counter.add('coverage', 'full') });
   const selected = plan.status === 'selected' ? runnerFor(artifact, options, bugFiles, count('restricted'), plan.env) : undefined;
   if (selected) {
+    // B runs once, in full: the checks read it as it is, and it is the audit of the other states' selection.
     restricted = true;
-    selected.prefetch({ repeat: false });
+    selected.prefetch({ repeat: false, buggy: false });
     void full.get('buggy');
   } else if (bugFiles.length > 0) full.prefetch();
-  const testTimeoutMs = resolveTestTimeoutMs(options.repo, options.testTimeoutMs);
   // A check's own script runs chosen tests of B (order-independence: the failing ones), never the suite.
   const onScript = (name: string) => counter.add(name === 'order-independence' ? 'order' : 'buggy', 'restricted');
   const scripts = new ScriptRunner({ provider: options.provider, template: options.template, artifact, testTimeoutMs, queue: options.queue, onRun: onScript });
@@ -141,9 +143,9 @@ export async function validateArtifact(artifact: BugArtifact, options: ValidateO
     thresholds: options.repo.thresholds,
     originalFiles: () => (originalFiles ??= full.originalFiles()),
     originalDoctestFiles: () => full.originalDoctestFiles(),
-    applyState: async (state) => (await (selected ?? full).preparation(state)) ?? { status: 'applied' },
+    applyState: async (state) => (await (state === 'weakened' && selected ? selected : full).preparation(state)) ?? { status: 'applied' },
     run: async (state) => {
-      if (!selected || state === 'original' || state === 'original-repeat') return full.get(state);
+      if (!selected || state === 'original' || state === 'original-repeat' || state === 'buggy') return full.get(state);
       const [originalFull, originalSelected, run] = await Promise.all([full.get('original'), selected.get('original'), selected.get(state)]);
       return mergeSelected(originalFull, originalSelected, run);
     },
@@ -155,7 +157,7 @@ export async function validateArtifact(artifact: BugArtifact, options: ValidateO
   if (!options.sequential) for (const check of consistencyChecks) void check.prefetch?.(ctx).catch(() => undefined);
   const { checks, failedCheck, infrastructureError } = await runChecks(ctx);
   if (selected && !infrastructureError && (failedCheck === null || !SELECTION_FREE.has(failedCheck))) {
-    const missed = await auditSelection(ctx, full, selected);
+    const missed = await auditSelection(full, selected);
     if (missed.length > 0) {
       await Promise.all([full.cancel(), selected.cancel(), scripts.cancel()]);
       const again = await validateArtifact(artifact, { ...options, selectTests: 'never', testRuns: counter });
@@ -172,7 +174,7 @@ export async function validateArtifact(artifact: BugArtifact, options: ValidateO
   const failToPass = sets.failToPass.filter((id) => !notFailToPass.has(id));
   const { passToPass } = sets;
   const originalGuarded = judged && (await guardedOriginals(ctx));
-  const selection: SelectionOutcome = plan.status === 'selected' ? { status: 'selected', keptTestFiles: plan.keptTestFiles, testFiles: plan.testFiles } : plan;
+  const selection: SelectionOutcome = plan.status === 'selected' ? { status: 'selected', by: plan.by, keptTestFiles: plan.keptTestFiles, testFiles: plan.testFiles } : plan;
   return {
     valid: judged,
     failedCheck,
@@ -199,13 +201,17 @@ async function runChecks(ctx: ValidationContext): Promise<Pick<ValidationResult,
   return { checks, failedCheck: null };
 }
 
-/** Test ids the selection got wrong (selectionMisses); a run of the audit that did not complete counts as a miss too. */
-async function auditSelection(ctx: ValidationContext, full: StateRunner, selected: StateRunner): Promise<string[]> {
-  const [originalFull, originalSelected, buggyMerged, buggyFull] = await Promise.all([full.get('original'), selected.get('original'), ctx.run('buggy'), full.get('buggy')]);
-  const runs = [originalFull, originalSelected, buggyMerged, buggyFull];
+/**
+ * Test ids the selection got wrong (selectionMisses): B's full run read as the selection would
+ * have read it (its selected tests' statuses, O's for the rest) against itself. A run of the
+ * audit that did not complete counts as a miss too.
+ */
+async function auditSelection(full: StateRunner, selected: StateRunner): Promise<string[]> {
+  const [originalFull, originalSelected, buggyFull] = await Promise.all([full.get('original'), selected.get('original'), full.get('buggy')]);
+  const runs = [originalFull, originalSelected, buggyFull];
   if (!runs.every((run) => run.status === 'ran')) return ['(an audit run did not complete)'];
-  const [o, os, bm, bf] = runs.map((run) => (run.status === 'ran' ? run.report.statuses : {}));
-  return selectionMisses({ originalFull: o!, originalSelected: os!, buggyMerged: bm!, buggyFull: bf! });
+  const [o, os, bf] = runs.map((run) => (run.status === 'ran' ? run.report.statuses : {}));
+  return selectionMisses({ originalFull: o!, originalSelected: os!, buggyMerged: asSelected(o!, os!, bf!), buggyFull: bf! });
 }
 
 /** Whether both O runs were guarded, so grading can hold Solver runs to the runner's own records. */

@@ -67,7 +67,7 @@ export function registerValidate(program: Command): void {
     .addOption(testTimeoutOption())
     .option('--concurrency <n>', 'sandboxes running at once', positiveInt('--concurrency'), DEFAULT_VALIDATE_CONCURRENCY)
     .addOption(
-      new Option('--select-tests <mode>', "run only the tests relevant to each bug: auto (when the clean suite takes at least repos.yaml's test_selection.above_s, default 30 s), always, never (default: the repo's test_selection.mode)").choices([
+      new Option('--select-tests <mode>', "run only the tests relevant to each bug: auto (by the clean run's per-test coverage on any suite; by the import graph when coverage cannot say and the clean suite takes at least repos.yaml's test_selection.above_s, default 30 s), always, never (default: the repo's test_selection.mode)").choices([
         'auto',
         'always',
         'never',

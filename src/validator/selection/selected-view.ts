@@ -19,6 +19,17 @@ export function mergeSelected(originalFull: StateRun, originalSelected: StateRun
 }
 
 /**
+ * A full run's statuses as a selected run would have given them, read through O's full run: the
+ * statuses of the tests the selection holds (O's selected run's ids), O's full statuses for the rest.
+ */
+export function asSelected(originalFull: StatusMap, originalSelected: StatusMap, full: StatusMap): StatusMap {
+  const out: StatusMap = {};
+  for (const [id, status] of Object.entries(originalFull)) if (!(id in originalSelected)) out[id] = status;
+  for (const [id, status] of Object.entries(full)) if (id in originalSelected) out[id] = status;
+  return out;
+}
+
+/**
  * What the selection got wrong, as test ids: on O, a selected test whose status differs from the
  * full run (selection changed what a test does); on B, a test whose merged status differs from
  * the full run on B (a test left out that the bug reaches: a dynamic import, a plugin, data).

@@ -56,8 +56,9 @@ function recording(provider: SandboxProvider): SandboxProvider & { addopts: stri
   return recorder as SandboxProvider & { addopts: string[] };
 }
 
-async function validate(bug: BugArtifact, selectTests: 'always' | 'never', provider: SandboxProvider = createProvider('docker')) {
-  return validateArtifact(bug, { repo, template, provider, queue: new PQueue({ concurrency: 2 }), baselines: new BaselineCache(), selectTests });
+/** One validation; the full one after the selected one shares its cache (O's runs, B's), so it runs W and the order check only. */
+async function validate(bug: BugArtifact, selectTests: 'always' | 'never', baselines: BaselineCache, provider: SandboxProvider = createProvider('docker')) {
+  return validateArtifact(bug, { repo, template, provider, queue: new PQueue({ concurrency: 2 }), baselines, selectTests });
 }
 
 beforeAll(async () => {
@@ -70,45 +71,47 @@ beforeAll(async () => {
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 describe('relevant-test selection (real Docker, real pytest, pyledger: 7 test files, one per module)', () => {
-  it('runs a bug in periods.py on the tests that import it only, with the verdict and oracle sets of the full suite', async () => {
+  it('runs a bug in periods.py on the test files that execute its line only, with the verdict and oracle sets of the full suite', async () => {
     // Clamping to one day before the month's end: add_months and what uses it (interest) break.
     const bug = artifact(diffOf('pyledger/periods.py', (text) => text.replace('min(day.day, days_in_month(year, month))', 'min(day.day, days_in_month(year, month) - 1)')));
     const provider = recording(createProvider('docker'));
-    const selected = await validate(bug, 'always', provider);
-    const full = await validate(bug, 'never');
+    const baselines = new BaselineCache();
+    const selected = await validate(bug, 'always', baselines, provider);
+    const full = await validate(bug, 'never', baselines);
 
     expect(full.valid, JSON.stringify(full.checks.at(-1))).toBe(true);
-    expect(selected.selection).toMatchObject({ status: 'selected', testFiles: 7 });
-    expect(selected.selection?.status === 'selected' && selected.selection.keptTestFiles).toBeLessThan(7);
+    // O's traced run: only test_periods.py and test_interest.py execute the clamped line.
+    expect(selected.selection).toEqual({ status: 'selected', by: 'coverage', keptTestFiles: 2, testFiles: 7 });
     expect(withoutTimes(selected)).toEqual(withoutTimes(full));
-    // Every run is counted, by kind and scope: the selected path runs B and W restricted and audits
-    // with one full run of B; O's two full runs are the clean suite's (fresh cache each). A one-file
-    // bug's inverse state is O's tree: it reuses O's run, so no inverse run is made (or counted).
-    expect(full.testRuns).toEqual({ original: { full: 2, restricted: 0 }, buggy: { full: 1, restricted: 0 }, weakened: { full: 1, restricted: 0 }, order: { full: 0, restricted: 1 } });
+    // Every run is counted, by kind and scope: the selected path runs W restricted, and B once in
+    // full, which is the audit; O's two full runs and its traced run are the clean suite's. A
+    // one-file bug's inverse state is O's tree: it reuses O's (selected) run. The full validation
+    // after it finds O's and B's full runs in the cache: W in full is its only state run.
+    expect(full.testRuns).toEqual({ weakened: { full: 1, restricted: 0 }, order: { full: 0, restricted: 1 } });
     expect(selected.testRuns).toEqual({
-      original: { full: 2, restricted: 1 }, buggy: { full: 0, restricted: 1 }, weakened: { full: 0, restricted: 1 }, audit: { full: 1, restricted: 0 }, order: { full: 0, restricted: 1 },
+      original: { full: 2, restricted: 1 }, weakened: { full: 0, restricted: 1 }, audit: { full: 1, restricted: 0 }, coverage: { full: 1, restricted: 0 }, order: { full: 0, restricted: 1 },
     });
-    // The bug's states really left the unrelated test files out of collection.
-    expect(provider.addopts.length).toBeGreaterThanOrEqual(3);
+    // The bug's states really left the other test files out of collection.
+    expect(provider.addopts.length).toBe(2);
     for (const addopts of provider.addopts) {
-      expect(addopts).toContain('--ignore=/repo/tests/test_money.py');
-      expect(addopts).not.toContain('tests/test_periods.py');
+      expect(addopts.split(' ').sort()).toEqual(['csvio', 'currency', 'ledger', 'money', 'reports'].map((name) => `--ignore=/repo/tests/test_${name}.py`));
     }
   }, 300_000);
 
-  it('falls back to the full suite, and says what it missed, when the change reaches tests the import graph cannot see', async () => {
-    // pyledger/__init__.py imports periods, so breaking it at import breaks every test: an
-    // import-time effect of a package, which the graph leaves out on purpose.
-    const bug = artifact(diffOf('pyledger/periods.py', (text) => `${text}\nraise RuntimeError("broken at import")\n`));
-    const selected = await validate(bug, 'always');
-    const full = await validate(bug, 'never');
+  it('falls back to the full suite, and says what it missed, when the bug reaches tests its lines\' coverage cannot see', async () => {
+    // Only test_currency.py's conflicting re-registration reaches this line in O. On B it no longer
+    // raises: that test replaces USD (2 decimals) with a 3-decimal USD in the registry, and the test
+    // files run after it (test_money.py...) see the changed currency without executing the line.
+    const bug = artifact(diffOf('pyledger/currency.py', (text) => text.replace('        raise ValueError(f"currency {currency.code} is already registered")', '        pass')));
+    const baselines = new BaselineCache();
+    const selected = await validate(bug, 'always', baselines);
+    const full = await validate(bug, 'never', baselines);
 
-    expect(selected.selection).toMatchObject({ status: 'fallback', missed: expect.arrayContaining([expect.stringContaining('tests/test_currency.py')]) });
+    expect(selected.selection).toMatchObject({ status: 'fallback', missed: expect.arrayContaining([expect.stringContaining('tests/test_money.py::')]) });
     // The audit's full run is counted; the fallback's full states reuse O's runs and the audit's run
     // of B from the cache, so neither is run (or counted) again.
-    expect(selected.testRuns?.audit).toEqual({ full: 1, restricted: 0 });
-    expect(selected.testRuns?.original).toEqual({ full: 2, restricted: 1 });
-    expect(selected.testRuns?.buggy).toEqual({ full: 0, restricted: 1 });
+    expect(selected.testRuns).toMatchObject({ audit: { full: 1, restricted: 0 }, original: { full: 2, restricted: 1 }, coverage: { full: 1, restricted: 0 } });
+    expect(selected.testRuns?.buggy).toBeUndefined();
     expect(withoutTimes(selected)).toEqual(withoutTimes(full));
   }, 300_000);
 });

@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { packagePath } from '../../../util/package-root.js';
 import { readDefaultTestFiles } from '../../../harness/default-files.js';
+import { traceLinesScript } from '../../../coverage/trace-script.js';
 
 /**
  * The Python files the procedural Injector writes into the sandbox (for Python and JS repos alike), read at runtime from
@@ -15,7 +16,7 @@ export interface InjectorAssets {
   unittestParser: string;
   /** `scripts/summarize_run.py`: condenses one run for the Injector. */
   summarizeRun: string;
-  /** `scripts/trace_lines.py`: which code lines the suite executes. */
+  /** `src/coverage/trace_lines.py` (shared with the validator): which code lines the suite executes. */
   traceLines: string;
   /** `scripts/apply_edits.py`: several whole-line edits in one command (fewer turns than one `edit` each). */
   applyEdits: string;
@@ -35,7 +36,7 @@ export function injectorAssets(): InjectorAssets {
     pytestParser: readDefaultTestFiles().testParser,
     unittestParser: read('parsers', 'unittest_parser.py'),
     summarizeRun: read('scripts', 'summarize_run.py'),
-    traceLines: read('scripts', 'trace_lines.py'),
+    traceLines: traceLinesScript(),
     applyEdits: read('scripts', 'apply_edits.py'),
     jsFailures: read('scripts', 'js_failures.py'),
     v8Lines: read('scripts', 'v8_lines.py'),

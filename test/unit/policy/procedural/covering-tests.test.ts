@@ -5,8 +5,9 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { coveringTests, parseTestCoverage, unionOfTests, type TestCoverage } from '../../../../src/policy/procedural/injector/covering-tests.js';
 import { assetsDir } from '../../../../src/policy/procedural/injector/injector-assets.js';
+import { traceLinesPath } from '../../../../src/coverage/trace-script.js';
 
-const TRACE = join(assetsDir(), 'scripts', 'trace_lines.py');
+const TRACE = traceLinesPath();
 const SUMMARIZE = join(assetsDir(), 'scripts', 'summarize_run.py');
 
 /** A tiny package: add() is run by test_add and test_mul (through mul), mul() by test_mul only, nothing by test_none. */

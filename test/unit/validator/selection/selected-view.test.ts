@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { StatusMap } from '../../../../src/harness/test-report.js';
 import { EngineError } from '../../../../src/util/engine-error.js';
 import type { StateRun } from '../../../../src/validator/state-runs.js';
-import { mergeSelected, selectionMisses } from '../../../../src/validator/selection/selected-view.js';
+import { asSelected, mergeSelected, selectionMisses } from '../../../../src/validator/selection/selected-view.js';
 
 function ran(statuses: StatusMap): StateRun {
   return { status: 'ran', report: { statuses, timedOut: false, exitCode: 0, durationMs: 1, parserDurationMs: 1, logBytes: 10, log: '' } };
@@ -35,5 +35,22 @@ describe('selectionMisses', () => {
   ] as const)('finds %s', (_label, buggyFull, originalSelected, missed) => {
     const buggyMerged = { 'a::1': 'failed', 'b::1': 'passed', 'c::1': 'passed' } as const;
     expect(selectionMisses({ originalFull: O_FULL, originalSelected, buggyMerged, buggyFull })).toEqual(missed);
+  });
+});
+
+describe('asSelected: the audit reads B\'s full run as the selection would have', () => {
+  it('takes the selected tests from the full run and the rest from O, so a left-out test the bug broke is a miss', () => {
+    const bFull = { 'a::1': 'failed', 'a::2': 'passed', 'b::1': 'failed', 'c::1': 'passed' } as const;
+    const seen = asSelected(O_FULL, O_SEL, bFull);
+    expect(seen).toEqual({ 'a::1': 'failed', 'a::2': 'passed', 'b::1': 'passed', 'c::1': 'passed' });
+    expect(selectionMisses({ originalFull: O_FULL, originalSelected: O_SEL, buggyMerged: seen, buggyFull: bFull })).toEqual(['b::1']);
+  });
+
+  it('finds nothing missed when only selected tests change, and drops a test B has that the selection never held', () => {
+    const bFull = { 'a::1': 'failed', 'a::2': 'passed', 'b::1': 'passed', 'c::1': 'passed', 'a::new': 'passed' } as const;
+    const seen = asSelected(O_FULL, O_SEL, bFull);
+    expect(selectionMisses({ originalFull: O_FULL, originalSelected: O_SEL, buggyMerged: seen, buggyFull: bFull })).toEqual(['a::new']);
+    const { 'a::new': _, ...known } = bFull;
+    expect(selectionMisses({ originalFull: O_FULL, originalSelected: O_SEL, buggyMerged: asSelected(O_FULL, O_SEL, known), buggyFull: known })).toEqual([]);
   });
 });
