@@ -108,8 +108,9 @@ def lock(repo, state, owner):
             saved[path] = [stat.S_IMODE(st.st_mode), st.st_uid, st.st_gid]
         saved[""] = [0, top.st_uid, top.st_gid]
         # What the test user does not own yet, not `chown -R`: see the module's docstring.
-        subprocess.check_call(["find", repo, "(", "!", "-uid", str(uid), "-o", "!", "-gid", str(gid), ")",
-                               "-exec", "chown", "--no-dereference", "%d:%d" % (uid, gid), "{}", "+"])
+        # (-user/-group with numbers and chown -h: GNU's and busybox's alike)
+        subprocess.check_call(["find", repo, "(", "!", "-user", str(uid), "-o", "!", "-group", str(gid), ")",
+                               "-exec", "chown", "-h", "%d:%d" % (uid, gid), "{}", "+"])
         # Never the repo root's owner: in an image built by ssr that is the test user itself.
         keeper = (os.geteuid(), os.getegid())
         for path in paths + dirs:
