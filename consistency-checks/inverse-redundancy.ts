@@ -5,7 +5,9 @@ import type { ConsistencyCheck } from '../src/validator/check-types.js';
 /**
  * method §3.7 inverse redundancy (inverse mutation testing): for each file f of bug_inject.diff,
  * revert only f on B and run the oracle tests; f contributes iff some test of F then passes.
- * A file that does not contribute is padding, and rejects the artifact. The runs are started in
+ * A file that does not contribute is padding, and rejects the artifact, unless the context says
+ * the bug is a real fix (`inverseRedundancy: 'record'`): then it passes with the finding in its
+ * reason and evidence (`enforced: false`). The runs are started in
  * parallel by the validator; this check only reads them.
  */
 export const inverseRedundancyCheck: ConsistencyCheck = {
@@ -30,6 +32,11 @@ export const inverseRedundancyCheck: ConsistencyCheck = {
       redundantFiles: redundant,
       fixedByReverting: Object.fromEntries(Object.entries(contributions).map(([file, ids]) => [file, ids.length])),
     };
+    if (redundant.length > 0 && ctx.inverseRedundancy === 'record') {
+      // A real fix is not padded by an adversary: parts that only fix the bug together are kept, and said.
+      const kept = `reverting ${redundant.join(', ')} alone fixes none of the ${broken.length} failing test(s); kept as a real fix whose files fix the bug together (inverse redundancy is enforced on injected bugs only)`;
+      return pass(kept, { ...evidence, enforced: false });
+    }
     if (redundant.length > 0) {
       return fail(`reverting ${redundant.join(', ')} alone fixes none of the ${broken.length} failing test(s): ${redundant.length === 1 ? 'it does' : 'they do'} not contribute to the bug`, evidence);
     }

@@ -4,6 +4,7 @@ import { Option, type Command } from 'commander';
 import type { LoadedRepos } from '../config/load-repos.js';
 import type { ResolvedRepo } from '../config/resolve-repo.js';
 import { readCorpus } from '../corpus/read-corpus.js';
+import type { EvalInstance } from '../evaluation/eval-instance.js';
 import { loadEvalSet } from '../evaluation/load-eval-set.js';
 import { describePairs, overlapPairs, sharedCommits } from '../evaluation/held-out/train-eval-overlap.js';
 import type { SandboxBackend } from '../sandbox/sandbox.js';
@@ -20,6 +21,8 @@ export interface EvalSetFlags {
   evalEvery?: number;
   evalAttempts?: number;
   evalOverlap: (typeof EVAL_OVERLAP_MODES)[number];
+  /** False with `--no-eval-at-start`. */
+  evalAtStart?: boolean;
 }
 
 /** Adds `--eval-set`, `--eval-every`, `--eval-attempts` and `--eval-overlap`. */
@@ -28,6 +31,7 @@ export function addEvalSetOptions(command: Command): Command {
     .option('--eval-set <dir|file.jsonl>', 'held-out set, as ssr eval --set takes it: evaluated (never trained on) after every --eval-every-th step and the last, into <out>/eval/step-<N>/ and the step\'s metrics line (heldOut)')
     .option('--eval-every <n>', 'with --eval-set: evaluate after every n-th step (default: the last step only)', positiveInt('--eval-every'))
     .option('--eval-attempts <k>', 'with --eval-set: Solver attempts per held-out instance (default 1)', positiveInt('--eval-attempts'))
+    .option('--no-eval-at-start', 'with --eval-every: do not evaluate the starting policy before step 1 (eval/step-0/, done by default and once: a resume reads it back)')
     .addOption(
       new Option('--eval-overlap <mode>', 'with --eval-set: held-out bugs of the same repo, commit and changed lines as training bugs: warn names them and goes on, refuse stops before any episode')
         .choices(EVAL_OVERLAP_MODES)
@@ -37,11 +41,11 @@ export function addEvalSetOptions(command: Command): Command {
 
 /**
  * The flags alone, checked before anything starts (a policy preflight, an image build).
- * @throws EngineError `usage` for `--eval-every` or `--eval-attempts` without `--eval-set`.
+ * @throws EngineError `usage` for `--eval-every`, `--eval-attempts` or `--no-eval-at-start` without `--eval-set`.
  */
 export function checkEvalSetFlags(flags: EvalSetFlags): void {
   if (flags.evalSet !== undefined) return;
-  const stray = flags.evalEvery !== undefined ? '--eval-every' : flags.evalAttempts !== undefined ? '--eval-attempts' : null;
+  const stray = flags.evalEvery !== undefined ? '--eval-every' : flags.evalAttempts !== undefined ? '--eval-attempts' : flags.evalAtStart === false ? '--no-eval-at-start' : null;
   if (stray) throw new EngineError('usage', `ssr selfplay: ${stray} needs --eval-set <dir|file.jsonl> (the held-out set to evaluate on)`);
 }
 
@@ -68,12 +72,25 @@ export interface HeldOutRun {
 export async function heldOutPlanOf(flags: EvalSetFlags, run: HeldOutRun): Promise<HeldOutPlan | undefined> {
   checkEvalSetFlags(flags);
   if (flags.evalSet === undefined) return undefined;
-  if (run.engines > 0) throw new EngineError('usage', 'ssr selfplay: --eval-set does not run on --docker-host engines yet; run ssr eval on the checkpoints instead');
   if (resolve(flags.evalSet) === resolve(run.out)) throw new EngineError('usage', `--eval-set ${flags.evalSet} is this run's --out: its bugs are the training bugs; give a held-out set`);
   if (run.corpusDir !== null && resolve(flags.evalSet) === run.corpusDir) throw new EngineError('usage', `--eval-set ${flags.evalSet} is the --corpus this run trains on; give a held-out set`);
   const { path, instances } = await loadEvalSet({ flag: '--eval-set', set: flags.evalSet, repos: run.loaded, repoPaths: run.repoRefs.filter((ref) => existsSync(ref)), backend: run.backend });
+  refuseUserImagesOnEngines(flags.evalSet, instances, run.engines);
   await checkOverlap(flags, run, comparedInstances(instances));
-  return { set: path, instances, every: flags.evalEvery, attempts: flags.evalAttempts ?? 1 };
+  return { set: path, instances, every: flags.evalEvery, attempts: flags.evalAttempts ?? 1, atStart: flags.evalEvery !== undefined && flags.evalAtStart !== false };
+}
+
+/**
+ * On `--docker-host` engines the evaluation runs on the first engine, with images built or streamed
+ * there as the run's own are; an instance that names its own image (a JSONL `image`) would need
+ * that image on the engine, which ssr neither checks nor ships.
+ * @throws EngineError `usage` naming the instances and the fix.
+ */
+function refuseUserImagesOnEngines(set: string, instances: readonly EvalInstance[], engines: number): void {
+  const own = engines > 0 ? instances.filter((instance) => instance.userImage !== undefined) : [];
+  if (own.length === 0) return;
+  const named = own.slice(0, 3).map((instance) => `${instance.instanceId} (${instance.userImage})`).join(', ');
+  throw new EngineError('usage', `--eval-set ${set}: ${own.length} instance(s) name their own Docker image (${named}), which ssr does not check or ship to --docker-host engines; give a set without "image" lines, or run ssr eval on the engine's host`);
 }
 
 /** {@link heldOutPlanOf} as `runSelfplay`'s input field (none without `--eval-set`). */

@@ -1,12 +1,10 @@
-import { stat } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import type { LoadedRepos } from '../config/load-repos.js';
 import { dockerClient, imageExists } from '../sandbox/docker/docker-client.js';
 import type { SandboxBackend } from '../sandbox/sandbox.js';
 import { EngineError } from '../util/engine-error.js';
 import type { EvalInstance } from './eval-instance.js';
-import { loadCorpusSet } from './load-corpus-set.js';
-import { loadJsonlSet } from './load-jsonl-set.js';
+import { readSetInstances } from './read-set-instances.js';
 import { refuseMissingImages } from './missing-images.js';
 import { repoLookup } from './repo-lookup.js';
 
@@ -30,9 +28,7 @@ export interface EvalSetSource {
 export async function loadEvalSet(source: EvalSetSource): Promise<{ path: string; instances: EvalInstance[] }> {
   const path = resolve(source.set);
   const lookup = repoLookup(source.repos, source.repoPaths.map((repo) => resolve(repo)));
-  const isDir = (await stat(path).catch(() => null))?.isDirectory();
-  if (isDir === undefined) throw new EngineError('usage', `${source.flag} ${source.set}: no such file or directory`);
-  const instances = isDir ? (await loadCorpusSet(path, lookup)).instances : await loadJsonlSet(path, lookup);
+  const instances = await readSetInstances(path, lookup, { flag: source.flag, set: source.set });
   if (instances.length === 0) throw new EngineError('usage', `${source.flag} ${source.set}: no valid instance in it`);
   if (instances.some((instance) => instance.userImage) && source.backend === 'docker') {
     const docker = dockerClient();

@@ -6,13 +6,16 @@ import type { Policy } from '../policy/policy.js';
 import { runGradedAttempt, type AttemptContext, type AttemptLine } from '../roles/graded-attempt.js';
 import { validateForGrading } from '../roles/grading-oracle.js';
 import { prepareTemplate } from '../sandbox/sandbox-factory.js';
-import type { SandboxBackend, SandboxProvider } from '../sandbox/sandbox.js';
+import type { SandboxBackend, SandboxProvider, SandboxTemplate } from '../sandbox/sandbox.js';
+import type { ResolvedRepo } from '../config/resolve-repo.js';
+import { judgeWithRetry, type JudgeOutcome } from './judge-with-retry.js';
 import { isEngineError } from '../util/engine-error.js';
 import type { ProgressSink } from '../util/progress.js';
 import { seededRng } from '../util/seeded-rng.js';
 import { BaselineCache } from '../validator/baseline-cache.js';
+import { inverseRedundancyFor } from '../validator/inverse-redundancy-mode.js';
 import type { EvalInstance } from './eval-instance.js';
-import { appendAttempt, appendInvalid, evalPaths, readInvalidInstances, readScoredAttempts } from './eval-log.js';
+import { appendAttempt, appendInvalid, evalPaths, readInvalidInstances, readScoredAttempts, type EvalAttempt } from './eval-log.js';
 import { evalTables, type EvalRow, type InstanceOutcome } from './eval-table.js';
 import { resolveTestTimeoutMs } from '../config/test-timeout.js';
 
@@ -33,6 +36,8 @@ export interface EvalOptions {
   seed: number;
   onLine: (line: string) => void;
   progress: ProgressSink;
+  /** An instance's sandbox template (default: prepareTemplate on `backend`); self-play on `--docker-host` engines gives its fleet's. */
+  prepare?: (repo: ResolvedRepo) => Promise<SandboxTemplate>;
 }
 
 /** `eval.json` and `ssr eval --json`. */
@@ -41,8 +46,12 @@ export interface EvalSummary {
   policy: { name: string; version: number };
   attempts: number;
   instances: number;
-  /** Instances not judged this run because infrastructure failed: a rerun tries them again. */
+  /** Instances not judged this run because infrastructure failed twice (see judgeWithRetry): a rerun tries them again. */
   notJudged: number;
+  /** Instances tried a second time this run because infrastructure failed them or one of their attempts. */
+  retried: number;
+  /** Attempts of judged instances discarded for infrastructure (after the retry): left out of the rates. */
+  discarded: number;
   all: EvalRow;
   byRepo: EvalRow[];
   byKind: EvalRow[];
@@ -62,20 +71,21 @@ export async function runEval(options: EvalOptions): Promise<EvalSummary> {
   const baselines = new BaselineCache();
   const invalid = await readInvalidInstances(options.out);
   const scored = await readScoredAttempts(options.out);
-  let notJudged = 0;
-  const judge = async (instance: EvalInstance, position: string): Promise<void> => {
-    const done = scored.get(instance.instanceId) ?? new Map();
+  const judge = async (instance: EvalInstance, position: string): Promise<JudgeOutcome> => {
+    const done = scored.get(instance.instanceId) ?? new Map<number, EvalAttempt>();
+    scored.set(instance.instanceId, done);
     const todo = Array.from({ length: options.attempts }, (_, i) => i + 1).filter((n) => !done.has(n));
-    if (invalid.has(instance.instanceId) || todo.length === 0) return;
+    if (invalid.has(instance.instanceId) || todo.length === 0) return 'judged';
     try {
       const repo = instance.repo;
       const testTimeoutMs = resolveTestTimeoutMs(repo);
-      const template = await prepareTemplate(repo, options.backend, options.progress);
-      const oracle = instance.oracle ?? (await oracleOf(instance, { repo, template, provider: options.provider, testTimeoutMs, queue: validationQueue, baselines }));
+      const template = await (options.prepare ?? ((r: ResolvedRepo) => prepareTemplate(r, options.backend, options.progress)))(repo);
+      const oracle = instance.oracle ?? (await oracleOf(instance, { repo, template, provider: options.provider, testTimeoutMs, queue: validationQueue, baselines, inverseRedundancy: inverseRedundancyFor(instance.kind) }));
       if ('failedCheck' in oracle) {
         await appendInvalid(options.out, { instanceId: instance.instanceId, ...oracle });
+        invalid.set(instance.instanceId, { instanceId: instance.instanceId, ...oracle });
         options.onLine(`${position}: invalid (${oracle.failedCheck}: ${oracle.reason.slice(0, 120)}), left out of the rates`);
-        return;
+        return 'judged';
       }
       const ctx: AttemptContext = {
         policy: options.policy, template, provider: options.provider, artifact: instance.artifact, testRunner: repo.testRunner,
@@ -84,19 +94,29 @@ export async function runEval(options: EvalOptions): Promise<EvalSummary> {
       };
       const lines = await Promise.all(todo.map((n) => attemptQueue.add(() => runGradedAttempt(ctx, n, instance.instanceId)) as Promise<AttemptLine>));
       for (const line of lines) {
-        await appendAttempt(options.out, { instanceId: instance.instanceId, attempt: line.attempt, reward: line.reward, code: line.code ?? null, exitStatus: line.exitStatus, turns: line.turns, reason: line.reason });
+        const attempt: EvalAttempt = { instanceId: instance.instanceId, attempt: line.attempt, reward: line.reward, code: line.code ?? null, exitStatus: line.exitStatus, turns: line.turns, reason: line.reason };
+        await appendAttempt(options.out, attempt);
+        if (line.reward !== null) done.set(line.attempt, attempt);
       }
       const rewards = lines.map((line) => (line.reward === null ? 'n/a' : line.reward > 0 ? '+1' : '-1'));
       options.onLine(`${position}: ${rewards.join(' ')} (${instance.kind})`);
+      return lines.every((line) => line.reward !== null) ? 'judged' : 'incomplete';
     } catch (error) {
       if (!isEngineError(error)) throw error;
-      notJudged += 1;
-      options.onLine(`${position}: not judged (${error.message.split('\n')[0]} [${error.code}]); a rerun tries it again`);
+      options.onLine(`${position}: not judged (${error.message.split('\n')[0]} [${error.code}])`);
+      return 'not-judged';
     }
   };
   const total = options.instances.length;
-  await Promise.all(options.instances.map((instance, i) => instanceQueue.add(() => judge(instance, `[${i + 1}/${total}] ${instance.instanceId}`))));
-  const summary = await summarise(options, notJudged);
+  // Infrastructure that failed an instance (or an attempt) gets one more try, then the instance is counted apart.
+  const counts = await judgeWithRetry(
+    options.instances,
+    (instance, i, retry) => instanceQueue.add(() => judge(instance, `[${i + 1}/${total}] ${instance.instanceId}${retry ? ' (retry)' : ''}`)) as Promise<JudgeOutcome>,
+    (instance) => instance.instanceId,
+  );
+  if (counts.notJudged.length > 0) options.onLine(`${counts.notJudged.length} instance(s) not judged after a retry (infrastructure), left out of the rates: ${counts.notJudged.slice(0, 5).join(', ')}; a rerun tries them again`);
+  const notJudged = counts.notJudged.length;
+  const summary = await summarise(options, { notJudged, retried: counts.retried, notJudgedIds: new Set(counts.notJudged) });
   await writeJsonAtomic(evalPaths(options.out).summary, summary);
   return summary;
 }
@@ -107,7 +127,7 @@ async function oracleOf(instance: EvalInstance, validate: Parameters<typeof vali
   return { originalPassing: oracle.originalPassing, originalGuarded: oracle.validation.originalGuarded };
 }
 
-async function summarise(options: EvalOptions, notJudged: number): Promise<EvalSummary> {
+async function summarise(options: EvalOptions, retry: { notJudged: number; retried: number; notJudgedIds: ReadonlySet<string> }): Promise<EvalSummary> {
   const scored = await readScoredAttempts(options.out);
   const invalid = await readInvalidInstances(options.out);
   const outcomes: InstanceOutcome[] = options.instances.map((instance) => {
@@ -119,5 +139,10 @@ async function summarise(options: EvalOptions, notJudged: number): Promise<EvalS
     };
   });
   const tables = evalTables(outcomes, options.attempts);
-  return { set: options.set, policy: { name: options.policy.name, version: options.policy.version }, attempts: options.attempts, instances: outcomes.length, notJudged, ...tables, outcomes };
+  // Attempts of judged instances that infrastructure discarded twice: not scored, so not in any rate.
+  const discarded = outcomes.filter((o) => o.status === 'scored' && !retry.notJudgedIds.has(o.instanceId)).reduce((sum, o) => sum + Math.max(0, options.attempts - o.scored), 0);
+  return {
+    set: options.set, policy: { name: options.policy.name, version: options.policy.version }, attempts: options.attempts, instances: outcomes.length,
+    notJudged: retry.notJudged, retried: retry.retried, discarded, ...tables, outcomes,
+  };
 }

@@ -7,7 +7,8 @@ import { MATERIAL_RUN_UID } from './test-material.js';
  * stop the script, wait for the runner to exit, rewrite the file, and let the script go on). So
  * where the driver is root and the script runs as the unprivileged user, the driver offers a FIFO
  * in its own folder (`$SSR_REPORT_FIFO`, mode 0622: the test user may open it for writing only)
- * and reads it itself; jest.sh and vitest.sh point `--outputFile` at it. After the script, every
+ * and reads it itself; jest.sh and vitest.sh point `--outputFile` at it (mocha.sh's guard writes the report it
+ * read back and checked into it). After the script, every
  * process of the test user is killed (nothing can write any more), and the driver appends what it
  * read to the log as the last block, with the script's exit status:
  *

@@ -46,10 +46,11 @@ export const GUARD_RECORD_MAX_BYTES = 8 * 1024 * 1024;
  * it; the start-up half asks pytest processes only to load the plugin ("-p"), after installing the
  * audit hook. The test material is locked and hashed (test-material.ts; as `nobody` where the
  * driver is root). The script runs under the supervisor (guard/ssr_guard_supervisor.py), which
- * takes the key on its stdin, receives the guard's stream and writes the signed session records
- * that come back in the SSR-GUARD section; the SSR-MATERIAL section says what of the material
- * changed. The log goes to the random folder too, so repo code cannot find the file the parser
- * reads by a fixed name. No bytecode written into the repo, no PYTHONSTARTUP or PYTHONINSPECT.
+ * takes the key on its stdin, receives the guard's stream, kills every process the tests left
+ * behind once the script is over (before anything is read or checked), and writes the signed
+ * session records that come back in the SSR-GUARD section; the SSR-MATERIAL section says what of
+ * the material changed. The log goes to the random folder too (mode 0600), so repo code cannot
+ * find the file the parser reads by a fixed name, nor read it back. No bytecode written into the repo, no PYTHONSTARTUP or PYTHONINSPECT.
  * For a runner other than pytest the same environment and lock apply but no guard records exist:
  * what protects those runs is the patch sanitiser, the lock and the random log path.
  */
@@ -69,7 +70,9 @@ if [ "$guard" = 1 ]; then
   if command -v tar > /dev/null; then base64 -d <<< "$g_tar" | tar -xof - -C "$g_dir"
   else base64 -d <<< "$g_tar" | python3 -c 'import sys, tarfile; tarfile.open(fileobj=sys.stdin.buffer, mode="r|").extractall(sys.argv[1])' "$g_dir"; fi
   sup=(python3 "$g_dir/s/${GUARD_SUPERVISOR_MODULE}.py" "$g_dir/o")
-  log_f="$g_dir/test.log"
+  # The log is the driver's alone (mode 0600): the tests write to it through the stdout they are
+  # given, never read it back (a runner's nonce, declared in it at the end, must stay unseen).
+  log_f="$g_dir/test.log"; (umask 077; : > "$log_f")
   run_env=(env -u PYTHONSTARTUP -u PYTHONINSPECT -u PYTHONNOUSERSITE PYTHONDONTWRITEBYTECODE=1 "PYTHONUSERBASE=$g_dir/u"
     "PYTHONPATH=$g_dir/p\${PYTHONPATH:+:$PYTHONPATH}" "SSR_GUARD_CONF=$g_dir/conf")
 ${materialLockSnippet()}

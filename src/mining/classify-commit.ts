@@ -1,7 +1,7 @@
 import { isCodePath, isTestPath } from '../code/classify-path.js';
 import type { SkipReason } from './skip-reasons.js';
 
-/** One path a commit touched, as `git diff-tree --name-status --no-renames` lists it. */
+/** One path a commit touched, as `git log --name-status --no-renames` lists it. */
 export interface ChangedPath {
   /** A (added), M (modified), D (deleted), T (type change). */
   status: string;

@@ -20,6 +20,7 @@ import { commitArtifact } from './commit-artifact.js';
 import type { RepoHistoryReader } from './repo-history-reader.js';
 import { reasonOfFailedCheck, type SkipReason } from './skip-reasons.js';
 import { resolveTestTimeoutMs } from '../config/test-timeout.js';
+import type { CheckResult } from '../validator/check-types.js';
 
 export interface JudgeContext {
   repo: ResolvedRepo;
@@ -67,7 +68,7 @@ async function judgeInSandboxes(ctx: JudgeContext, repo: ResolvedRepo, candidate
   const quarantine = new Set(gate.quarantined);
   const oracle = await validateForGrading(
     artifact,
-    { repo, template, provider: ctx.provider, testTimeoutMs: gate.testTimeoutMs, queue: ctx.queue, baselines: ctx.baselines },
+    { repo, template, provider: ctx.provider, testTimeoutMs: gate.testTimeoutMs, queue: ctx.queue, baselines: ctx.baselines, inverseRedundancy: 'record' },
     quarantine,
   );
   if (oracle.status === 'invalid') {
@@ -95,5 +96,13 @@ async function judgeInSandboxes(ctx: JudgeContext, repo: ResolvedRepo, candidate
     quality: describeBugQuality(artifact, validation, 'mined'),
   };
   await writeStoredBug(runPaths(ctx.out).bugDir(bugId), artifact, metadata, validation);
-  return { status: 'mined', bugId, detail: `${failToPass.length} failing test(s) in ${artifact.testFiles.length} file(s), ${candidate.codeFiles.length} code file(s)` };
+  const together = partsTogether(validation.checks);
+  const kept = together.length > 0 ? `; kept with ${together.join(', ')}, which alone fix(es) no failing test when reverted (a real fix's files may only fix it together)` : '';
+  return { status: 'mined', bugId, detail: `${failToPass.length} failing test(s) in ${artifact.testFiles.length} file(s), ${candidate.codeFiles.length} code file(s)${kept}` };
+}
+
+/** Code files of a kept multi-file fix that fix no failing test when reverted alone (inverse redundancy, recorded not enforced). */
+export function partsTogether(checks: readonly CheckResult[]): string[] {
+  const evidence = checks.find((check) => check.name === 'inverse-redundancy')?.evidence as { enforced?: boolean; redundantFiles?: string[] } | undefined;
+  return evidence?.enforced === false ? [...(evidence.redundantFiles ?? [])] : [];
 }

@@ -31,5 +31,10 @@ export async function readMinedLog(out: string): Promise<Map<string, MinedRecord
 }
 
 export function appendMinedRecord(out: string, record: MinedRecord): Promise<void> {
-  return appendJsonl(minedLogPath(out), [record]);
+  return appendMinedRecords(out, [record]);
+}
+
+/** Several verdicts in one append (nothing is written for none). */
+export async function appendMinedRecords(out: string, records: readonly MinedRecord[]): Promise<void> {
+  if (records.length > 0) await appendJsonl(minedLogPath(out), [...records]);
 }

@@ -8,7 +8,7 @@ import { BaselineCache } from '../validator/baseline-cache.js';
 import { classifyCommit, type MiningCandidate } from './classify-commit.js';
 import { judgeCandidate, type Judgement } from './judge-commit.js';
 import { checkMineConfig } from './mine-config.js';
-import { appendMinedRecord, readMinedLog } from './mined-log.js';
+import { appendMinedRecord, appendMinedRecords, readMinedLog, type MinedRecord } from './mined-log.js';
 import { RepoHistoryReader } from './repo-history-reader.js';
 import { type MineSummary, summarise } from './mine-summary.js';
 import { formatDuration } from '../selfplay/selfplay-progress.js';
@@ -51,17 +51,16 @@ export async function runMine(options: MineOptions): Promise<MineSummary> {
     const counts = { mined: [...judged.values()].filter((r) => r.verdict === 'mined').length, infrastructure: 0, judgedNow: 0 };
     // History alone sorts most commits; only candidates cost sandboxes, so the ETA counts those.
     const pending: { sha: string; candidate: MiningCandidate }[] = [];
+    const sorted: MinedRecord[] = [];
     for (const commit of commits) {
       if (judged.has(commit.sha)) continue;
-      const verdict = classifyCommit(await history.facts(commit));
+      const verdict = classifyCommit(commit);
       if (verdict.status === 'candidate') pending.push({ sha: commit.sha, candidate: verdict.candidate });
-      else {
-        const { subject } = await history.message(commit.sha);
-        const record = { commit: commit.sha, verdict: 'skipped' as const, reason: verdict.reason, detail: verdict.detail, bugId: null, subject, durationMs: 0 };
-        await appendMinedRecord(options.out, record);
-        judged.set(commit.sha, record);
-      }
+      else sorted.push({ commit: commit.sha, verdict: 'skipped', reason: verdict.reason, detail: verdict.detail, bugId: null, subject: commit.subject, durationMs: 0 });
     }
+    // One append for the whole window: a kill before it only loses verdicts the history gives again in one git pass.
+    await appendMinedRecords(options.out, sorted);
+    for (const record of sorted) judged.set(record.commit, record);
     const ctx = { ...options, history, queue: new PQueue({ concurrency: options.concurrency }), baselines: new BaselineCache() };
     const started = Date.now();
     let stoppedBy: MineSummary['stoppedBy'] = 'history-end';

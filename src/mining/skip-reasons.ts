@@ -35,7 +35,7 @@ export const SKIP_REASON_TEXT: Record<SkipReason, string> = {
   'tests-cannot-run-before': 'the tests it adds do not even run on the parent\'s code (they import what it adds: a feature, not a fix)',
   flaky: 'its failing tests are not stable (quarantined by the golden gate, or order-dependent)',
   'too-broad': 'more failing tests or test files than the breadth cap allows',
-  rejected: 'rejected by another consistency check (concealment, inverse redundancy)',
+  rejected: 'rejected by another consistency check (concealment; inverse redundancy is recorded, not enforced, on a real fix)',
 };
 
 /**

@@ -1,5 +1,6 @@
 import { stat } from 'node:fs/promises';
-import { basename, resolve } from 'node:path';
+import { basename, join, resolve } from 'node:path';
+import { HELD_OUT_AT_START, heldOutMetricsSchema, type HeldOutMetrics } from '../evaluation/held-out/held-out-metrics.js';
 import type { EpisodeRecord } from '../corpus/episode-record.js';
 import { z } from 'zod';
 import { episodeRecordSchema } from '../corpus/episode-record.js';
@@ -34,6 +35,8 @@ export interface RunData {
   quality: QualityDistribution;
   /** Things the reader should know: torn last lines, missing optional files. */
   notes: string[];
+  /** `--eval-every`: the starting policy's held-out evaluation (eval/step-0/held-out.json); null without one. */
+  heldOutAtStart: HeldOutMetrics | null;
 }
 
 export interface ReadRunOptions {
@@ -79,5 +82,6 @@ export async function readRun(dir: string, options: ReadRunOptions = {}): Promis
 
   const { rows, total } = await readBugRows(paths, episodes, options.bugLimit ?? 50);
   const quality = await readBugQuality(paths);
-  return { dir: root, name: basename(root), config, steps: metrics.records, episodes, bugs: rows, bugCount: total, quality, notes };
+  const heldOutAtStart = await readJsonFile(join(root, HELD_OUT_AT_START), heldOutMetricsSchema, { optional: true });
+  return { dir: root, name: basename(root), config, steps: metrics.records, episodes, bugs: rows, bugCount: total, quality, notes, heldOutAtStart };
 }

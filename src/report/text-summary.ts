@@ -1,4 +1,5 @@
 import type { EpisodeRecord } from '../corpus/episode-record.js';
+import type { HeldOutMetrics } from '../evaluation/held-out/held-out-metrics.js';
 import { aggregateRun, type StepAggregate } from './aggregate.js';
 import { duration, fixed, percent, signed } from './format.js';
 import type { Stability, StepMetrics } from '../selfplay/step-metrics.js';
@@ -13,6 +14,8 @@ export interface TextSummaryInput {
   steps: readonly StepMetrics[];
   episodes?: readonly EpisodeRecord[];
   notes?: readonly string[];
+  /** `--eval-every`: the starting policy's held-out result (step 0), first on the held-out line. */
+  heldOutAtStart?: Pick<HeldOutMetrics, 'solveRate' | 'solved' | 'attempts' | 'overlaps'> | null;
 }
 
 export interface TextSummaryOptions {
@@ -117,10 +120,11 @@ export function formatTextSummary(run: TextSummaryInput, options: TextSummaryOpt
       return all;
     }, {}));
     if (leaks.length > 0) lines.push(`leak flags (Solver tool calls that reached for what they must not), by kind: ${leaks.map(([kind, n]) => `${kind} ${n}`).join(', ')}`);
-    const heldOut = agg.steps.filter((step) => step.heldOut !== null);
+    const start = run.heldOutAtStart ? [{ step: 0, heldOut: run.heldOutAtStart }] : [];
+    const heldOut = [...start, ...agg.steps.filter((step) => step.heldOut !== null).map((step) => ({ step: step.step, heldOut: step.heldOut! }))];
     if (heldOut.length > 0) {
-      const points = heldOut.map((step) => `step ${step.step} ${percent(step.heldOut!.solveRate)} (${step.heldOut!.solved}/${step.heldOut!.attempts})`);
-      lines.push(`held-out solve rate (--eval-set, never trained on): ${points.join(', ')}; train/eval overlaps ${heldOut.at(-1)!.heldOut!.overlaps}`);
+      const points = heldOut.map((point) => `${point.step === 0 ? 'start' : `step ${point.step}`} ${percent(point.heldOut.solveRate)} (${point.heldOut.solved}/${point.heldOut.attempts})`);
+      lines.push(`held-out solve rate (--eval-set, never trained on): ${points.join(', ')}; train/eval overlaps ${heldOut.at(-1)!.heldOut.overlaps}`);
     }
     const pipeline = pipelineTotals(agg.steps);
     if (pipeline.fraction !== null) {

@@ -145,7 +145,9 @@ export async function runSelfplay(input: SelfplayRunInput): Promise<SelfplayRunR
   try {
     // With a fleet, the run's own sandboxes (golden gate, history probe) come from its first engine.
     provider = fleet ? fleet.engines[0]!.provider : createProvider(input.backend, input.warm);
-    const heldOut = input.heldOut ? new HeldOutEval(input.heldOut, { out: input.out, backend: input.backend, steps: input.steps, log }) : undefined;
+    // On --docker-host engines the evaluation's sandboxes are the first engine's, as the golden gate's, and its images are made there as the run's are.
+    const onEngines = fleet ? { prepare: (repo: ResolvedRepo) => prepareFleetTemplate(repo, fleet, (event) => event.fraction === undefined && log(`held-out eval: ${event.stage}: ${event.message}`)) } : {};
+    const heldOut = input.heldOut ? new HeldOutEval(input.heldOut, { out: input.out, backend: input.backend, steps: input.steps, log, ...onEngines }) : undefined;
     heldOut?.checkEarlier((await readJsonl(store.paths.metrics, stepMetricsSchema)).records);
     // Before the golden gate: a missing log-sink package must not wait for two clean suite runs.
     observers = await observeRun({
@@ -182,6 +184,8 @@ export async function runSelfplay(input: SelfplayRunInput): Promise<SelfplayRunR
       fleet, progress, sampleWriter: new SampleWriter(input.out),
       stageMs: new Map(), trainer, sampling: [], anchors,
     };
+    // Step 0: the starting policy, before any sample of step 1 (once: a resume reads it back).
+    const atStart = await heldOut?.atStart(ctx);
     let stopped: string | null;
     try {
       stopped = await runSteps(ctx, { steps: input.steps, repos: repoIds, corpus, progress, onStepStarted: observers.onStepStarted, onStepFinished: observers.onStepFinished });
@@ -190,7 +194,7 @@ export async function runSelfplay(input: SelfplayRunInput): Promise<SelfplayRunR
     }
     ended = stopped === null ? 'completed' : 'stopped';
     const metrics = (await readJsonl(store.paths.metrics, stepMetricsSchema)).records;
-    return { status: stopped === null ? 'completed' : 'stopped', reason: stopped, summary: jsonSummary(store.episodes(), metrics.length, input.out, store.validBugQualities(anchorBugIds(store.episodes())), heldOutCurve(metrics)), metrics };
+    return { status: stopped === null ? 'completed' : 'stopped', reason: stopped, summary: jsonSummary(store.episodes(), metrics.length, input.out, store.validBugQualities(anchorBugIds(store.episodes())), heldOutCurve(atStart ? [{ step: 0, heldOut: atStart }, ...metrics] : metrics)), metrics };
   } finally {
     await observers?.stop(ended);
     // Warm sandboxes go on every way out: done, stopped, or an error thrown through here.

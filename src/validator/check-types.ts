@@ -1,6 +1,7 @@
 import type { BugArtifact } from '../artifact/bug-artifact.js';
 import type { Thresholds } from '../config/repos-schema.js';
 import type { EngineError } from '../util/engine-error.js';
+import type { InverseRedundancyMode } from './inverse-redundancy-mode.js';
 import type { CheckScript } from './script-runs.js';
 import type { StateKey, StateRun } from './state-runs.js';
 
@@ -80,6 +81,8 @@ export interface ValidationContext {
   applyState(state: 'buggy' | 'weakened'): Promise<ApplyStateOutcome>;
   run(state: StateKey): Promise<StateRun>;
   runScript(name: string, script: CheckScript): Promise<StateRun>;
+  /** How inverse redundancy treats a file that fixes nothing alone (see InverseRedundancyMode); absent: `enforce`. */
+  readonly inverseRedundancy?: InverseRedundancyMode;
 }
 
 /** One check of method §3: a name and a judgement over the context. Throws only for engine bugs. */

@@ -12,6 +12,7 @@ import { planSelection, type SelectionOutcome, type SelectTestsMode } from './se
 import { mergeSelected, selectionMisses } from './selection/selected-view.js';
 import { runIdentity } from './run-identity.js';
 import type { CheckName, CheckResult, ValidationContext } from './check-types.js';
+import type { InverseRedundancyMode } from './inverse-redundancy-mode.js';
 import { ScriptRunner } from './script-runs.js';
 import { StateRunner, type StateKey } from './state-runs.js';
 import { resolveTestTimeoutMs } from '../config/test-timeout.js';
@@ -57,6 +58,8 @@ export interface ValidateOptions {
   selectTests?: SelectTestsMode;
   /** Where this validation's test runs are counted (the episode's counter); a fresh one when absent. */
   testRuns?: TestRunCounter;
+  /** `record` for a real fix (a mined bug): its files need not each fix a test alone (see InverseRedundancyMode); default `enforce`. */
+  inverseRedundancy?: InverseRedundancyMode;
 }
 
 /** Bug files for the inverse runs; an unparsable diff has none (existence rejects it first). */
@@ -145,6 +148,7 @@ export async function validateArtifact(artifact: BugArtifact, options: ValidateO
       return mergeSelected(originalFull, originalSelected, run);
     },
     runScript: (name, script) => scripts.run(name, script),
+    ...(options.inverseRedundancy ? { inverseRedundancy: options.inverseRedundancy } : {}),
   };
 
   // The checks' own runs start as soon as what they need is known, not when their turn comes.

@@ -216,6 +216,9 @@ describeRunnerCheats({
   repo: () => fixtureRepo(join(CHEATS, 'mocha', 'repo'), 'mochakit', 'mocha', TEST_TIMEOUT_S),
   failing: 'test/stack.test.js > Stack pops what was pushed last',
   fix: `sed -i 's/return this.items.shift();/return this.items.pop();/' src/stack.js`,
-  names: ['assert-made-no-op.sh', 'emit-turns-fail-into-pass.sh', 'rewrap-mocha-globals.sh', 'runnable-swallows-errors.sh', 'runner-fail-reports-pass.sh'],
+  names: [
+    'assert-made-no-op.sh', 'daemon-rewrites-log-after-check.sh', 'emit-turns-fail-into-pass.sh', 'rewrap-mocha-globals.sh', 'rewrite-report-file.sh',
+    'runnable-swallows-errors.sh', 'runner-fail-reports-pass.sh',
+  ],
   minPassing: 5,
 });

@@ -146,7 +146,7 @@ describe('ssr mine + ssr eval on pyrange (real git history, real Docker, real py
     expect(refused.stderr).not.toContain('instance(s) ×');
   }, 120_000);
 
-  it('ssr selfplay --eval-set tracks a held-out solve rate that is never trained on, refuses a bad set before any episode, and resumes without redoing an evaluation', async () => {
+  it('ssr selfplay --eval-set tracks a held-out solve rate that is never trained on (the starting policy too), refuses a bad set before any episode, and resumes without redoing an evaluation', async () => {
     const selfplay = (out: string, extra: string[]) => cli([
       'selfplay', '--repo', 'pyrange', '--policy', 'procedural', '--strategy', 'removal', '--steps', '1', '--episodes-per-step', '1', '--attempts', '1',
       '--higher-order-cap', '0', '--no-golden-gate', '--solver-max-turns', '4', '--out', out, ...extra,
@@ -169,7 +169,16 @@ describe('ssr mine + ssr eval on pyrange (real git history, real Docker, real py
     const first = await selfplay(run, args);
     expect(first.code, first.stderr).toBe(0);
     const summary = JSON.parse(first.stdout.trim().split('\n').at(-1)!) as { heldOut?: unknown };
-    expect(summary.heldOut).toMatchObject([{ step: 1, policyVersion: 0, instances: 1, attempts: 1, overlaps: 0, dir: 'eval/step-1' }]);
+    // --eval-every: the starting policy is evaluated too, before step 1 samples (step 0).
+    expect(summary.heldOut).toMatchObject([
+      { step: 0, policyVersion: 0, instances: 1, attempts: 1, overlaps: 0, dir: 'eval/step-0' },
+      { step: 1, policyVersion: 0, instances: 1, attempts: 1, overlaps: 0, dir: 'eval/step-1' },
+    ]);
+    expect(first.stderr.indexOf('held-out eval before step 1: 1 instance(s)')).toBeGreaterThan(-1);
+    expect(first.stderr.indexOf('held-out eval before step 1: 1 instance(s)')).toBeLessThan(first.stderr.indexOf('step 1 started'));
+    const startFile = join(run, 'eval', 'step-0', 'held-out.json');
+    expect(JSON.parse(await readFile(startFile, 'utf8'))).toMatchObject({ set: held, policyVersion: 0, instances: 1, attempts: 1, retried: 0, discarded: 0, dir: 'eval/step-0' });
+    const startAttempts = await readFile(join(run, 'eval', 'step-0', 'attempts.jsonl'), 'utf8');
     const metricsLine = async () => JSON.parse((await readFile(join(run, 'metrics.jsonl'), 'utf8')).trim()) as { step: number; heldOut: Record<string, unknown> };
     expect((await metricsLine()).heldOut).toMatchObject({ set: held, policyVersion: 0, instances: 1, invalid: 0, attempts: 1, overlaps: 0, dir: 'eval/step-1' });
     const attemptsFile = join(run, 'eval', 'step-1', 'attempts.jsonl');
@@ -191,5 +200,9 @@ describe('ssr mine + ssr eval on pyrange (real git history, real Docker, real py
     expect(await readFile(attemptsFile, 'utf8')).toBe(attempts);
     expect(again.stderr).not.toMatch(/\[1\/1\] pyrange__/);
     expect((await metricsLine()).heldOut).toMatchObject({ instances: 1, attempts: 1 });
+    // The step-0 evaluation is read back, not redone: no new attempt, no evaluation line, the same point in the curve.
+    expect(again.stderr).not.toContain('held-out eval before step 1');
+    expect(await readFile(join(run, 'eval', 'step-0', 'attempts.jsonl'), 'utf8')).toBe(startAttempts);
+    expect((JSON.parse(again.stdout.trim().split('\n').at(-1)!) as { heldOut: { step: number }[] }).heldOut.map((point) => point.step)).toEqual([0, 1]);
   }, 600_000);
 });

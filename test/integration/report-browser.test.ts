@@ -110,10 +110,13 @@ beforeAll(async () => {
   work = await mkdtemp(join(tmpdir(), 'ssr-report-browser-'));
   profile = join(work, 'profile');
   await mkdir(OUTPUT, { recursive: true });
-  // A real, small self-play run of the example repo (model-free policy: ~3 minutes). Fresh every
-  // time: the same --out would resume the finished run and run nothing.
+  // A real, small self-play run of the example repo (model-free policy). Fresh every time: the
+  // same --out would resume the finished run and run nothing. 8 Solver turns an attempt: every
+  // plot's data comes from whatever the run did, and the default 128 let each attempt take 58
+  // turns, three quarters of the run's time.
   await rm(REAL_RUN, { recursive: true, force: true });
-  const code = await main(['selfplay', '--repo', 'pyledger', '--policy', 'procedural', '--steps', '1', '--episodes-per-step', '1', '--attempts', '2', '--out', REAL_RUN]);
+  const code = await main(['selfplay', '--repo', 'pyledger', '--policy', 'procedural', '--steps', '1', '--episodes-per-step', '1', '--attempts', '2',
+    '--solver-max-turns', '8', '--out', REAL_RUN]);
   if (code !== 0) throw new Error(`ssr selfplay exited ${code}; see its output above`);
   context = await chromium.launchPersistentContext(profile, { executablePath: CHROMIUM, args: CHROMIUM_ARGS, viewport: { width: 1280, height: 900 } });
 });

@@ -52,11 +52,11 @@ describe('ssr selfplay --trainer: a train step after every step moves the policy
     await prepareTemplate(repo, 'docker', silentProgress);
     trainer = await fakeTrainer();
     // --max-staleness 0: synchronous steps, so step 2 samples entirely as the trainer's new version
-    // (the asynchronous loop is selfplay-async-trainer.test.ts). One Solver attempt per bug: the
-    // train calls and versions are what is tested, and any sample shows them.
+    // (the asynchronous loop is selfplay-async-trainer.test.ts). One Solver attempt per bug, of at
+    // most 4 turns: the train calls and versions are what is tested, and any sample shows them.
     const run = spawnCli([
       'selfplay', '--repo', repo.location, '--steps', '2', '--policy', 'procedural', '--seed', '1', '--episodes-per-step', '1', '--attempts', '1',
-      '--strategy', 'direct', '--solver-max-turns', '24', '--higher-order-cap', '0', '--sandbox', 'docker', '--trainer', trainer.url, '--max-staleness', '0', '--out', out,
+      '--strategy', 'direct', '--solver-max-turns', '4', '--higher-order-cap', '0', '--sandbox', 'docker', '--trainer', trainer.url, '--max-staleness', '0', '--out', out,
       '--advantage', 'dr-grpo', '--max-context-tokens', '64000',
     ]);
     ({ code, stderr } = await run.done);

@@ -99,9 +99,21 @@ def plain_forward_backward(policy: Policy, ids: torch.Tensor) -> None:
     module.zero_grad(set_to_none=True)
 
 
+def peak_memory(device: torch.device) -> Tuple[int, str]:
+    """Bytes at the high-water mark: CUDA's allocator since `reset_peak_memory_stats`, else this
+    process's peak resident memory over its whole life (CPU)."""
+    if device.type == "cuda":
+        return int(torch.cuda.max_memory_allocated(device)), "CUDA max_memory_allocated during the benchmark"
+    import resource
+
+    return int(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss) * 1024, "the process's peak resident memory (ru_maxrss, whole life)"
+
+
 def run(policy: Policy, batch: int, seq_len: int, steps: int, warmup: int, response_fraction: float, peak_tflops: Optional[float],
         master_weights: str = "fp32") -> Dict[str, Any]:
     device = policy.device
+    if device.type == "cuda":
+        torch.cuda.reset_peak_memory_stats(device)
     samples = synthetic_batch(policy, batch, seq_len, response_fraction)
     # The train step includes what the precision rules cost: fp32 masters' gradients, AdamW on them, the cast back.
     trainer = Trainer(policy, TrainConfig(lr=0.0, warmup_steps=0, micro_batch_tokens=batch * seq_len), master_weights=master_weights)
@@ -139,11 +151,13 @@ def run(policy: Policy, batch: int, seq_len: int, steps: int, warmup: int, respo
         return {"seconds": seconds, "tokens_per_second": tokens / seconds, "mfu": (flops / seconds / peak) if peak else float("nan")}
 
     step, rl, plain = figures(step_seconds), figures(rl_seconds), figures(plain_seconds)
+    memory, memory_note = peak_memory(device)
     return {"model": policy.name, "kind": policy.kind, "parameters": policy.parameter_count(), "device": str(device),
             "batch": batch, "seq_len": seq_len, "tokens": tokens, "trained_fraction": response_fraction,
             "flops_per_step": flops, "peak": peak_note, "train_step": step, "rl_forward_backward": rl, "plain_forward_backward": plain,
             "step_over_plain_time": step_seconds / plain_seconds, "rl_fwd_bwd_over_plain_time": rl_seconds / plain_seconds,
-            "precision": trainer.precision.describe(), "torch": torch.__version__}
+            "precision": trainer.precision.describe(), "torch": torch.__version__, "peak_memory_bytes": memory, "peak_memory": memory_note,
+            "lora": policy.lora, "weights_dtype": str(next(policy.module.parameters()).dtype).replace("torch.", ""), "trainable_parameters": sum(p.numel() for p in policy.trainable_parameters())}
 
 
 def main(argv: Optional[List[str]] = None) -> None:
@@ -177,6 +191,7 @@ def main(argv: Optional[List[str]] = None) -> None:
     for label, key in rows:
         r = result[key]
         print(f"  {label:14s} {r['seconds'] * 1000:9.1f} ms  {r['tokens_per_second']:12,.0f} tokens/s  MFU {r['mfu']:.2%}")
+    print(f"  peak memory {result['peak_memory_bytes'] / 2**30:.2f} GiB ({result['peak_memory']})")
     print(f"  time vs plain fwd+bwd: train step {result['step_over_plain_time']:.2f}x, RL fwd+bwd (no optimizer) {result['rl_fwd_bwd_over_plain_time']:.2f}x")
 
 

@@ -89,9 +89,10 @@ def is_resumable(manifest: Dict[str, Any]) -> bool:
 def load_weights_only(path: str, policy: Any) -> Dict[str, Any]:
     """Loads the weights of the checkpoint at `path` into `policy` (built as the saving run built
     it), after the same checks as a resume; the training state is neither read nor hashed (a
-    sampler needs only the weights). Returns the manifest (its `version` is the weights')."""
+    sampler needs only the weights). Returns the manifest (its `version` is the weights'). All
+    files are read before the model changes: a failed read leaves the old weights whole."""
     manifest = check_weights(path, policy)
-    _load_weights(path, policy)
+    apply_staged_weights(path, policy, stage_weights(path, policy))
     return manifest
 
 
@@ -101,9 +102,32 @@ def check_weights(path: str, policy: Any) -> Dict[str, Any]:
     return verified_manifest(path, policy, skip=(TRAINING_STATE_FILE,))
 
 
+class WeightsReadError(CheckpointError):
+    """A checkpoint that passed its checks but whose weights could not be read (an I/O error, a file
+    replaced since the check): the model was not touched."""
+
+
+def stage_weights(path: str, policy: Any) -> Any:
+    """The weights of a checkpoint `check_weights` passed, read into host memory (`policy.apply_weights`
+    copies them in); the model is untouched. Whatever the reader raises: WeightsReadError."""
+    try:
+        return policy.stage_weights(path)
+    except Exception as error:  # noqa: BLE001 (whatever the loader raises, the checkpoint is unusable)
+        raise WeightsReadError(f"the weights in {path} do not load: {error}") from error
+
+
+def apply_staged_weights(path: str, policy: Any, staged: Any) -> None:
+    """`stage_weights`' result copied into `policy`. The checks before made names and shapes match,
+    so this is a copy in memory; should it fail anyway, it is a CheckpointError naming `path`."""
+    try:
+        policy.apply_weights(staged)
+    except Exception as error:  # noqa: BLE001
+        raise CheckpointError(f"the weights in {path} do not fit the model: {error}") from error
+
+
 def load_checked_weights(path: str, policy: Any) -> None:
     """The weights of a checkpoint `check_weights` passed, into `policy`."""
-    _load_weights(path, policy)
+    apply_staged_weights(path, policy, stage_weights(path, policy))
 
 
 def verified_manifest(path: str, policy: Any, skip: tuple = (), saved_dtype: Any = None) -> Dict[str, Any]:
@@ -117,13 +141,6 @@ def verified_manifest(path: str, policy: Any, skip: tuple = (), saved_dtype: Any
     if problems:
         raise CheckpointError(f"{path} was saved from another model configuration: {'; '.join(problems)}")
     return manifest
-
-
-def _load_weights(path: str, policy: Any) -> None:
-    try:
-        policy.load_weights(path)
-    except Exception as error:  # noqa: BLE001 (whatever the loader raises, the checkpoint is unusable)
-        raise CheckpointError(f"the weights in {path} do not load: {error}") from error
 
 
 def read_manifest(path: str) -> Dict[str, Any]:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 from typing import Any, List, Optional
 
-from .models import Policy
+from .policy import Policy
 from .sampling import SampleJob
 from .server import bad_request
 
@@ -34,7 +34,7 @@ def prompt_ids(policy: Policy, prompt: Any) -> List[int]:
         return policy.tokenizer.encode(prompt)
     if isinstance(prompt, list) and len(prompt) == 1 and isinstance(prompt[0], list):
         prompt = prompt[0]  # a batch of one
-    vocab = policy.tokenizer.vocab_size
+    vocab = policy.vocab_size  # what sampling can produce, also past the tokenizer's ids
     if not isinstance(prompt, list) or not prompt or not all(isinstance(t, int) and not isinstance(t, bool) and 0 <= t < vocab for t in prompt):
         raise bad_request(f"'prompt' must be a string or a non-empty array of token ids in [0, {vocab})")
     return prompt

@@ -35,7 +35,7 @@ import torch
 import torch.distributed as dist
 
 from .checkpoint import CheckpointError
-from .models import Policy, batch_logprobs
+from .policy import Policy, batch_logprobs
 from .models import _dtype as compute_dtype  # --dtype's meaning, shared with load_policy
 from .fsdp_state import full_state, gather_full_weights, layer_classes, load_full_state, plain_copy
 from .rank_weights import load_on_every_rank

@@ -1,255 +1,26 @@
-"""Policies: a model, its tokenizer and the two passes everything else needs.
+"""Building the policy the service's flags name (`load_policy`): tiny, a saved tiny checkpoint,
+a transformers config with random weights, or a transformers model (+ LoRA through peft).
 
-- ``hidden(ids)`` + ``head(hidden)``: the teacher-forced pass. Training and the service's reported
-  logprobs both go through ``batch_logprobs`` below, so a sample's ratio is 1 at equal versions.
-- ``decode_step(ids, cache)``: incremental logits for sampling.
-
-``TinyPolicy`` needs nothing but torch; ``HFPolicy`` imports transformers (and peft for LoRA)
-only when one is built.
+The policies themselves: policy.py (the interface, `batch_logprobs`), tiny_policy.py, hf_policy.py;
+re-exported here, where callers have always found them.
 """
 
 from __future__ import annotations
 
 import json
 import os
-from typing import Any, List, Optional, Tuple
+from typing import Any, Optional, Tuple
 
 import torch
 
-from . import tiny_batch
 from .checkpoint import saved_version
-from .loss import DEFAULT_LOGPROB_CHUNK, target_logprobs
-from .tiny_model import TinyByteLM, TinyConfig
-from .torch_io import torch_save
+from .hf_policy import HFPolicy
+from .policy import Policy, batch_logprobs
+from .tiny_model import TinyConfig
+from .tiny_policy import TINY_CONFIG_FILE, TinyPolicy
 from .tokenizer import ByteTokenizer, HFTokenizer
 
-TINY_CONFIG_FILE = "tiny_config.json"
-TINY_WEIGHTS_FILE = "model.pt"
-
-
-class Policy:
-    kind = "base"
-    name: str
-    tokenizer: Any
-    module: torch.nn.Module
-    max_model_len: int
-    lora = False
-
-    @property
-    def device(self) -> torch.device:
-        return next(self.module.parameters()).device
-
-    def hidden(self, input_ids: torch.Tensor, attention_mask: torch.Tensor) -> torch.Tensor:
-        raise NotImplementedError
-
-    def head(self, hidden: torch.Tensor) -> torch.Tensor:
-        raise NotImplementedError
-
-    def decode_step(self, input_ids: torch.Tensor, cache: Any) -> Tuple[torch.Tensor, Any]:
-        raise NotImplementedError
-
-    # Batched decoding (the service's running batch, running_batch.py). The defaults go row by row with `decode_step`:
-    # correct for any model, no faster; the tiny model overrides them with padded forwards.
-    def prefill(self, prompts: List[List[int]]) -> Tuple[torch.Tensor, List[Any]]:
-        """Next-token logits [B, V] after each prompt, and each prompt's own cache (for `batch_cache`)."""
-        rows = [self.decode_step(torch.tensor([prompt], device=self.device), None) for prompt in prompts]
-        return torch.cat([logits for logits, _ in rows]), [cache for _, cache in rows]
-
-    def batch_cache(self, caches: List[Any]) -> Any:
-        """One batch state from the caches of sequences prefilled alone (`decode_step(prompt, None)`)."""
-        return list(caches)
-
-    def join_cache(self, state: Any, caches: List[Any]) -> Any:
-        """`state` (None: an empty batch) with rows of `caches` (as `batch_cache` takes them) after its own."""
-        return self.batch_cache((self.split_cache(state) if state is not None else []) + list(caches))
-
-    def decode_batch(self, tokens: List[int], state: Any) -> Tuple[torch.Tensor, Any]:
-        """Logits [B, V] after appending tokens[b] to row b, and the new batch state (`state` may
-        be updated in place: use only the one returned)."""
-        rows = [self.decode_step(torch.tensor([[token]], device=self.device), cache) for token, cache in zip(tokens, state)]
-        return torch.cat([logits for logits, _ in rows]), [cache for _, cache in rows]
-
-    def select_rows(self, state: Any, rows: List[int]) -> Any:
-        """The batch state of `rows` only (the others finished)."""
-        return [state[i] for i in rows]
-
-    def split_cache(self, state: Any) -> List[Any]:
-        """Each row's own cache (what `batch_cache` takes): rows leave or join a running batch through
-        it. Valid after `select_rows` too, not after `decode_batch` or `join_cache` of the same state."""
-        return list(state)
-
-    #: whether `slice_cache` works, so the service may keep finished sequences' caches as prefixes
-    slices_caches = False
-
-    def slice_cache(self, cache: Any, length: int, copy: bool = False) -> Any:
-        """The cache of the first `length` tokens of a sequence's cache (a prefix for `decode_step`);
-        `copy`: in memory of its own (a view would keep a whole batch's tensors alive)."""
-        raise NotImplementedError(f"{type(self).__name__} cannot slice its KV cache")
-
-    def cache_bytes(self, cache: Any) -> int:
-        """Memory a sequence's cache holds."""
-        raise NotImplementedError(f"{type(self).__name__} cannot size its KV cache")
-
-    def trainable_parameters(self) -> List[torch.nn.Parameter]:
-        return [p for p in self.module.parameters() if p.requires_grad]
-
-    def parameter_count(self) -> int:
-        return sum(p.numel() for p in self.module.parameters())
-
-    def save(self, path: str) -> str:
-        """Writes the weights to `path`; returns "full" or "lora"."""
-        raise NotImplementedError
-
-    def load_weights(self, path: str) -> None:
-        """Loads what `save` wrote to `path` into this (identically built) policy."""
-        raise NotImplementedError
-
-
-def batch_logprobs(
-    policy: Policy,
-    input_ids: torch.Tensor,
-    select: torch.Tensor,
-    chunk_size: int = DEFAULT_LOGPROB_CHUNK,
-    with_entropy: bool = False,
-    attention_mask: Optional[torch.Tensor] = None,
-) -> Tuple[torch.Tensor, Optional[torch.Tensor]]:
-    """fp32 log p(input_ids[b, t] | input_ids[b, :t]) for every (b, t) where `select` is true,
-    flattened row-major ([N]). Position 0 is never selectable (nothing predicts it)."""
-    if attention_mask is None:
-        attention_mask = torch.ones_like(input_ids)
-    hidden = policy.hidden(input_ids, attention_mask)
-    where = select[:, 1:].to(torch.bool)
-    return target_logprobs(hidden[:, :-1][where], input_ids[:, 1:][where], policy.head, chunk_size, with_entropy)
-
-
-class TinyPolicy(Policy):
-    kind = "tiny"
-
-    def __init__(self, config: Optional[TinyConfig] = None, name: str = "tiny", device: Optional[str] = None,
-                 dtype: Optional[torch.dtype] = None) -> None:
-        self.module = TinyByteLM(config)  # initialised in fp32 (the same weights in every dtype, rounded)
-        if device:
-            self.module.to(device)
-        if dtype is not None:
-            self.module.to(dtype=dtype)
-        self.config = self.module.config
-        self.tokenizer = ByteTokenizer()
-        self.name = name
-        self.max_model_len = self.config.max_seq_len
-
-    def hidden(self, input_ids, attention_mask):
-        # Right padding only: causal attention already keeps real positions from seeing pads.
-        return self.module.hidden(input_ids)[0]
-
-    def head(self, hidden):
-        return self.module.lm_head(hidden)
-
-    def decode_step(self, input_ids, cache):
-        hidden, cache = self.module.hidden(input_ids, cache)
-        return self.module.lm_head(hidden[:, -1]), cache
-
-    def prefill(self, prompts):
-        return tiny_batch.prefill(self.module, prompts, self.device)
-
-    def batch_cache(self, caches):
-        return tiny_batch.pad_caches(caches)
-
-    def join_cache(self, state, caches):
-        return tiny_batch.pad_caches(caches) if state is None else tiny_batch.join(state, caches)
-
-    def decode_batch(self, tokens, state):
-        return tiny_batch.decode_batch(self.module, torch.tensor(tokens, device=self.device), state)
-
-    def select_rows(self, state, rows):
-        return tiny_batch.select_rows(state, rows)
-
-    def split_cache(self, state):
-        return tiny_batch.split_rows(state)
-
-    slices_caches = True
-
-    def slice_cache(self, cache, length, copy=False):
-        cut = [(k[..., :length, :], v[..., :length, :]) for k, v in cache]
-        return [(k.clone(), v.clone()) for k, v in cut] if copy else cut
-
-    def cache_bytes(self, cache):
-        return sum(k.element_size() * k.numel() + v.element_size() * v.numel() for k, v in cache)
-
-    def save(self, path: str) -> str:
-        os.makedirs(path, exist_ok=True)
-        with open(os.path.join(path, TINY_CONFIG_FILE), "w") as out:
-            json.dump(self.config.to_dict(), out, indent=1)
-        torch_save(self.module.state_dict(), os.path.join(path, TINY_WEIGHTS_FILE))
-        return "full"
-
-    def load_weights(self, path: str) -> None:
-        self.module.load_state_dict(torch.load(os.path.join(path, TINY_WEIGHTS_FILE), map_location=self.device, weights_only=True))
-
-    @classmethod
-    def load(cls, path: str, device: Optional[str] = None, dtype: Optional[torch.dtype] = None) -> "TinyPolicy":
-        with open(os.path.join(path, TINY_CONFIG_FILE)) as handle:
-            config = TinyConfig(**json.load(handle))
-        policy = cls(config, name=os.path.basename(os.path.normpath(path)) or "tiny", device=device, dtype=dtype)
-        policy.load_weights(path)
-        return policy
-
-
-# Model types whose last hidden state, fed to the output embedding, gives the logits exactly (no
-# logit scaling or soft-capping after the head): for these the vocab projection is chunked too.
-_PLAIN_HEAD_MODEL_TYPES = {"llama", "mistral", "qwen2", "qwen3", "qwen2_moe", "qwen3_moe", "olmo", "olmo2", "phi3", "gpt2", "gpt_neox"}
-
-
-class HFPolicy(Policy):
-    kind = "hf"
-
-    def __init__(self, model: Any, tokenizer: Any, name: str, lora: bool = False, max_model_len: Optional[int] = None) -> None:
-        self.module = model
-        self.tokenizer = tokenizer
-        self.name = name
-        self.lora = lora
-        config = model.config
-        self.max_model_len = max_model_len or getattr(config, "max_position_embeddings", None) or 4096
-        self.hidden_mode = getattr(config, "model_type", None) in _PLAIN_HEAD_MODEL_TYPES
-        self._keep_arg = _logits_to_keep_arg(model)
-
-    def hidden(self, input_ids, attention_mask):
-        if not self.hidden_mode:
-            # Full logits in the model's dtype; only their fp32 conversion is chunked.
-            return self.module(input_ids=input_ids, attention_mask=attention_mask, use_cache=False).logits
-        kwargs = {self._keep_arg: 1} if self._keep_arg else {}
-        out = self.module(input_ids=input_ids, attention_mask=attention_mask, use_cache=False, output_hidden_states=True, **kwargs)
-        return out.hidden_states[-1]
-
-    def head(self, hidden):
-        return self.module.get_output_embeddings()(hidden) if self.hidden_mode else hidden
-
-    def decode_step(self, input_ids, cache):
-        out = self.module(input_ids=input_ids, past_key_values=cache, use_cache=True)
-        return out.logits[:, -1], out.past_key_values
-
-    def save(self, path: str) -> str:
-        os.makedirs(path, exist_ok=True)
-        self.module.save_pretrained(path)
-        inner = getattr(self.tokenizer, "inner", None)
-        if inner is not None:
-            inner.save_pretrained(path)
-        return "lora" if self.lora else "full"
-
-    def load_weights(self, path: str) -> None:
-        from .hf_weights import load_adapter_weights, load_full_weights
-
-        (load_adapter_weights if self.lora else load_full_weights)(self.module, path)
-
-
-def _logits_to_keep_arg(model: Any) -> Optional[str]:
-    import inspect
-
-    base = model.get_base_model() if hasattr(model, "get_base_model") else model
-    params = inspect.signature(base.forward).parameters
-    for name in ("logits_to_keep", "num_logits_to_keep"):
-        if name in params:
-            return name
-    return None
+__all__ = ["HFPolicy", "Policy", "TinyPolicy", "batch_logprobs", "load_policy"]
 
 
 def load_policy(

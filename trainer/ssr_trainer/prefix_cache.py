@@ -14,7 +14,7 @@ from __future__ import annotations
 from collections import OrderedDict
 from typing import Any, Dict, List, Optional, Sequence, Tuple
 
-from .models import Policy
+from .policy import Policy
 from .running_batch import Prefix
 
 #: default bound of the cache (--prefix-cache-mb)

@@ -12,7 +12,7 @@ import json
 from typing import Any, List
 
 from .completion_request import prompt_ids
-from .models import Policy
+from .policy import Policy
 from .running_batch import evaluating
 from .sampling import completion_logprobs
 from .server import bad_request
@@ -20,7 +20,7 @@ from .served import ServedWeights
 
 
 def continuation_ids(policy: Policy, value: Any) -> List[int]:
-    vocab = policy.tokenizer.vocab_size
+    vocab = policy.vocab_size  # what sampling can produce, also past the tokenizer's ids
     if not isinstance(value, list) or not value or not all(isinstance(t, int) and not isinstance(t, bool) and 0 <= t < vocab for t in value):
         raise bad_request(f"'continuation' must be a non-empty array of token ids in [0, {vocab}), got {json.dumps(value)[:80]}")
     return value

@@ -1,26 +1,33 @@
 """`/update_weights_from_disk` on a multi-process trainer (distributed.py): every rank loads the
 checkpoint's weights, so that the next step trains from them everywhere and rank 0 serves them.
 
-Rank 0 hands the path to every rank (a shared file system, as for `--resume`). All ranks check the
-checkpoint first (reading only) and compare their answers: if any rank cannot load it, none does,
-and the error names the rank. Then each loads it: DDP into its replica; FSDP into the full
-parameters of `summon_full_params(writeback=True)`, which writes them back into each rank's shard
-(for that moment every rank holds the full fp32 weights), and then gathers them into rank 0's
-sampling copy as after a step. The optimizer keeps its state, as in one process.
+All or none. Rank 0 hands the path to every rank (a shared file system, as for `--resume`). Each
+rank checks the checkpoint (manifest, sizes, sha256, model identity) and then reads its weights
+into host memory (`stage_weights`: every file read, and so every I/O error, happens here), changing
+nothing. The ranks then compare their outcomes (one all-gather); only if every rank staged the
+weights does any copy them in, and if any failed none does: every rank keeps its old weights and
+version, and the error names each failing rank and the path. Copying in is a copy in memory of
+tensors whose names and shapes the identity check matched.
+
+DDP copies into its replica; FSDP into the full parameters of `summon_full_params(writeback=True)`,
+which writes them back into each rank's shard (for that moment every rank holds the full fp32
+weights, and the staged copy on the host), then gathers them into rank 0's sampling copy as after
+a step. The optimizer keeps its state, as in one process.
 """
 
 from __future__ import annotations
 
 from contextlib import nullcontext
-from typing import Any, Dict, Optional
+from typing import Any, Dict, List, Optional, Tuple
 
-from .checkpoint import CheckpointError, check_weights, load_checked_weights
+from .checkpoint import CheckpointError, WeightsReadError, apply_staged_weights, check_weights, stage_weights
 from .fsdp_state import gather_full_weights
 
 
 def load_on_every_rank(trainer: Any, path: str) -> Dict[str, Any]:
     """Every rank (a collective): the checkpoint's weights at its version. Raises CheckpointError on
-    every rank when any rank cannot load it; nothing is loaded then."""
+    every rank when any rank cannot check or read it (WeightsReadError when every check passed and
+    a read failed); no rank's weights change then."""
     context = nullcontext()
     if trainer.sharded:
         from torch.distributed.fsdp import FullyShardedDataParallel as FSDP
@@ -28,18 +35,35 @@ def load_on_every_rank(trainer: Any, path: str) -> Dict[str, Any]:
         context = FSDP.summon_full_params(trainer.wrapped, writeback=True)
     with context:
         manifest: Optional[Dict[str, Any]] = None
+        staged: Any = None
+        outcome: Optional[Tuple[str, str]] = None  # (kind, message) of this rank's failure
         try:
-            manifest, problem = check_weights(path, trainer.policy), None
+            manifest = check_weights(path, trainer.policy)
+            staged = stage_weights(path, trainer.policy)
+        except WeightsReadError as error:
+            outcome = ("read", str(error))
         except CheckpointError as error:
-            problem = str(error)
-        problems = [(rank, p) for rank, p in enumerate(trainer.ranks.gather(problem)) if p is not None]
-        if problems:
-            rank, first = problems[0]
-            raise CheckpointError(first if rank == 0 else f"rank {rank} of {trainer.ranks.world}: {first}")
-        load_checked_weights(path, trainer.policy)
+            outcome = ("check", str(error))
+        failures = [(rank, kind, message) for rank, found in enumerate(trainer.ranks.gather(outcome)) if found is not None
+                    for kind, message in [found]]
+        if failures:
+            raise _refusal(failures, trainer.ranks.world, path, trainer.version)
+        apply_staged_weights(path, trainer.policy, staged)
     assert manifest is not None
     trainer.version = manifest["version"]
     trainer.precision.sync_from_model()  # DDP with fp32 masters: the next step trains from the loaded weights
     if trainer.sharded:
         gather_full_weights(trainer)
     return manifest
+
+
+def _refusal(failures: List[Tuple[int, str, str]], world: int, path: str, version: int) -> CheckpointError:
+    """One error for every rank: which ranks failed and why (the first's message in full)."""
+    rank, kind, first = failures[0]
+    ranks = ", ".join(str(r) for r, _, _ in failures)
+    kept = f"no rank loaded {path}: all {world} keep their weights at version {version}"
+    others = f" (failed on ranks {ranks} of {world})" if len(failures) > 1 else ""
+    message = f"rank {rank} of {world}: {first}{others}; {kept}"
+    # A checkpoint every rank checked but some could not read: the file system, not the request.
+    only_reads = all(k == "read" for _, k, _ in failures)
+    return WeightsReadError(message) if only_reads else CheckpointError(message)

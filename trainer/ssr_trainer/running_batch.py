@@ -26,7 +26,7 @@ from typing import Any, Iterator, List, Optional, Sequence, Set, Tuple
 
 import torch
 
-from .models import Policy
+from .policy import Policy
 from .sampling import Completion, SampleJob, batch_completion_logprobs, sample_rows, sequence_rng
 
 LOGPROB_MODES = ("decode", "teacher-forced")

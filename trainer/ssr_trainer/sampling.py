@@ -14,7 +14,7 @@ from typing import List, Optional, Sequence
 
 import torch
 
-from .models import Policy, batch_logprobs
+from .policy import Policy, batch_logprobs
 from .tiny_batch import token_groups
 
 

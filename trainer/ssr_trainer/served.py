@@ -19,7 +19,7 @@ import threading
 from contextlib import contextmanager
 from typing import Any, ContextManager, Iterator, Optional
 
-from .models import Policy
+from .policy import Policy
 
 SAMPLING_WEIGHTS = ("copy", "shared")
 

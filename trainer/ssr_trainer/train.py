@@ -16,7 +16,7 @@ import torch
 from .advantages import loss_denominator
 from .checkpoint import load_weights_only
 from .loss import LossConfig, policy_loss_terms
-from .models import Policy, batch_logprobs
+from .policy import Policy, batch_logprobs
 from .precision import Precision
 from .samples import ROLES, TrainingSample, parse_sample
 from .step_metrics import grad_square_sum, mean, summary

@@ -168,3 +168,15 @@ def test_fp16_full_fine_tuning_uses_fp32_masters_and_torchs_loss_scaler():
     skipped = trainer.step([dict(s, policyVersion=trainer.version) for s in samples])
     assert not skipped["updated"] and trainer.steps == 1 and trainer.version == 2
     assert all(torch.equal(a, b) for a, b in zip(kept, trainer.params))
+
+
+def test_ids_past_the_byte_tokenizer_that_the_model_samples_are_scored_and_taken_as_prompts(hf_policy):
+    """hf-config with the byte tokenizer (261 ids) on a model of 320: sampling draws any of the 320, so
+    /logprobs (ssr's sampler check) and a prompt holding them (the next turn) must take them too."""
+    from ssr_trainer.policy_service import PolicyService
+
+    service = PolicyService(hf_policy, Trainer(hf_policy, TrainConfig()))  # its engine thread is a daemon
+    assert hf_policy.tokenizer.vocab_size == 261 and hf_policy.vocab_size == 320
+    scored = service.logprobs({"prompt": [1, 2, 300], "continuation": [5, 319]})
+    assert len(scored["logprobs"]) == 2 and all(value < 0 for value in scored["logprobs"])
+    assert len(service.completions({"prompt": [1, 300], "max_tokens": 2, "seed": 1, "ignore_eos": True})["choices"][0]["token_ids"]) == 2

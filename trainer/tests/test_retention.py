@@ -15,7 +15,7 @@ from ssr_trainer.checkpoint import CheckpointError, load_weights_only, read_mani
 from ssr_trainer.resume import load_checkpoint
 from ssr_trainer.models import TinyPolicy
 from ssr_trainer.server import ApiError
-from ssr_trainer import service as service_module
+from ssr_trainer import weights_endpoints
 from ssr_trainer.service import PolicyService
 from ssr_trainer.tiny_model import TinyConfig
 from ssr_trainer.train import TrainConfig, Trainer
@@ -132,7 +132,7 @@ def test_a_disk_too_small_is_refused_before_anything_is_written(tiny_disk):
 def test_a_disk_that_fills_up_mid_save_is_answered_507_and_the_trainer_lives_on(tiny_disk, monkeypatch):
     """As if another writer filled the disk after the space check: a real ENOSPC in torch's own
     write (which, left to torch 1.13, aborts the process from the writer's destructor)."""
-    monkeypatch.setattr(service_module, "check_space", lambda *_: None)
+    monkeypatch.setattr(weights_endpoints, "check_space", lambda *_: None)
     svc = service(tiny_disk)
     train(svc)
     assert_full_disk_refused(svc, tiny_disk / "sampler" / "v1")

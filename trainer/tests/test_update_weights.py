@@ -74,3 +74,35 @@ def test_bad_loads_are_refused_and_leave_the_served_version(pair, tmp_path):
         assert status == 400 and answer["success"] is False and message in answer["message"], answer
         assert message in answer["error"]["message"]
     assert call(sampler_url, "/health")[1]["policy_version"] == before
+
+
+def test_a_read_that_fails_after_the_checks_is_a_500_and_the_weights_stay_whole(tmp_path, monkeypatch):
+    """One process reads every file before it changes the model (as every rank does, rank_weights.py):
+    an I/O error mid-read is the storage's fault (500, load_error), and the served weights stay."""
+    import errno
+
+    import torch
+
+    from ssr_trainer.models import TinyPolicy
+    from ssr_trainer.policy_service import PolicyService
+    from ssr_trainer.server import ApiError
+    from ssr_trainer.tiny_model import TinyConfig
+    from ssr_trainer.train import TrainConfig, Trainer
+
+    policy = TinyPolicy(TinyConfig(**json.loads(TINY)))
+    service = PolicyService(policy, Trainer(policy, TrainConfig(lr=0.05)), str(tmp_path))
+    saved = service.save({"weights_only": True})["path"]
+    with torch.no_grad():
+        for param in policy.module.parameters():
+            param.add_(0.5)  # the weights now differ from the checkpoint's
+    before = {k: v.clone() for k, v in policy.module.state_dict().items()}
+
+    def failing_read(*_args, **_kwargs):
+        raise OSError(errno.EIO, "Input/output error")
+
+    monkeypatch.setattr(torch, "load", failing_read)
+    with pytest.raises(ApiError) as refused:
+        service.update_weights_from_disk({"model_path": saved})
+    assert refused.value.status == 500 and refused.value.kind == "load_error" and saved in refused.value.message
+    assert "Input/output error" in refused.value.message and service.version == 0
+    assert all(torch.equal(before[k], v) for k, v in policy.module.state_dict().items())

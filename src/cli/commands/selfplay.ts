@@ -158,7 +158,7 @@ export function policyKey(flags: PolicyFlags): Record<string, unknown> {
  * prints), the JSON summary or a closing line on stdout; exit 2 when stopped.
  */
 export function reportRun(command: string, result: SelfplayRunResult, json: boolean | undefined): void {
-  process.stderr.write(`\nssr ${command}: ${formatTextSummary({ name: result.summary.outDir, steps: result.metrics })}`);
+  process.stderr.write(`\nssr ${command}: ${formatTextSummary({ name: result.summary.outDir, steps: result.metrics, heldOutAtStart: result.summary.heldOut?.find((point) => point.step === 0) ?? null })}`);
   if (result.status === 'stopped') {
     process.stderr.write(
       `ssr ${command}: stopped: ${result.reason}. Everything finished is kept in ${result.summary.outDir}; ` +

@@ -12,6 +12,7 @@ import { addDockerHostOption, sandboxBackend } from '../docker-host-options.js';
 import { EngineError, errorMessage, isEngineError } from '../../util/engine-error.js';
 import { BaselineCache } from '../../validator/baseline-cache.js';
 import { validateArtifact, type ValidationResult } from '../../validator/validate-artifact.js';
+import { inverseRedundancyOfDir } from '../artifact-dir-kind.js';
 import { addBreadthOptions, withBreadthFlags, type BreadthFlags } from '../breadth-options.js';
 import type { SelectTestsMode } from '../../validator/selection/plan-selection.js';
 import { addRepoOptions, addSandboxOption, positiveInt, resolveRepoOptions, type RepoOptions, type SandboxChoice } from '../common-options.js';
@@ -96,7 +97,8 @@ export function registerValidate(program: Command): void {
       ...(options.selectTests ? { selectTests: options.selectTests } : {}),
     };
     if (single) {
-      const result = await validateArtifact(single, shared);
+      // A mined bug's dir (ssr mine's bugs/<id>/) is a real fix: checked as ssr mine checked it.
+      const result = await validateArtifact(single, { ...shared, inverseRedundancy: await inverseRedundancyOfDir(dirs[0]!) });
       process.stdout.write(options.json ? `${JSON.stringify(result)}\n` : formatValidationTable(result, dirs[0]));
       process.exitCode = exitCodeOf(result);
       return;
@@ -113,7 +115,7 @@ async function validateList(dirs: string[], shared: Parameters<typeof validateAr
   const results = dirs.map(async (dir) => {
     try {
       const artifact = await loadArtifactDir(dir);
-      const result = await validateArtifact(artifact, shared);
+      const result = await validateArtifact(artifact, { ...shared, inverseRedundancy: await inverseRedundancyOfDir(dir) });
       return { line: { artifact: dir, id: artifactId(artifact), ...result }, code: exitCodeOf(result) };
     } catch (error) {
       if (!isEngineError(error)) throw error;

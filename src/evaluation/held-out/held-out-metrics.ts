@@ -20,5 +20,13 @@ export const heldOutMetricsSchema = z.object({
   passAt1: rate,
   overlaps: count.describe('(training bug, held-out instance) pairs of the same repo, commit and changed lines, over the run so far'),
   dir: z.string().describe('the evaluation dir, relative to the run dir (eval/step-<N>)'),
+  retried: count.optional().describe('instances tried a second time because infrastructure failed them or an attempt (absent from runs before it was recorded)'),
+  discarded: count.optional().describe('attempts discarded for infrastructure after that retry: not scored, left out of the rates'),
 });
 export type HeldOutMetrics = z.infer<typeof heldOutMetricsSchema>;
+
+/**
+ * The starting policy's evaluation (`--eval-every`, step 0), relative to the run dir: no metrics
+ * line carries it, so its HeldOutMetrics object is this file, written once it is done.
+ */
+export const HELD_OUT_AT_START = 'eval/step-0/held-out.json';

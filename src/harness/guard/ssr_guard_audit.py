@@ -41,6 +41,9 @@ PID = os.getpid()
 _state = {"fd": None, "busy": False, "sent": set()}
 # Repository-relative path -> source bytes, for every Python test file, read before any repo code.
 PRISTINE = {}
+# Test files whose cached bytecode this process opened (pytest's rewritten-module cache, or the
+# interpreter's own): their code is what that file says, not necessarily what the source does.
+BYTECODE_READ = set()
 
 try:
     from ssr_test_material import is_material, material
@@ -170,6 +173,13 @@ def _on_open(args):
         rel = _material_path(path)
         if rel is not None:
             report("test-file-write", rel)
+    elif isinstance(path, str) and path.endswith(".pyc") and os.sep + "__pycache__" + os.sep in path:
+        # A .pyc planted for a test module (the source, and so its hash, unchanged) is loaded in
+        # its place when its header carries the source's mtime and size; ssr_guard_code compares it.
+        folder, name = os.path.split(path)
+        rel = _material_path(os.path.join(os.path.dirname(folder), name.split(".", 1)[0] + ".py"))
+        if rel is not None:
+            BYTECODE_READ.add(rel)
 
 
 def _on_compile(args):

@@ -6,7 +6,8 @@ assertion rewriting when the module was loaded through pytest's rewriting hook),
 function of the module and of its classes, and every collected test, is held to it: same
 bytecode, names and constants, recursively through nested code. A test module that was rewritten
 on disk before pytest imported it, a test function whose code was swapped, a helper turned into a
-no-op, a module attribute pointed at package code: each is `test-code-replaced:<file>::<name>`.
+no-op, a module attribute pointed at package code, a test module loaded from bytecode planted in a
+__pycache__ folder: each is `test-code-replaced:<file>::<name>`.
 Stdlib and pytest only.
 """
 import ast
@@ -79,8 +80,9 @@ def _writable(filename):
 
 def _module_changes(module, rel, config):
     filename = module.__file__
-    if not _writable(filename):
-        # Read-only and not ours (Docker: the lock): pytest compiled the pristine text. Swapped
+    if not _writable(filename) and rel not in ssr_guard_audit.BYTECODE_READ:
+        # Read-only and not ours (Docker: the lock), and no cached bytecode read for it (a .pyc
+        # the tests could plant in a __pycache__ of their own): pytest compiled the pristine text. Swapped
         # code is left to the audit hook (`__code__`, compile as a test file); here only names
         # of plain defs pointed at code elsewhere.
         tree = ast.parse(ssr_guard_audit.PRISTINE[rel], filename)

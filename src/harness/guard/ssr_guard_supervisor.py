@@ -23,7 +23,17 @@ same process (ssr_test_material.py, beside the guard's modules in ../p; two inte
 fewer per run than running that module twice): <state dir>/mode gets `read-only`, `hash-only`
 or `unavailable`, <state dir>/out the changes, <state dir>/time the command's start and end (ns).
 When the lock fails the last <n> words of the command (the prefix that drops to the unprivileged
-user) are left off, as the material is then not protected by owners. Exit status: the command's. Stdlib only; silent (its stderr is the driver's
+user) are left off, as the material is then not protected by owners.
+
+Leftovers die first: when the command is over, every process it left behind (daemonised,
+double-forked, setsid: out of its process group) is SIGKILLed, by uid, in a loop until a scan of
+/proc finds none, BEFORE the last of the stream is read, the records are written and the material
+is checked. A process left alive could otherwise rewrite the log (it holds the script's stdout),
+the material or a report after the check and before the driver reads them. Which processes: with
+a drop to the unprivileged user, every process of that uid; with one user only (or a lock that
+failed), every process of this uid started since this supervisor, other than itself and its
+ancestors (bubblewrap gives each exec its own pid namespace, so that is the run's own tree).
+Processes still alive after the loop's cap are reported as tampering. Exit status: the command's. Stdlib only; silent (its stderr is the driver's
 timeout marker): errors go to <out dir>/../supervisor.err.
 """
 import hashlib
@@ -139,6 +149,67 @@ def _drain(sock, supervisor, timeout, pending):
                 supervisor.receive(pid, line)
 
 
+def _proc_stat(pid):
+    """(state, start time in clock ticks, parent pid) of a process, or None when it is gone."""
+    try:
+        with open("/proc/%d/stat" % pid, "rb") as handle:
+            fields = handle.read().rsplit(b")", 1)[1].split()
+    except (OSError, IndexError):
+        return None
+    return fields[0], int(fields[19]), int(fields[1])
+
+
+def _uids(pid):
+    """Real, effective, saved and filesystem uid of a process (not /proc's owner: a process that
+    made itself non-dumpable shows root there), or () when it is gone."""
+    try:
+        with open("/proc/%d/status" % pid) as handle:
+            for line in handle:
+                if line.startswith("Uid:"):
+                    return tuple(int(uid) for uid in line.split()[1:])
+    except (OSError, ValueError):
+        pass
+    return ()
+
+
+def _leftovers(uid, since, spare):
+    found = []
+    for name in os.listdir("/proc"):
+        if not name.isdigit() or int(name) in spare:
+            continue
+        pid = int(name)
+        info = _proc_stat(pid)
+        # A zombie cannot act; it is its parent's (or init's) to reap.
+        if info is None or info[0] in (b"Z", b"X") or uid not in _uids(pid):
+            continue
+        if since is None or info[1] >= since:
+            found.append(pid)
+    return found
+
+
+def kill_leftovers(uid, since):
+    """SIGKILL every live process of `uid` (started at or after `since` ticks, when given) except
+    this one and its ancestors, until a scan finds none; a SIGKILLed process cannot fork, so a
+    fork bomb converges. The pids still alive after the cap (a process stuck in the kernel), or []."""
+    spare, pid = set(), os.getpid()
+    while pid > 0 and pid not in spare:
+        spare.add(pid)
+        info = _proc_stat(pid)
+        pid = info[2] if info else 0
+    found = []
+    for _ in range(400):
+        found = _leftovers(uid, since, spare)
+        if not found:
+            return []
+        for pid in found:
+            try:
+                os.kill(pid, signal.SIGKILL)
+            except OSError:
+                pass
+        time.sleep(0.005)
+    return found
+
+
 def _material_module():
     sys.dont_write_bytecode = True  # nothing written next to the guard's modules
     sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "p"))
@@ -212,6 +283,7 @@ def main(argv):
     signal.set_wakeup_fd(wake)
     signal.signal(signal.SIGCHLD, lambda *_: None)
     started = time.time()
+    since = _proc_stat(os.getpid())[1]
     # A stream, not datagrams: a datagram queue holds 10 messages before the sender blocks.
     ours, theirs = socket.socketpair(socket.AF_UNIX, socket.SOCK_STREAM)
     ours.setsockopt(socket.SOL_SOCKET, socket.SO_PASSCRED, 1)
@@ -233,6 +305,13 @@ def main(argv):
     ended = time.time()
     signal.signal(signal.SIGCHLD, signal.SIG_DFL)
     signal.set_wakeup_fd(-1)
+    # Before anything is read or checked: nothing the tests started may still be running.
+    if mode == "read-only":
+        survivors = kill_leftovers(int(material[2].split(":")[0]), None)
+    else:
+        survivors = kill_leftovers(os.getuid(), since)
+    if survivors:
+        supervisor.tampered.append("leftover-processes-survived:%d" % len(survivors))
     _drain(ours, supervisor, 0.05, pending)  # what was sent just before the end
     supervisor.finish()
     if material:

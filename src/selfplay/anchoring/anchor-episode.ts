@@ -3,6 +3,7 @@ import { storedValidationSchema } from '../../corpus/stored-validation.js';
 import { TestRunCounter } from '../../harness/test-run-counts.js';
 import { originalPassingTests } from '../../roles/grade-solution.js';
 import { validateForGrading } from '../../roles/grading-oracle.js';
+import { inverseRedundancyFor } from '../../validator/inverse-redundancy-mode.js';
 import { discardFromError } from '../discard.js';
 import { finishEpisode, stoppedDuring } from '../finish-episode.js';
 import { runRepo, testTimeoutOf, type SelfplayContext } from '../selfplay-context.js';
@@ -32,6 +33,7 @@ export async function solveAnchorBug(ctx: SelfplayContext, planned: PlannedEpiso
     try {
       const oracle = await validateForGrading(anchor.artifact, {
         repo: anchor.repo, template, provider: ctx.provider, testTimeoutMs: testTimeoutOf(ctx, anchor.repo), queue: ctx.lanes.sandbox, baselines: ctx.baselines, testRuns,
+        inverseRedundancy: inverseRedundancyFor(anchor.kind),
       });
       validation = storedValidationSchema.parse(oracle.validation);
     } catch (error) {

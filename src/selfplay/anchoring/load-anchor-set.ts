@@ -1,11 +1,9 @@
-import { stat } from 'node:fs/promises';
 import type { ResolvedRepo } from '../../config/resolve-repo.js';
 import type { AnchorBugs } from './anchor-bug.js';
 import { EngineError, isEngineError } from '../../util/engine-error.js';
 import { seededRng } from '../../util/seeded-rng.js';
 import type { EvalInstance } from '../../evaluation/eval-instance.js';
-import { loadCorpusSet } from '../../evaluation/load-corpus-set.js';
-import { loadJsonlSet } from '../../evaluation/load-jsonl-set.js';
+import { readSetInstances } from '../../evaluation/read-set-instances.js';
 import { refuseMissingImages } from '../../evaluation/missing-images.js';
 import type { RepoLookup } from '../../evaluation/repo-lookup.js';
 
@@ -30,8 +28,6 @@ const flag = (set: string): string => `--anchor-set ${set}`;
  */
 export async function loadAnchorSet(options: LoadAnchorOptions): Promise<AnchorBugs> {
   const { set, repos } = options;
-  const isDir = (await stat(set).catch(() => null))?.isDirectory();
-  if (isDir === undefined) throw new EngineError('usage', `${flag(set)}: no such file or directory (give a mined set from ssr mine, a run or corpus dir, or a SWE-bench-format .jsonl)`);
   const ids = repos.map((repo) => repo.id).join(', ');
   const lookup: RepoLookup = async (id, where) => {
     const repo = repos.find((candidate) => candidate.id === id);
@@ -40,7 +36,7 @@ export async function loadAnchorSet(options: LoadAnchorOptions): Promise<AnchorB
   };
   let instances: EvalInstance[];
   try {
-    instances = isDir ? (await loadCorpusSet(set, lookup)).instances : await loadJsonlSet(set, lookup);
+    instances = await readSetInstances(set, lookup, { flag: '--anchor-set', set, hint: 'give a mined set from ssr mine, a run or corpus dir, or a SWE-bench-format .jsonl' });
   } catch (error) {
     if (!isEngineError(error) || error.message.startsWith(flag(set))) throw error;
     throw new EngineError(error.code, `${flag(set)}: ${error.message}`, { cause: error });

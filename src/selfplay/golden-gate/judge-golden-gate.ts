@@ -32,6 +32,8 @@ export interface CleanRun {
   materialChanges?: string[];
   /** What the guard reported on the clean suite (its runs are then unguarded: the parser alone decides). */
   guardTampered?: string[];
+  /** How the test material was protected (test-material.ts): anything but `read-only` means the tests ran as the sandbox's only user. */
+  materialMode?: 'read-only' | 'hash-only' | 'unavailable';
 }
 
 /** What the gate needs of the repo's settings beyond the time limit. */
@@ -72,6 +74,10 @@ export const goldenGateSchema = z.discriminatedUnion('status', [
     testTimeoutMs: z.number().int().positive().describe('the limit every test run of the repo uses'),
     raisedFromMs: z.number().int().positive().nullable().describe('the configured limit when the gate raised it, else null'),
     guardTripped: z.array(z.string()).optional().describe('what the guard reported on the clean suite: its runs are not held to the guard'),
+    oneUser: z
+      .literal(true)
+      .optional()
+      .describe('the tests ran as the sandbox\'s only user (bubblewrap, a non-root pod): code under test can forge what grading reads (docs/grading.md, "One user only")'),
   }),
   z.object({ status: z.literal('refused'), repo: z.string(), commit: z.string(), image: z.string(), reason: z.string() }),
 ]);
@@ -134,7 +140,11 @@ export function judgeGoldenGate(
     }
   }
   const tripped = [...new Set(runs.flatMap((run) => run.guardTampered ?? []))].sort();
-  return { status: 'passed', ...id, cleanMs: [a.durationMs, b.durationMs], tests: ids.length, quarantined, testTimeoutMs, raisedFromMs, ...(tripped.length > 0 ? { guardTripped: tripped } : {}) };
+  const oneUser = runs.some((run) => run.materialMode !== undefined && run.materialMode !== 'read-only');
+  return {
+    status: 'passed', ...id, cleanMs: [a.durationMs, b.durationMs], tests: ids.length, quarantined, testTimeoutMs, raisedFromMs,
+    ...(tripped.length > 0 ? { guardTripped: tripped } : {}), ...(oneUser ? { oneUser: true as const } : {}),
+  };
 }
 
 /** One line about a gate's verdict, for progress output and the run report. */
@@ -143,5 +153,8 @@ export function describeGoldenGate(gate: GoldenGate): string {
   const raised = gate.raisedFromMs === null ? '' : `; the clean suite is near the ${seconds(gate.raisedFromMs)} limit, so it is raised to ${seconds(gate.testTimeoutMs)}`;
   const flaky = gate.quarantined.length === 0 ? 'no flaky test' : `${gate.quarantined.length} flaky test(s) quarantined from the oracle sets: ${gate.quarantined.slice(0, 10).join(', ')}${gate.quarantined.length > 10 ? ', …' : ''}`;
   const tripped = gate.guardTripped?.length ? `; the clean suite trips the guard (${gate.guardTripped.slice(0, 3).join(', ')}), so its runs are not held to it` : '';
-  return `golden gate ${gate.repo}: clean suite ${seconds(gate.cleanMs[0])} / ${seconds(gate.cleanMs[1])}, ${gate.tests} tests, ${flaky}${raised}${tripped}`;
+  const oneUser = gate.oneUser
+    ? '; WARNING: the tests run as the sandbox\'s only user, so code under test can forge a +1 (docs/grading.md, "One user only"): train on Docker or a root pod'
+    : '';
+  return `golden gate ${gate.repo}: clean suite ${seconds(gate.cleanMs[0])} / ${seconds(gate.cleanMs[1])}, ${gate.tests} tests, ${flaky}${raised}${tripped}${oneUser}`;
 }

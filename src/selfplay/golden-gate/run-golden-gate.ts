@@ -36,6 +36,7 @@ async function cleanRun(options: GoldenGateOptions): Promise<CleanRun> {
       ...(networkFailure ? { networkFailure } : {}), ...(missing ? { missingModule: missing } : {}),
       ...(report.material?.changes.length ? { materialChanges: report.material.changes } : {}),
       ...(report.guard?.tampered.length ? { guardTampered: report.guard.tampered } : {}),
+      ...(report.material ? { materialMode: report.material.mode } : {}),
     };
   } catch (error) {
     // A suite that needs more memory than the repo's limit is a fact about the repo, refused with

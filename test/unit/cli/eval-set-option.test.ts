@@ -23,12 +23,15 @@ describe('ssr selfplay --eval-set: the flags and the set, checked before any epi
     await writeFile(join(dir, 'same-commit.jsonl'), `${line('lib-1', O)}\n${line('lib-2', 'b'.repeat(40))}\n`);
     await writeFile(join(dir, 'other-commit.jsonl'), `${line('lib-2', 'b'.repeat(40))}\n`);
     await writeFile(join(dir, 'broken.jsonl'), '{"instance_id": "x"}\n');
+    await writeFile(join(dir, 'own-image.jsonl'), `${JSON.stringify({ ...JSON.parse(line('lib-3', 'c'.repeat(40))) as object, image: 'ssr-test/own:1' })}\n`);
   });
   afterAll(() => rm(dir, { recursive: true, force: true }));
 
   it('--eval-every or --eval-attempts without --eval-set is a usage error', async () => {
     expect(() => checkEvalSetFlags({ evalEvery: 2, evalOverlap: 'warn' })).toThrow(/--eval-every needs --eval-set/);
     expect(() => checkEvalSetFlags({ evalAttempts: 2, evalOverlap: 'warn' })).toThrow(/--eval-attempts needs --eval-set/);
+    expect(() => checkEvalSetFlags({ evalAtStart: false, evalOverlap: 'warn' })).toThrow(/--no-eval-at-start needs --eval-set/);
+    expect(() => checkEvalSetFlags({ evalAtStart: true, evalOverlap: 'warn' })).not.toThrow();
     await expect(heldOutPlanOf({ evalEvery: 2, evalOverlap: 'warn' }, run())).rejects.toThrow(/--eval-every needs --eval-set/);
     expect(await heldOutPlanOf({ evalOverlap: 'warn' }, run())).toBeUndefined();
   });
@@ -53,8 +56,23 @@ describe('ssr selfplay --eval-set: the flags and the set, checked before any epi
     expect(warnings).toEqual([]);
   });
 
+  it('--eval-every evaluates the starting policy too, unless --no-eval-at-start; the last step alone never does', async () => {
+    const set = join(dir, 'other-commit.jsonl');
+    expect(await heldOutPlanOf({ evalSet: set, evalEvery: 2, evalOverlap: 'warn', evalAtStart: true }, run())).toMatchObject({ every: 2, atStart: true });
+    expect(await heldOutPlanOf({ evalSet: set, evalEvery: 2, evalOverlap: 'warn', evalAtStart: false }, run())).toMatchObject({ every: 2, atStart: false });
+    expect(await heldOutPlanOf({ evalSet: set, evalOverlap: 'warn', evalAtStart: true }, run())).toMatchObject({ every: undefined, atStart: false });
+  });
+
+  it('--docker-host engines run the evaluation (on the first engine); only instances naming their own image are refused, named', async () => {
+    expect(await heldOutPlanOf({ evalSet: join(dir, 'other-commit.jsonl'), evalOverlap: 'warn' }, run({ engines: 2 }))).toMatchObject({ instances: [{ instanceId: 'lib-2' }] });
+    // bwrap: the image's existence is not checked here, so the refusal is the engines' alone.
+    await expect(heldOutPlanOf({ evalSet: join(dir, 'own-image.jsonl'), evalOverlap: 'warn' }, run({ engines: 2 })))
+      .rejects.toThrow(/own-image\.jsonl: 1 instance\(s\) name their own Docker image \(lib-3 \(ssr-test\/own:1\)\), which ssr does not check or ship to --docker-host engines/);
+    expect(await heldOutPlanOf({ evalSet: join(dir, 'own-image.jsonl'), evalOverlap: 'warn' }, run())).toMatchObject({ instances: [{ instanceId: 'lib-3' }] });
+  });
+
   it('a run whose earlier steps were evaluated on another set is refused: one curve, one set', () => {
-    const heldOut = new HeldOutEval({ set: '/sets/b', instances: [], every: 1, attempts: 1 }, { out: dir, backend: 'bwrap', steps: 2, log: () => {} });
+    const heldOut = new HeldOutEval({ set: '/sets/b', instances: [], every: 1, attempts: 1, atStart: true }, { out: dir, backend: 'bwrap', steps: 2, log: () => {} });
     const earlier = { set: '/sets/a', policyVersion: 0, instances: 1, invalid: 0, notJudged: 0, attempts: 1, solved: 0, solveRate: 0, passAt1: 0, overlaps: 0, dir: 'eval/step-1' };
     expect(() => heldOut.checkEarlier([{ heldOut: earlier }])).toThrow(/earlier steps were evaluated on \/sets\/a/);
     expect(() => heldOut.checkEarlier([{ heldOut: { ...earlier, set: '/sets/b' } }, {}])).not.toThrow();

@@ -197,20 +197,24 @@ describe('JSON reports with a nonce commitment (jest.sh, vitest.sh, mocha.sh): o
   });
 });
 
-describe('the JSON report the test driver appended (jest.sh, vitest.sh through its FIFO): the only one that counts', () => {
-  const report = (runner: 'jest' | 'vitest'): string => {
+describe('the JSON report the test driver appended (jest.sh, vitest.sh, mocha.sh through its FIFO): the only one that counts', () => {
+  const report = (runner: 'jest' | 'vitest' | 'mocha'): string => {
     const log = readLog(runner);
     return log.slice(log.indexOf('ssr-json-report-begin') + 'ssr-json-report-begin\n'.length, log.indexOf('ssr-json-report-end')).trim();
   };
   const driverBlock = (exit: string, text: string): string => `ssr-json-report-supervised-begin ${exit}\n${text}\nssr-json-report-supervised-end\n`;
-  const FORGED = '{"testResults": [{"name": "/repo/test/calc.test.js", "status": "passed", "assertionResults": [{"ancestorTitles": ["calc"], "title": "fails", "status": "passed"}]}]}';
+  const FORGED_JEST = '{"testResults": [{"name": "/repo/test/calc.test.js", "status": "passed", "assertionResults": [{"ancestorTitles": ["calc"], "title": "fails", "status": "passed"}]}]}';
+  const FORGED_MOCHA = '{"passes": [{"fullTitle": "calc fails", "file": "/repo/test/calc.test.js"}], "failures": [], "pending": []}';
+  const forgedFor = (runner: 'jest' | 'vitest' | 'mocha'): string => (runner === 'mocha' ? FORGED_MOCHA : FORGED_JEST);
 
-  it.each(['jest', 'vitest'] as const)('%s: the driver\'s block counts; a forged one before it and a committed block beside it do not', (runner) => {
+  it.each(['jest', 'vitest', 'mocha'] as const)('%s: the driver\'s block counts; a forged one before it and a committed block beside it do not', (runner) => {
+    const FORGED = forgedFor(runner);
     const log = `ssr-json-report-commit: ${'a'.repeat(64)}\nssr-json-report-supervised\n${driverBlock('1', FORGED)}${readLog(runner).trimEnd()}\nssr-json-report-nonce: x\n${driverBlock('1', report(runner))}`;
     expect(parse(runner, log)).toEqual(EXPECTED[runner]);
   });
 
-  it.each(['jest', 'vitest'] as const)('%s: a runner killed before it wrote (exit not 0 or 1), or a FIFO that carried more than one report, counts nothing', (runner) => {
+  it.each(['jest', 'vitest', 'mocha'] as const)('%s: a runner killed before it wrote (exit not 0 or 1), or a FIFO that carried more than one report, counts nothing', (runner) => {
+    const FORGED = forgedFor(runner);
     // A block printed the old way beside it never stands in for the driver's (the script prints none in FIFO mode).
     const nonce = '0123456789abcdef';
     const printed = `ssr-json-report-commit: ${createHash('sha256').update(nonce).digest('hex')}\n${readLog(runner).trimEnd()}\nssr-json-report-nonce: ${nonce}\n`;

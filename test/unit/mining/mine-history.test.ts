@@ -102,6 +102,32 @@ describe('ssr mine on histories without a candidate (real git, no sandbox)', () 
     }
   });
 
+  it('sorts a window on the host in a constant number of git processes, not two per skipped commit', async () => {
+    const long = join(root, 'long');
+    await mkdir(long);
+    git(long, 'init', '-q', '-b', 'main');
+    for (let i = 0; i < 20; i++) await commit(long, { 'README.md': `docs ${i}\n` }, `docs ${i}`);
+    // Real git behind a PATH entry that counts its starts.
+    const shim = join(root, 'git-shim');
+    const count = join(root, 'git-count');
+    await mkdir(shim);
+    await writeFile(join(shim, 'git'), `#!/bin/sh\necho x >> '${count}'\nexec ${execFileSync('sh', ['-c', 'command -v git'], { encoding: 'utf8' }).trim()} "$@"\n`, { mode: 0o755 });
+    await writeFile(count, '');
+    const path = process.env.PATH;
+    process.env.PATH = `${shim}:${path}`;
+    let summary;
+    try {
+      summary = await mine(long, 'long-out');
+    } finally {
+      process.env.PATH = path;
+    }
+    expect(summary).toMatchObject({ commitsListed: 20, scanned: 20, skipped: expect.objectContaining({ 'root-commit': 1, 'no-test-change': 19 }) });
+    const records = (await readFile(join(root, 'long-out', 'mined.jsonl'), 'utf8')).trim().split('\n').map((line) => JSON.parse(line) as { subject: string });
+    expect(records.map((record) => record.subject)).toEqual(Array.from({ length: 20 }, (_, i) => `docs ${19 - i}`));
+    // Opening the repository and one git log: before, a diff-tree and a git show per commit (40 more).
+    expect((await readFile(count, 'utf8')).split('\n').filter((line) => line !== '')).toHaveLength(2);
+  });
+
   it('refuses to resume a mined set with another repo', async () => {
     const single = join(root, 'single');
     await expect(mine(single, 'full')).rejects.toThrow(/holds commits mined from hist at .*give another --out/);

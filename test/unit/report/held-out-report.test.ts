@@ -1,3 +1,6 @@
+import { cp, mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { readRun } from '../../../src/report/read-run.js';
 import { stepScalars } from '../../../src/report/step-log/step-scalars.js';
@@ -28,6 +31,22 @@ describe('the run report with --eval-set', () => {
     // The end of ssr selfplay (and ssr report) in the terminal: one line of the held-out points.
     expect(formatTextSummary({ name: 'r', steps })).toContain(`held-out solve rate (--eval-set, never trained on): step ${steps[1]!.step} 25% (1/4), step ${steps[3]!.step} 75% (3/4); train/eval overlaps 2`);
     expect(formatTextSummary({ name: 'r', steps: run.steps })).not.toContain('held-out');
+  });
+
+  it('the starting policy\'s evaluation (eval/step-0/held-out.json) is read with the run and opens the held-out line', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'ssr-held-out-start-'));
+    try {
+      await cp(fixtureRun('selfplay-trainer'), dir, { recursive: true });
+      expect((await readRun(dir)).heldOutAtStart).toBeNull();
+      await mkdir(join(dir, 'eval', 'step-0'), { recursive: true });
+      await writeFile(join(dir, 'eval', 'step-0', 'held-out.json'), JSON.stringify({ ...heldOut(0, 0), policyVersion: 0, dir: 'eval/step-0', retried: 0, discarded: 0 }));
+      const run = await readRun(dir);
+      expect(run.heldOutAtStart).toMatchObject({ policyVersion: 0, solved: 0, dir: 'eval/step-0' });
+      const steps = run.steps.map((line, index) => (index === 1 ? { ...line, heldOut: heldOut(1, 0) } : line));
+      expect(formatTextSummary({ ...run, steps })).toContain(`held-out solve rate (--eval-set, never trained on): start 0% (0/4), step ${steps[1]!.step} 25% (1/4); train/eval overlaps 0`);
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
   });
 
   it('--log-to gets the held-out solve rate of an evaluated step, and nothing of it for the others', async () => {

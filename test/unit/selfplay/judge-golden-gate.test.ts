@@ -69,4 +69,13 @@ describe('judgeGoldenGate', () => {
       'golden gate pyledger: clean suite 60.0 s / 2.0 s, 4 tests, 1 flaky test(s) quarantined from the oracle sets: t::d; the clean suite is near the 90.0 s limit, so it is raised to 180.0 s',
     );
   });
+
+  it('says when the tests ran as the sandbox\'s only user (bubblewrap, a non-root pod): grading there can be forged', () => {
+    const docker = judgeGoldenGate([run(stable, { materialMode: 'read-only' }), run(stable, { materialMode: 'read-only' })], 90_000, ID);
+    expect(docker).not.toHaveProperty('oneUser');
+    expect(describeGoldenGate(docker)).not.toMatch(/only user/);
+    const bwrap = judgeGoldenGate([run(stable, { materialMode: 'hash-only' }), run(stable, { materialMode: 'hash-only' })], 90_000, ID);
+    expect(bwrap).toMatchObject({ status: 'passed', oneUser: true });
+    expect(describeGoldenGate(bwrap)).toMatch(/WARNING: the tests run as the sandbox's only user, so code under test can forge a \+1 .*train on Docker or a root pod$/);
+  });
 });

@@ -1,0 +1,28 @@
+"""Runs `python -m ssr_trainer.service` in a process whose file reads of one checkpoint come back
+cut short, as a truncated copy or a short read on this process's mount would: `torch.load` of any
+file under $SSR_TEST_TRUNCATED_UNDER gets its first half only, and the real loader fails on it.
+test_distributed.py starts rank 1 of a job with it: the ranks' checks (sizes, sha256) all pass,
+then rank 1's read fails mid-load while rank 0's succeeds."""
+
+import io
+import os
+import runpy
+import sys
+
+import torch
+
+under = os.path.abspath(os.environ["SSR_TEST_TRUNCATED_UNDER"]) + os.sep
+real_load = torch.load
+
+
+def cut_short(f, *args, **kwargs):
+    if isinstance(f, (str, os.PathLike)) and os.path.abspath(f).startswith(under):
+        with open(f, "rb") as handle:
+            data = handle.read()
+        f = io.BytesIO(data[: len(data) // 2])
+    return real_load(f, *args, **kwargs)
+
+
+torch.load = cut_short
+sys.argv[0] = "ssr_trainer.service"
+runpy.run_module("ssr_trainer.service", run_name="__main__", alter_sys=True)
