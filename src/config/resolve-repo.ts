@@ -1,7 +1,6 @@
 import { existsSync, statSync } from 'node:fs';
 import { basename, isAbsolute, resolve } from 'node:path';
 import { createHash } from 'node:crypto';
-import { simpleGit } from 'simple-git';
 import { EngineError, errorMessage } from '../util/engine-error.js';
 import { imageRecipeSchema, limitsSchema, testSelectionSchema, thresholdsSchema, type ImageRecipe, type Limits, type TestRunner, type TestSelectionSettings, type Thresholds } from './repos-schema.js';
 import type { LoadedRepos } from './load-repos.js';
@@ -31,6 +30,8 @@ function isUrl(location: string): boolean {
 
 async function headCommit(repoPath: string): Promise<string> {
   try {
+    // Loaded here, not at the top: only a repo given by its path needs it, and every command's start-up paid for it.
+    const { simpleGit } = await import('simple-git');
     const sha = (await simpleGit(repoPath).revparse(['HEAD'])).trim();
     if (!SHA.test(sha)) throw new Error(`unexpected rev-parse output "${sha}"`);
     return sha;

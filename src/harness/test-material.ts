@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { TEST_USER_UID } from '../sandbox/sandbox.js';
 
 /**
  * Test material cannot change during a run (issue 23, item 1). Every test file of the repo and
@@ -6,7 +7,8 @@ import { z } from 'zod';
  * script runs and again after it; a file that changed, vanished or appeared is tampering. Where
  * the driver runs as root (Docker, a root pod) the script runs as an unprivileged user
  * ({@link MATERIAL_RUN_UID}) that owns the rest of the repo but not the material, which is
- * read-only in sticky folders: a write is refused outright. Where there is one user only
+ * read-only in sticky folders: a write is refused outright (ssr's images already give the repo to
+ * that user, so a run changes the owner of only what the image did not have). Where there is one user only
  * (bubblewrap, a non-root pod) the material is made read-only, which its owner could undo, and
  * the hashes decide. Runner-independent: the test driver does it for every guarded run, pytest
  * or JS alike (see {@link materialLockSnippet} / {@link materialCheckSnippet}).
@@ -15,7 +17,7 @@ import { z } from 'zod';
 /** The helper's module name; it ships as `<guard dir>/p/<name>.py`. */
 export const MATERIAL_MODULE = 'ssr_test_material';
 /** The unprivileged user the test script runs as when the driver is root (Debian's `nobody`). */
-export const MATERIAL_RUN_UID = 65534;
+export const MATERIAL_RUN_UID = TEST_USER_UID;
 
 /** How the material was protected in one run. */
 export const materialModeSchema = z.enum(['read-only', 'hash-only', 'unavailable']);

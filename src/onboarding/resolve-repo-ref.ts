@@ -5,8 +5,7 @@ import { imageRecipeSchema, type TestRunner } from '../config/repos-schema.js';
 import { resolveRepo, type ResolvedRepo } from '../config/resolve-repo.js';
 import { runnerLanguage } from '../harness/repo-test-files.js';
 import { EngineError } from '../util/engine-error.js';
-import { describeDetection, detectRepo, type RepoDetection } from './detect-repo.js';
-import { repoFilesAt } from './repo-files.js';
+import type { RepoDetection } from './detect-repo.js';
 
 const real = (path: string): string => (existsSync(path) ? realpathSync(path) : path);
 
@@ -39,6 +38,8 @@ export async function resolveRepoRef(ref: string, repos: LoadedRepos | undefined
   const isDir = existsSync(dir) && statSync(dir).isDirectory();
   if (repos?.file.repos.some((repo) => repo.id === ref) || !isDir) return resolveRepo(ref, repos);
   const byPath = await resolveRepo(dir, undefined);
+  // Detection (every runner's detector, tree-sitter) only for a repo given by its path: an id's start-up never loads it.
+  const [{ describeDetection, detectRepo }, { repoFilesAt }] = await Promise.all([import('./detect-repo.js'), import('./repo-files.js')]);
   const detection = await detectRepo(await repoFilesAt(dir, byPath.commit));
   const detected = describeDetection(detection);
   const entry = entryAt(repos, real(dir));

@@ -8,6 +8,12 @@
  */
 export const REPO_DIR = '/repo';
 export const SCRATCH_DIR = '/ssr';
+/**
+ * The unprivileged user a guarded test run's script runs as where the driver is root (Debian's
+ * `nobody`; harness/test-material.ts). ssr's repo images give it {@link REPO_DIR} at build time, so
+ * that no run has to change the owner of every file in a fresh sandbox (repo-image.ts).
+ */
+export const TEST_USER_UID = 65534;
 
 export type SandboxBackend = 'docker' | 'bwrap' | 'k8s';
 

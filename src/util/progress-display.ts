@@ -1,5 +1,8 @@
-import { SingleBar } from 'cli-progress';
+import { createRequire } from 'node:module';
 import type { ProgressEvent, ProgressSink } from './progress.js';
+
+/** cli-progress only where there is a terminal to draw on: elsewhere (CI, pipes, benches) its load is start-up time for nothing. */
+const loadBar = (): typeof import('cli-progress') => createRequire(import.meta.url)('cli-progress') as typeof import('cli-progress');
 
 export interface ProgressDisplay {
   sink: ProgressSink;
@@ -12,7 +15,7 @@ export interface ProgressDisplay {
  */
 export function progressDisplay(stream: NodeJS.WriteStream = process.stderr): ProgressDisplay {
   if (stream.isTTY) {
-    const bar = new SingleBar({ stream, format: '{stage} [{bar}] {percentage}% | ETA {eta_formatted} | {message}', hideCursor: true, clearOnComplete: false });
+    const bar = new (loadBar().SingleBar)({ stream, format: '{stage} [{bar}] {percentage}% | ETA {eta_formatted} | {message}', hideCursor: true, clearOnComplete: false });
     let started = false;
     let lastStage = '';
     return {

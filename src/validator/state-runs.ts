@@ -180,14 +180,10 @@ export class StateRunner {
     try {
       sandbox = await this.options.provider.acquire(this.options.template);
       this.live.add(sandbox);
-      // O's file list costs one exec here instead of a sandbox of its own (existence reads it).
-      if (key === 'original' && !this.options.sequential && !this.options.baselines.has(this.filesKey())) {
-        this.options.baselines.offer(this.filesKey(), await listFilesIn(sandbox));
-      }
-      // So are O's doctest files (existence reads them to classify the diffs' hunks).
-      if (key === 'original' && !this.options.sequential && !this.options.baselines.has(this.doctestFilesKey())) {
-        this.options.baselines.offer(this.doctestFilesKey(), await readDoctestFilesIn(sandbox));
-      }
+      // O's file list costs one exec here instead of a sandbox of its own (existence reads it), and
+      // so do O's doctest files (existence reads them to classify the diffs' hunks): both read-only,
+      // so they run at once, not one engine round trip after the other, before the tests start.
+      if (key === 'original' && !this.options.sequential) await this.offerOriginalReads(sandbox);
       const { testScript, testParser } = this.options.artifact;
       const steps = this.stepsOf(key);
       // The parser check feeds the same original log twice: a parser must be a function of its input.
@@ -211,6 +207,16 @@ export class StateRunner {
         void disposal.finally(() => this.disposals.delete(disposal));
       }
     }
+  }
+
+  private async offerOriginalReads(sandbox: Sandbox): Promise<void> {
+    const { baselines } = this.options;
+    const files = baselines.has(this.filesKey()) ? undefined : listFilesIn(sandbox);
+    const doctests = baselines.has(this.doctestFilesKey()) ? undefined : readDoctestFilesIn(sandbox);
+    // Promise.all handles a late rejection of the other read too: none goes unhandled.
+    const [listed, read] = await Promise.all([files, doctests]);
+    if (listed) baselines.offer(this.filesKey(), listed);
+    if (read) baselines.offer(this.doctestFilesKey(), read);
   }
 
   /** What brings a fresh sandbox (at O) to the state, done in the same exec as its tests. */

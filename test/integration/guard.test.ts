@@ -124,12 +124,17 @@ def test_shell_adds_a_test_file():
 describe('test material cannot change during a guarded run (docker, tiny repo)', () => {
   it('lets honest tests write data, and reports every write to test material by name', async () => {
     const template = await dockerTemplate(await tinyRepo());
-    const [honest, hostile] = await withSandbox(template, async (sandbox) => {
+    // Owner, mode and change time (any change of owner or mode sets it) of what no run touches:
+    // the module under test and git's objects.
+    const untouched = 'find /repo/calc.py /repo/.git/objects -printf "%p %U:%G %m %C@\\n"';
+    const [honest, hostile, metadata] = await withSandbox(template, async (sandbox) => {
       await sandbox.writeFile('/repo/tests/test_writes.py', WRITES_DATA);
+      const before = (await sandbox.exec(untouched)).output;
       const first = await runTests(sandbox, { ...readDefaultTestFiles(), timeoutMs: 60_000 });
+      const after = (await sandbox.exec(untouched)).output;
       await sandbox.exec('rm -f /repo/tests/test_writes.py', { timeoutMs: 10_000 });
       await sandbox.writeFile('/repo/tests/test_hostile.py', WRITES_TESTS);
-      return [first, await runTests(sandbox, { ...readDefaultTestFiles(), timeoutMs: 60_000 })];
+      return [first, await runTests(sandbox, { ...readDefaultTestFiles(), timeoutMs: 60_000 }), { before, after }] as const;
     });
     expect(honest.statuses).toEqual({ 'tests/test_calc.py::test_add': 'passed', 'tests/test_writes.py::test_writes_data': 'passed' });
     expect(honest.material).toEqual({ mode: 'read-only', changes: [] });
@@ -138,5 +143,9 @@ describe('test material cannot change during a guarded run (docker, tiny repo)',
     // the shell's new test file is found by the hashes.
     expect(hostile.material).toEqual({ mode: 'read-only', changes: ['added tests/test_added.py'] });
     expect(hostile.guard?.tampered).toEqual(['test-file-write:tests/test_hostile.py']);
+    // The image already gives the repo to the test user, so the lock changes nothing else: on
+    // overlayfs a chown of every file copied the whole repo into each fresh sandbox's own layer.
+    expect(metadata.before).toMatch(/^\/repo\/calc\.py 65534:65534 644 /);
+    expect(metadata.after).toBe(metadata.before);
   }, 120_000);
 });

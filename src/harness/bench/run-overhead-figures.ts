@@ -1,12 +1,22 @@
 import { median } from '../../util/median.js';
 
-/** One pair of runs of the same tests in one sandbox: bare (the script alone) and ssr's (runTests). */
+/**
+ * One pair of runs of the same tests: bare (the script alone) and ssr's (runTests), both in one
+ * sandbox used before (`where: 'same'`, the default), or each the first command of a fresh sandbox
+ * (`'fresh'`, as validation runs every state: what a fresh container costs the run shows there).
+ */
 export interface OverheadSample {
   build: string;
   rep: number;
   bare: { wallMs: number; cpuMs: number | null };
   ssr: { wallMs: number; cpuMs: number | null };
+  where?: 'same' | 'fresh';
 }
+
+const HEADINGS = {
+  same: 'per test run, one sandbox: ssr runTests (guarded) vs `bash test_script.sh` alone',
+  fresh: 'per test run, a fresh sandbox each (as validation runs every state): ssr runTests (guarded) vs `bash test_script.sh` alone',
+} as const;
 
 /** Per build, the medians of each repetition's samples (a repetition is one sandbox, several pairs). */
 interface RepFigures {
@@ -43,7 +53,12 @@ const each = (values: readonly (number | null)[], format: (v: number | null) => 
  * per repetition (the builds alternate within a repetition, so both see the same load).
  */
 export function renderRunOverhead(samples: readonly OverheadSample[], builds: readonly string[]): string {
-  const lines = ['per test run, one sandbox: ssr runTests (guarded) vs `bash test_script.sh` alone'];
+  const kinds = (['same', 'fresh'] as const).filter((where) => samples.some((s) => (s.where ?? 'same') === where));
+  return kinds.map((where) => renderKind(samples.filter((s) => (s.where ?? 'same') === where), builds, HEADINGS[where])).join('');
+}
+
+function renderKind(samples: readonly OverheadSample[], builds: readonly string[], heading: string): string {
+  const lines = [heading];
   const byBuild = new Map(builds.map((build) => [build, repFigures(samples.filter((s) => s.build === build))]));
   for (const [build, reps] of byBuild) {
     const cpu = reps.map((r) => r.overheadCpuMs);

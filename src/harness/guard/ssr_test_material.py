@@ -6,11 +6,16 @@ tests). Two commands:
   lock  <repo> <state dir> <uid:gid or ->   list the test material, hash it into <state>/before;
         with a uid (the driver runs as root and the tests will run as that unprivileged user):
         the whole repo goes to that user, except the material and every folder holding it (up to
-        the repo root), which stay with the repo's owner, read-only, in folders that are sticky
+        the repo root), which go to the driver's own user, read-only, in folders that are sticky
         (mode 1777: the tests can still create and delete files of their own there, never rename
-        or replace one of the material). Without a uid (bubblewrap, a non-root pod: one user
-        only) the material is only made read-only, which its owner could undo: the hashes decide.
-  check <repo> <state dir>                  restore owners and modes, hash the material again and
+        or replace one of the material). Only entries the test user does not own yet are changed:
+        ssr's images give it the repo at build time (repo-image.ts), because on overlayfs (Docker)
+        changing a file's owner copies the whole file into the container's own layer, and a
+        `chown -R` of the repo in every fresh sandbox cost 0.3 s (pyledger) to 5 s (numeral,
+        with node_modules). Without a uid (bubblewrap, a non-root pod: one user only) the
+        material is only made read-only, which its owner could undo: the hashes decide.
+  check <repo> <state dir>                  restore owners and modes (the repo goes back to the
+        owner of its root folder when that was not the test user), hash the material again and
         print one line per file that changed, vanished or appeared: `changed <path>`,
         `removed <path>`, `added <path>`.
 
@@ -102,9 +107,14 @@ def lock(repo, state, owner):
             st = os.lstat(path)
             saved[path] = [stat.S_IMODE(st.st_mode), st.st_uid, st.st_gid]
         saved[""] = [0, top.st_uid, top.st_gid]
-        subprocess.check_call(["chown", "-R", "--no-dereference", "%d:%d" % (uid, gid), repo])
+        # What the test user does not own yet, not `chown -R`: see the module's docstring.
+        # (-user/-group with numbers and chown -h: GNU's and busybox's alike)
+        subprocess.check_call(["find", repo, "(", "!", "-user", str(uid), "-o", "!", "-group", str(gid), ")",
+                               "-exec", "chown", "-h", "%d:%d" % (uid, gid), "{}", "+"])
+        # Never the repo root's owner: in an image built by ssr that is the test user itself.
+        keeper = (os.geteuid(), os.getegid())
         for path in paths + dirs:
-            os.lchown(path, top.st_uid, top.st_gid)
+            os.lchown(path, *keeper)
         for path in dirs:
             os.chmod(path, 0o1777)
     else:
@@ -121,8 +131,9 @@ def check(repo, state):
         data = json.load(handle)
     saved, owner = data["saved"], data["owner"]
     if owner != "-":
-        top_uid, top_gid = saved.pop("")[1:]
-        subprocess.call(["chown", "-R", "--no-dereference", "--from=%s" % owner, "%d:%d" % (top_uid, top_gid), repo])
+        top = "%d:%d" % tuple(saved.pop("")[1:])
+        if top != owner:
+            subprocess.call(["chown", "-R", "--no-dereference", "--from=%s" % owner, top, repo])
     for path, (mode, uid, gid) in saved.items():
         try:
             if uid >= 0:

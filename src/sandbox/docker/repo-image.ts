@@ -13,14 +13,14 @@ import { withFileLock } from '../images/file-lock.js';
 import { REPO_DIR } from '../sandbox.js';
 import { baseImageTag, ensureBaseImage } from './base-image.js';
 import { dockerError, imageExists } from './docker-client.js';
-import { removeCodeCopies, runSetup } from './run-setup.js';
+import { giveRepoToTestUser, removeCodeCopies, runSetup } from './run-setup.js';
 import { finishUserBase, prepareUserBase, userBaseId } from './user-base.js';
 import { packageIndexAccess, type PackageIndexAccess } from '../images/package-index.js';
 import { tarDirectory } from './tar.js';
 import { hasNpmStep } from '../images/setup-step.js';
 
-/** Bump when the build steps below change, so every repo image built by older steps is rebuilt. */
-export const REPO_IMAGE_VERSION = 2;
+/** Bump when the build steps below change, so every repo image built by older steps is rebuilt (3: /repo owned by the test user). */
+export const REPO_IMAGE_VERSION = 3;
 
 /** What the repo image starts from: ssr's base image tag, or the user's `image.base` (by id once known). */
 function baseIdentity(repo: ResolvedRepo, userBase?: string): string {
@@ -91,6 +91,7 @@ async function build(docker: Docker, repo: ResolvedRepo, base: string, tag: stri
     await runSetup(container, repo, index, progress);
     if (userBase) await finishUserBase(container, userBase);
     await removeCodeCopies(container, repo, progress);
+    await giveRepoToTestUser(container, repo);
     progress({ stage: 'commit', message: `committing ${tag}` });
     const [name, version] = tag.split(':') as [string, string];
     await container.commit({

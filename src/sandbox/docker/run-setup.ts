@@ -7,7 +7,7 @@ import { buildStep } from '../images/setup-step.js';
 import { copyScanScript, parseCopyScan, refuseCodeCopies, copySummaries, SETUP_MARKER } from '../images/copy-scan.js';
 import { npmFailureHint } from '../images/npm-failure.js';
 import { npmRegistryEnv } from '../images/npm-registry-env.js';
-import { REPO_DIR } from '../sandbox.js';
+import { REPO_DIR, TEST_USER_UID } from '../sandbox.js';
 import { runDockerExec } from './exec-stream.js';
 
 /** Setup commands (pip installs, builds) may be slow, but not unbounded. */
@@ -49,4 +49,18 @@ export async function removeCodeCopies(container: Docker.Container, repo: Resolv
   const scan = parseCopyScan(result.output, result.exitCode, repo.id);
   for (const message of copySummaries(scan)) progress({ stage: 'setup', message });
   refuseCodeCopies(scan, repo.id);
+}
+
+/**
+ * The last step before the commit: the repo goes to the test user ({@link TEST_USER_UID}), as a
+ * guarded test run needs it (harness/test-material.ts). Done once here, not per run: on overlayfs
+ * a file whose owner changes is copied whole into the container's own layer, so a `chown -R` in
+ * every fresh sandbox cost 0.3 s (pyledger) to 5 s (numeral) per test run. Root, which every other
+ * command in a sandbox runs as, still writes everything; git is told the repo is safe
+ * (`safe.directory`, set by the base image and for a user's `image.base`).
+ */
+export async function giveRepoToTestUser(container: Docker.Container, repo: ResolvedRepo): Promise<void> {
+  const owner = `${TEST_USER_UID}:${TEST_USER_UID}`;
+  const result = await runDockerExec(container, { command: `chown -R --no-dereference ${owner} ${REPO_DIR}`, cwd: '/', env: {}, timeoutMs: SETUP_TIMEOUT_MS, maxOutputBytes: 16 * 1024 });
+  if (result.exitCode !== 0) throw new EngineError('image-build-failed', `${repo.id}: giving ${REPO_DIR} to the test user (chown -R ${owner}) failed (exit ${result.exitCode}): ${result.output.slice(-TAIL_CHARS)}`);
 }

@@ -58,6 +58,8 @@ export interface ValidateBenchOptions {
   overheadPairs: number;
   /** false: the per-run section alone (no `ssr validate` runs). */
   validate?: boolean;
+  /** The repos.yaml that names `repoArg` (`--repos`), when not the default one. */
+  reposFile?: string;
 }
 
 /** The fixture artifact scripts/bench-validate validates by default. */
@@ -91,9 +93,11 @@ function cliOf(build: BenchBuild): string[] {
 /** The per-run probe (run-overhead-probe.ts) on one build: its samples, labelled. */
 async function probeRuns(build: BenchBuild, rep: number, options: ValidateBenchOptions): Promise<OverheadSample[]> {
   const probe = join(ROOT, 'src/harness/bench/run-overhead-probe.ts');
-  const { stdout } = await run(process.execPath, ['--import', 'tsx', probe, build.dir, options.repoArg, resolve(options.artifactDir), String(options.overheadPairs)], { cwd: build.dir, maxBuffer: 16 * 1024 * 1024 });
+  const artifact = options.artifactDir === '-' ? '-' : resolve(options.artifactDir);
+  const args = [probe, build.dir, options.repoArg, artifact, String(options.overheadPairs), ...(options.reposFile ? [resolve(options.reposFile)] : [])];
+  const { stdout } = await run(process.execPath, ['--import', 'tsx', ...args], { cwd: build.dir, maxBuffer: 16 * 1024 * 1024 });
   const lines = stdout.trim().split('\n').map((line) => JSON.parse(line) as Partial<OverheadSample>);
-  return lines.filter((line) => line.bare !== undefined).map((line) => ({ build: build.label, rep, bare: line.bare!, ssr: line.ssr! }));
+  return lines.filter((line) => line.bare !== undefined).map((line) => ({ build: build.label, rep, bare: line.bare!, ssr: line.ssr!, where: line.where ?? 'same' }));
 }
 
 /**
@@ -103,11 +107,12 @@ async function probeRuns(build: BenchBuild, rep: number, options: ValidateBenchO
  */
 export async function benchValidate(options: ValidateBenchOptions): Promise<string> {
   const template = await prepareTemplate(options.repo, 'docker', silentProgress);
-  const validateArgs = ['validate', '--repo', options.repoArg, '--json', '--sandbox', 'docker'];
+  const validateArgs = ['validate', '--repo', options.repoArg, ...(options.reposFile ? ['--repos', resolve(options.reposFile)] : []), '--json', '--sandbox', 'docker'];
+  if (options.validate !== false && options.artifactDir === '-') throw new Error('--artifact -: the repo\'s own script has no artifact to validate; add --no-validate');
 
   const single = resolve(options.artifactDir);
-  const singleArtifact = await loadArtifactDir(single);
-  const list = await Promise.all(options.listDirs.map(async (dir) => ({ dir: resolve(dir), artifact: await loadArtifactDir(resolve(dir)) })));
+  const singleArtifact = options.validate === false ? undefined! : await loadArtifactDir(single);
+  const list = options.validate === false ? [] : await Promise.all(options.listDirs.map(async (dir) => ({ dir: resolve(dir), artifact: await loadArtifactDir(resolve(dir)) })));
   const listFile = join(await mkdtemp(join(tmpdir(), 'ssr-bench-validate-')), 'artifacts.txt');
   await writeFile(listFile, `${list.map((entry) => entry.dir).join('\n')}\n`);
 

@@ -24,5 +24,9 @@ describe('start-up of one command', () => {
     const loaded = await loadedPackages('validate');
     expect(loaded).toContain('dockerode');
     expect(loaded).not.toContain('@kubernetes/client-node');
+    // Not for a repo named by its id with no terminal: the progress bar, and simple-git (seen
+    // through its own dependency: its ESM entry is not in require's cache), for a path's HEAD only.
+    expect(loaded).not.toContain('cli-progress');
+    expect(loaded).not.toContain('@kwsites/file-exists');
   });
 });

@@ -28,6 +28,16 @@ describe('renderRunOverhead', () => {
     expect(text).toContain('overhead HEAD / main, CPU  : median 0.49x (each: 0.48x, 0.50x)');
   });
 
+  it('gives runs in a fresh sandbox each a section of their own, after the one-sandbox pairs', () => {
+    const fresh = (build: string, bare: [number, number], ssr: [number, number]): OverheadSample => ({ ...sample(build, 1, bare, ssr), where: 'fresh' });
+    const text = renderRunOverhead([sample('main', 1, [2000, 300], [3000, 600]), fresh('main', [2500, 320], [5500, 900]), fresh('HEAD', [2500, 320], [3000, 610])], ['main', 'HEAD']);
+    const [same, fresher] = text.split('per test run, a fresh sandbox each');
+    expect(same).toContain('overhead, CPU  : median 300 ms (each: 300 ms)');
+    expect(fresher).toContain('overhead, wall : median 3000 ms (each: 3000 ms)');
+    expect(fresher).toContain('overhead, CPU  : median 580 ms (each: 580 ms)');
+    expect(fresher).toContain('overhead HEAD / main, CPU  : median 0.50x (each: 0.50x)');
+  });
+
   it('says n/a for CPU where the host gave no container CPU time', () => {
     const text = renderRunOverhead([sample('working tree', 1, [1000, null], [1500, null])], ['working tree']);
     expect(text).toContain('overhead, wall : median 500 ms (each: 500 ms)');
