@@ -20,6 +20,7 @@ const LAYERS = [
   'src/sandbox', // Docker, bubblewrap and k8s sandboxes, images
   'src/workspace', // git operations inside a sandbox
   'src/harness', // running a repo's tests and parsing their report
+  'src/coverage', // per-test-file line coverage of a clean run: the tracer and its map (validator and procedural Injector)
   'consistency-checks', // the validator's checks, one file each
   'src/validator', // validates a bug artifact by running the checks
   'src/tools', // the agent's tools
