@@ -6,7 +6,7 @@ import { BaselineCache } from '../baseline-cache.js';
 import { changedLines } from './changed-lines.js';
 import { selectByCoverage } from './coverage-selection.js';
 import type { TestSelection } from './select-tests.js';
-import { traceOriginal } from './trace-original.js';
+import { pytestArgsOf, traceOriginal } from './trace-original.js';
 
 export interface CoveragePlanInput {
   provider: SandboxProvider;
@@ -25,8 +25,8 @@ export interface CoveragePlanInput {
 
 /**
  * The bug's tests from O's per-test-file line coverage (selectByCoverage), or the whole suite and
- * the one reason why. The traced run of O is made once per image and test script (the
- * BaselineCache, like O's runs) and shared by every bug of the run.
+ * the one reason why. The traced run of O is made once per image and pytest arguments of the
+ * test script (the BaselineCache, like O's runs) and shared by every bug of the run.
  */
 export async function coverageSelection(input: CoveragePlanInput): Promise<TestSelection> {
   const ids = Object.keys(input.original.statuses);
@@ -42,7 +42,7 @@ export async function coverageSelection(input: CoveragePlanInput): Promise<TestS
   if (changed.status !== 'ok') return { status: 'full', reason: `coverage: ${changed.reason}` };
   // Tracing slows a suite several times over; a run that takes longer is not worth waiting for.
   const limitS = Math.min(3 * input.testTimeoutS, Math.max(60, (10 * input.original.durationMs) / 1000));
-  const key = `coverage:${BaselineCache.key([input.template.ref, input.testScript])}`;
+  const key = traceKey(input.template.ref, input.testScript);
   let read;
   try {
     read = await input.baselines.getOrRun(key, () => {
@@ -56,4 +56,13 @@ export async function coverageSelection(input: CoveragePlanInput): Promise<TestS
   if (read.status !== 'ok') return { status: 'full', reason: `coverage: ${read.reason}` };
   const selection = selectByCoverage({ coverage: read.coverage, changed: changed.files, ranFiles, listed: input.listed });
   return selection.status === 'full' ? { status: 'full', reason: `coverage: ${selection.reason}` } : selection;
+}
+
+/**
+ * The cache key of O's traced run: what the trace runs (the image and the script's pytest
+ * arguments), not the whole script. A model's scripts for different bugs differ in words the trace
+ * never reads, and one traced run per script would cost more than the restricted runs save.
+ */
+export function traceKey(imageRef: string, testScript: string): string {
+  return `coverage:${BaselineCache.key([imageRef, ...pytestArgsOf(testScript)])}`;
 }
