@@ -106,10 +106,7 @@ class PolicyService:
             shown = result.token_ids[:-1] if stop is not None else result.token_ids
             choices.append({"index": index, "text": tok.decode(shown, skip_special_tokens=skip), "token_ids": result.token_ids,
                             "logprobs": {"tokens": tokens, "token_logprobs": result.logprobs}, "finish_reason": result.finish_reason, "stop_reason": stop})
-        completion_tokens = sum(len(r.token_ids) for r in results)
-        return {"id": f"cmpl-{uuid.uuid4().hex}", "object": "text_completion", "created": int(time.time()), "model": self.policy.name,
-                "policy_version": version, "choices": choices,
-                "usage": {"prompt_tokens": len(prompt), "completion_tokens": completion_tokens, "total_tokens": len(prompt) + completion_tokens}}
+        return self._answer("cmpl", "text_completion", prompt, results, version, choices)
 
     def chat_completions(self, body: dict) -> dict:
         self._check_model(body)
@@ -119,8 +116,12 @@ class PolicyService:
         choices = [{"index": i, "message": {"role": "assistant", "content": tok.decode(r.token_ids[:-1] if r.finish_reason == "stop" else r.token_ids)},
                     "finish_reason": r.finish_reason}
                    for i, r in enumerate(results)]
+        return self._answer("chatcmpl", "chat.completion", prompt, results, version, choices)
+
+    def _answer(self, id_prefix: str, kind: str, prompt: list, results: list, version: int, choices: list) -> dict:
+        """The OpenAI envelope of a completion: id, object, model, the policy version and the token usage."""
         completion_tokens = sum(len(r.token_ids) for r in results)
-        return {"id": f"chatcmpl-{uuid.uuid4().hex}", "object": "chat.completion", "created": int(time.time()), "model": self.policy.name,
+        return {"id": f"{id_prefix}-{uuid.uuid4().hex}", "object": kind, "created": int(time.time()), "model": self.policy.name,
                 "policy_version": version, "choices": choices,
                 "usage": {"prompt_tokens": len(prompt), "completion_tokens": completion_tokens, "total_tokens": len(prompt) + completion_tokens}}
 
