@@ -25,6 +25,15 @@ test. MAP.txt holds, and --query prints for the named code files:
     @@tquery N                            (--query) the number of @@tfile and @@tcov lines printed before it
 
 No `@@trace ok` line means the map cannot be trusted (the run crashed or timed out under tracing).
+
+Cost: sys.settrace calls a Python function for every call anywhere and every line of a listed file,
+several times the untraced suite on a suite that loops in its own code (mpmath). So the global
+function answers from a per-code-object table (None for code outside the listed files: no line
+events there); the local function of a listed code object is bound to its context's set of lines
+for the file (one set add a line), and retires (None at the next call in that context) once the
+set holds every line the code object can report, as nothing it runs could add a line. Frames on
+the stack when the context changes, and other threads, use the unbound function, so the map is
+the same as with one generic function (test/unit/coverage/trace-lines.test.ts compares them).
 """
 import os
 import sys
@@ -101,34 +110,98 @@ def main():
     seen = set()
     state = {"tests": 0, "disturbed": None}
     known = {}
+    # Per code object: None (not a listed file) or (filename, every line it can report). Per context,
+    # per code object: None (not listed) or (add to the context's line set of its file, local trace
+    # function; None once that set holds every line the code can report: tracing it adds nothing).
+    codes = {}
+    tables = {COLLECTION: {}}
+    table = [tables[COLLECTION]]
 
     def relative(filename):
         if filename not in known:
             known[filename] = wanted.get(os.path.realpath(os.path.abspath(filename)))
         return known[filename]
 
-    def local(frame, event, _arg):
+    def generic(frame, event, _arg):
+        """Adds to whatever context is current: other threads, and frames that outlive a context switch."""
         if event == "line":
             try:
                 current[0][frame.f_code.co_filename].add(frame.f_lineno)
             except KeyError:
                 current[0][frame.f_code.co_filename] = {frame.f_lineno}
-        return local
+        return generic
 
-    def start(frame, _event, _arg):
+    def start_generic(frame, _event, _arg):
         filename = frame.f_code.co_filename
         if relative(filename) is None:
             return None
         current[0].setdefault(filename, set()).add(frame.f_lineno)
+        return generic
+
+    def whole(code):
+        """Every line a frame of `code` can report: its line table, and the first line a call reports."""
+        lines = {line for _start, _end, line in code.co_lines() if line is not None}
+        lines.add(code.co_firstlineno)
+        return frozenset(lines)
+
+    def resolve(code):
+        """This context's entry for `code` (made on its first call in the context)."""
+        info = codes.get(code, False)
+        if info is False:
+            filename = code.co_filename
+            info = codes[code] = None if relative(filename) is None else (filename, whole(code))
+        if info is None:
+            table[0][code] = None
+            return None
+        filename, every = info
+        lines = current[0].setdefault(filename, set())
+        entry = table[0][code] = [lines.add, None]
+        if not every <= lines:
+            entry[1] = bound(code, lines, every, table[0])
+        return entry
+
+    def bound(code, lines, every, own):
+        """The local trace function of `code` in one context; it retires once the lines are all seen."""
+        add = lines.add
+        checked = [-1]
+
+        def local(frame, event, _arg):
+            if event == "line":
+                add(frame.f_lineno)
+            elif event == "return" and len(lines) != checked[0]:
+                checked[0] = len(lines)
+                if every <= lines:
+                    own[code][1] = None
+            return local
+
         return local
+
+    def start(frame, _event, _arg):
+        code = frame.f_code
+        try:
+            entry = table[0][code]
+        except KeyError:
+            entry = resolve(code)
+        if entry is None:
+            return None
+        entry[0](frame.f_lineno)
+        return entry[1]
 
     def enter(context):
         """A test of `context` (a repo-relative test file) starts; None: back outside any test."""
+        # A listed frame still running (a plugin in the repo) goes on adding to the current context.
+        frame = sys._getframe(1)
+        while frame is not None:
+            if codes.get(frame.f_code):
+                frame.f_trace = generic
+            frame = frame.f_back
         if context is None:
             current[0] = contexts[COLLECTION]
+            table[0] = tables[COLLECTION]
             return
         seen.add(context)
         current[0] = contexts.setdefault(context, {})
+        table[0] = tables.setdefault(context, {})
 
     def leave(test):
         state["tests"] += 1
@@ -142,7 +215,7 @@ def main():
 
     # `python3 -m pytest` and `-m unittest` put the working directory first on sys.path.
     sys.path.insert(0, root)
-    threading.settrace(start)
+    threading.settrace(start_generic)
     sys.settrace(start)
     try:
         if kind == "pytest":
