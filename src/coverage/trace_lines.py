@@ -111,8 +111,9 @@ def main():
     state = {"tests": 0, "disturbed": None}
     known = {}
     # Per code object: None (not a listed file) or (filename, every line it can report). Per context,
-    # per code object: None (not listed) or (add to the context's line set of its file, local trace
-    # function; None once that set holds every line the code can report: tracing it adds nothing).
+    # per listed code object: [add to the context's line set of its file, local trace function or
+    # None once that set holds every line the code can report (tracing it adds nothing), set size
+    # at the last check].
     codes = {}
     tables = {COLLECTION: {}}
     table = [tables[COLLECTION]]
@@ -145,45 +146,44 @@ def main():
         return frozenset(lines)
 
     def resolve(code):
-        """This context's entry for `code` (made on its first call in the context)."""
+        """This context's entry for `code` (made on its first call in the context); None when not listed."""
         info = codes.get(code, False)
         if info is False:
             filename = code.co_filename
             info = codes[code] = None if relative(filename) is None else (filename, whole(code))
         if info is None:
-            table[0][code] = None
             return None
         filename, every = info
         lines = current[0].setdefault(filename, set())
-        entry = table[0][code] = [lines.add, None]
+        entry = table[0][code] = [lines.add, None, -1]
         if not every <= lines:
-            entry[1] = bound(code, lines, every, table[0])
+            entry[1] = bound(entry, lines, every)
         return entry
 
-    def bound(code, lines, every, own):
-        """The local trace function of `code` in one context; it retires once the lines are all seen."""
-        add = lines.add
-        checked = [-1]
+    def bound(entry, lines, every):
+        """The local trace function of one code object in one context; it retires once the lines are all seen."""
+        add = entry[0]
 
         def local(frame, event, _arg):
             if event == "line":
                 add(frame.f_lineno)
-            elif event == "return" and len(lines) != checked[0]:
-                checked[0] = len(lines)
+            elif event == "return" and len(lines) != entry[2]:
+                entry[2] = len(lines)
                 if every <= lines:
-                    own[code][1] = None
+                    entry[1] = None
             return local
 
         return local
 
     def start(frame, _event, _arg):
         code = frame.f_code
-        try:
-            entry = table[0][code]
-        except KeyError:
-            entry = resolve(code)
+        entry = table[0].get(code)
         if entry is None:
-            return None
+            if codes.get(code, False) is None:
+                return None
+            entry = resolve(code)
+            if entry is None:
+                return None
         entry[0](frame.f_lineno)
         return entry[1]
 
