@@ -31,9 +31,10 @@ several times the untraced suite on a suite that loops in its own code (mpmath).
 function answers from a per-code-object table (None for code outside the listed files: no line
 events there); the local function of a listed code object is bound to its context's set of lines
 for the file (one set add a line), and retires (None at the next call in that context) once the
-set holds every line the code object can report, as nothing it runs could add a line. Frames on
-the stack when the context changes, and other threads, use the unbound function, so the map is
-the same as with one generic function (test/unit/coverage/trace-lines.test.ts compares them).
+set holds every line the code object can report, as nothing it runs could add a line. A frame
+still running when the context changes, and other threads, add to the current context, so the map is
+the same as with one generic function (test/unit/coverage/trace-lines.test.ts compares them). The
+tables follow whatever dict current[0] holds, so code that switches the context only sets it.
 """
 import os
 import sys
@@ -114,9 +115,11 @@ def main():
     # per listed code object: [add to the context's line set of its file, local trace function or
     # None once that set holds every line the code can report (tracing it adds nothing), set size
     # at the last check].
+    # The tables follow current[0], whoever sets it: id(context dict) -> (the dict, its table).
     codes = {}
-    tables = {COLLECTION: {}}
-    table = [tables[COLLECTION]]
+    tables = {}
+    table = [None]
+    active = [None]
 
     def relative(filename):
         if filename not in known:
@@ -154,17 +157,21 @@ def main():
         if info is None:
             return None
         filename, every = info
-        lines = current[0].setdefault(filename, set())
+        context = current[0]
+        lines = context.setdefault(filename, set())
         entry = table[0][code] = [lines.add, None, -1]
         if not every <= lines:
-            entry[1] = bound(entry, lines, every)
+            entry[1] = bound(entry, context, lines, every)
         return entry
 
-    def bound(entry, lines, every):
-        """The local trace function of one code object in one context; it retires once the lines are all seen."""
+    def bound(entry, context, lines, every):
+        """The local trace function of one code object in one context; it retires once the lines are all seen.
+        A frame still running when the context changes (a thread, a plugin in the repo) adds to the new one."""
         add = entry[0]
 
-        def local(frame, event, _arg):
+        def local(frame, event, arg):
+            if current[0] is not context:
+                return generic(frame, event, arg)
             if event == "line":
                 add(frame.f_lineno)
             elif event == "return" and len(lines) != entry[2]:
@@ -176,6 +183,9 @@ def main():
         return local
 
     def start(frame, _event, _arg):
+        if current[0] is not active[0]:
+            context = active[0] = current[0]
+            table[0] = tables.setdefault(id(context), (context, {}))[1]
         code = frame.f_code
         entry = table[0].get(code)
         if entry is None:
@@ -189,19 +199,11 @@ def main():
 
     def enter(context):
         """A test of `context` (a repo-relative test file) starts; None: back outside any test."""
-        # A listed frame still running (a plugin in the repo) goes on adding to the current context.
-        frame = sys._getframe(1)
-        while frame is not None:
-            if codes.get(frame.f_code):
-                frame.f_trace = generic
-            frame = frame.f_back
         if context is None:
             current[0] = contexts[COLLECTION]
-            table[0] = tables[COLLECTION]
             return
         seen.add(context)
         current[0] = contexts.setdefault(context, {})
-        table[0] = tables.setdefault(context, {})
 
     def leave(test):
         state["tests"] += 1
