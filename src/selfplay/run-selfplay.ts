@@ -1,3 +1,4 @@
+import { rm } from 'node:fs/promises';
 import { readJsonl } from '../corpus/jsonl-file.js';
 import { RunStore } from '../corpus/run-store.js';
 import type { ResolvedRepo } from '../config/resolve-repo.js';
@@ -164,7 +165,11 @@ export async function runSelfplay(input: SelfplayRunInput): Promise<SelfplayRunR
           repos: prepared, provider, file: store.paths.goldenGate, limitOf: (run) => configuredTestTimeout(settings, run.repo), log,
         });
     const refusedAfterGate = oneUserRefusal({ ...oneUser, gates: [...gated.values()].flatMap((run) => (run.gate ? [run.gate] : [])) });
-    if (refusedAfterGate !== null) throw new EngineError('config-invalid', refusedAfterGate);
+    if (refusedAfterGate !== null) {
+      // Nothing ran: a run.json this start wrote without the flag would refuse the re-run with it that the message asks for.
+      if (!store.resumed) await rm(store.paths.runConfig, { force: true });
+      throw new EngineError('config-invalid', refusedAfterGate);
+    }
     // Only a mix draws strategies; a strategy asked for by name is run as asked.
     const repos = settings.strategy === 'mixed' && corpus === null ? await probeHistories(gated, provider, log) : gated;
     const lanes = createLanes(fleet && input.scaleLanes ? scaledLanes(settings.lanes, fleet) : settings.lanes);
