@@ -92,10 +92,14 @@ describe('the golden gate on a real repo (real Docker, real pytest)', () => {
   });
 
   it('raises a limit the clean suite is near (over half of it) to 3× the slower run', async () => {
-    // 5 s of sleep is over half of 9 s; the whole suite stays under 9 s even on a loaded machine.
+    // 5 s of sleep is over half of 9 s, so a suite that finishes is always raised. Beside many busy
+    // containers the whole suite can take longer than 9 s (wall time, see gate-limit.ts): then the
+    // gate must refuse it for the limit, and nothing else.
     const verdict = await gate(9_000);
-    expect(verdict.status, JSON.stringify(verdict)).toBe('passed');
-    if (verdict.status !== 'passed') return;
+    if (verdict.status === 'refused') {
+      expect(verdict.reason).toMatch(/the clean test suite timed out at its 9\.0 s limit/);
+      return;
+    }
     expect(verdict.raisedFromMs).toBe(9_000);
     expect(verdict.testTimeoutMs).toBe(Math.ceil((3 * Math.max(...verdict.cleanMs)) / 1000) * 1000);
     expect(Math.max(...verdict.cleanMs)).toBeGreaterThan(4_500);
