@@ -129,7 +129,9 @@ def main():
     shared = {}
     users = {}
     known = {}
-    # Per code object: None (not a listed file) or (filename, every line it can report). Per context,
+    # Code objects are keyed by id(): two of them compare equal when only their files differ (two
+    # empty __init__.py), and codes keeps each alive so an id is never reused. Per code object:
+    # (the code, None when not a listed file, else (filename, every line it can report)). Per context,
     # per listed code object: [add to the context's line set of its file, local trace function or
     # None once that set holds every line the code can report (tracing it adds nothing), set size
     # at the last check].
@@ -166,18 +168,19 @@ def main():
         lines.add(code.co_firstlineno)
         return frozenset(lines)
 
-    def resolve(code):
+    def resolve(code, key):
         """This context's entry for `code` (made on its first call in the context); None when not listed."""
-        info = codes.get(code, False)
-        if info is False:
+        known_code = codes.get(key)
+        if known_code is None:
             filename = code.co_filename
-            info = codes[code] = None if relative(filename) is None else (filename, whole(code))
+            known_code = codes[key] = (code, None if relative(filename) is None else (filename, whole(code)))
+        info = known_code[1]
         if info is None:
             return None
         filename, every = info
         context = current[0]
         lines = context.setdefault(filename, set())
-        entry = table[0][code] = [lines.add, None, -1]
+        entry = table[0][key] = [lines.add, None, -1]
         if not every <= lines:
             entry[1] = bound(entry, context, lines, every)
         return entry
@@ -205,11 +208,13 @@ def main():
             context = active[0] = current[0]
             table[0] = tables.setdefault(id(context), (context, {}))[1]
         code = frame.f_code
-        entry = table[0].get(code)
+        key = id(code)
+        entry = table[0].get(key)
         if entry is None:
-            if codes.get(code, False) is None:
+            known_code = codes.get(key)
+            if known_code is not None and known_code[1] is None:
                 return None
-            entry = resolve(code)
+            entry = resolve(code, key)
             if entry is None:
                 return None
         entry[0](frame.f_lineno)
