@@ -27,7 +27,7 @@ import { selectTests } from './select-tests.js';
 import { applyEdit } from '../../../tools/line-match.js';
 import { weakenTests } from './weaken-tests.js';
 import { countingRuns, type InjectorRuns } from './count-runs.js';
-import { timedSteps } from '../phase-times.js';
+import { addPhaseTime, timedSteps } from '../phase-times.js';
 import { TEST_MAP } from './injector-commands.js';
 import { MEMO_FILE } from './discovery-memo.js';
 import { queryTestCoverage } from './query-coverage.js';
@@ -55,7 +55,9 @@ async function* inject(ctx: ProgramContext): Program {
   const runner = readTestRunner(ctx.systemPrompt, ctx.userPrompt);
   const runs: InjectorRuns = { full: 0, restricted: 0 };
   const times = ctx.phaseMs ?? {};
-  const discovery = yield* timedSteps(countingRuns(discover({ coverage: settings.strategy !== 'history', maxRunS, runner, ...(ctx.memos ? { memos: ctx.memos } : {}) }), runs), times, discoveryPhase);
+  // Waiting for another episode's discovery of the same tree counts as `memo`: it is how the memo is had.
+  const onWait = (ms: number): void => addPhaseTime(times, 'memo', ms);
+  const discovery = yield* timedSteps(countingRuns(discover({ coverage: settings.strategy !== 'history', maxRunS, runner, onWait, ...(ctx.memos ? { memos: ctx.memos } : {}) }), runs), times, discoveryPhase);
   if (discovery.status === 'failed') return giveUp(settings, discovery.reason);
   const { facts } = discovery;
 
