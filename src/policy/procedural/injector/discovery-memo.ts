@@ -35,7 +35,7 @@ export const TREE_KEY_COMMAND =
 export const MEMO_FILE = `${WORK_DIR}/discovery.b64`;
 
 /** Base64 characters read back per page (the tool's output cap is 16 KiB). */
-export const PAGE_CHARS = 12_000;
+export const PAGE_CHARS = 16_000;
 /** Pages read back at most: each costs a turn, so a map larger than this is not kept. */
 export const MAX_PAGES = 16;
 
