@@ -25,7 +25,7 @@ const FILES_SCRIPT = [
 
 /**
  * Read files through `bash` as a model reads small files whole, several in one call: files whose
- * sizes together fit one page ({@link PAGE_BYTES}) share a `cat`-like command, in the order given;
+ * sizes together fit one page ({@link PAGE_BYTES}) share a `cat`-like command (see groupsOfAPage);
  * a larger file, or one of unknown size, is read alone in pages ({@link readTextFile}); a shared
  * read that did not come back intact is repeated file by file. Each path maps to its exact text,
  * or null when it could not be read.
@@ -47,21 +47,22 @@ export async function* readTextFiles(files: readonly FileToRead[], why: (paths: 
   return out;
 }
 
-/** Consecutive files grouped while their bytes and headers fit a page; a file of unknown or larger size alone. */
+/**
+ * The calls to read `files` in: each file that fits a page goes into the first group with room
+ * left for it (callers keep their own order of the texts, so the reading order is free); a file
+ * of unknown size, or one larger than a page, goes alone.
+ */
 export function groupsOfAPage(files: readonly FileToRead[]): FileToRead[][] {
-  const groups: FileToRead[][] = [];
-  let used = Infinity;
+  const groups: Array<{ files: FileToRead[]; used: number }> = [];
   for (const file of files) {
     const cost = file.bytes === undefined ? Infinity : file.bytes + Buffer.byteLength(file.path) + HEADER_BYTES;
-    if (cost <= PAGE_BYTES && used + cost <= PAGE_BYTES) {
-      groups.at(-1)!.push(file);
-      used += cost;
-    } else {
-      groups.push([file]);
-      used = cost;
-    }
+    const group = cost <= PAGE_BYTES ? groups.find((g) => g.used + cost <= PAGE_BYTES) : undefined;
+    if (group) {
+      group.files.push(file);
+      group.used += cost;
+    } else groups.push({ files: [file], used: cost });
   }
-  return groups;
+  return groups.map((group) => group.files);
 }
 
 /** The files {@link FILES_SCRIPT} printed, by path (null: it could not read one); null when the output is not whole. */

@@ -6,12 +6,12 @@ const printed = (files: Array<[string, string | null]>): string =>
   files.map(([path, text]) => (text === null ? `@@NOFILE ${path}\n` : `@@FILE ${Buffer.byteLength(text)} ${path}\n${text}\n`)).join('') + '@@END';
 
 describe('reading several small files in one call', () => {
-  it('groups consecutive files while they fit one page; a large or unsized file goes alone', () => {
+  it('puts each file that fits a page into the first call with room for it; a large or unsized file goes alone', () => {
     const groups = groupsOfAPage([
       { path: 'a.py', bytes: 6000 }, { path: 'b.py', bytes: 6000 }, { path: 'c.py', bytes: 6000 },
-      { path: 'big.py', bytes: PAGE_BYTES }, { path: 'd.py', bytes: 100 }, { path: 'unsized.py' }, { path: 'e.py', bytes: 100 },
+      { path: 'big.py', bytes: PAGE_BYTES }, { path: 'd.py', bytes: 100 }, { path: 'unsized.py' }, { path: 'e.py', bytes: 9000 },
     ]);
-    expect(groups.map((group) => group.map((file) => file.path))).toEqual([['a.py', 'b.py'], ['c.py'], ['big.py'], ['d.py'], ['unsized.py'], ['e.py']]);
+    expect(groups.map((group) => group.map((file) => file.path))).toEqual([['a.py', 'b.py', 'd.py'], ['c.py', 'e.py'], ['big.py'], ['unsized.py']]);
   });
 
   it('reads each file back exactly by its size, whatever it holds', () => {
