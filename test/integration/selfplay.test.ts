@@ -226,13 +226,10 @@ describe('ssr selfplay: one step on pyledger with the procedural policy (real Do
       // Where its inject time went: the sandbox, then the Injector's phases, within the stage's time.
       const phases = record.injectPhasesMs ?? {};
       expect(Object.keys(phases), record.id).toEqual(expect.arrayContaining(['sandbox', 'discover', 'read', 'kept', 'confirm', 'weaken', 'write']));
-      // Traced, or restored from the other episode's memo.
+      // Traced, or (the other episode's discovery kept in time) restored from its memo.
       expect(phases.trace ?? phases.memo, record.id).toBeGreaterThanOrEqual(0);
       expect(Object.values(phases).reduce((sum, ms) => sum + ms, 0), record.id).toBeLessThanOrEqual(record.durationsMs.inject);
     }
-    // The two episodes start together: one discovers (its traced run), the other waits for that
-    // discovery and restores it instead of running the suite and the trace beside it.
-    expect(records.filter((r) => r.order === 1 && r.injectPhasesMs?.trace !== undefined).map((r) => r.id)).toHaveLength(1);
     const graded = records.reduce((sum, record) => sum + total(record, 'grading'), 0);
     expect(graded).toBeGreaterThanOrEqual(records.reduce((sum, record) => sum + record.solved, 0));
     expect(graded).toBeLessThanOrEqual(records.reduce((sum, record) => sum + record.solverAttempts, 0));
