@@ -94,7 +94,8 @@ export async function jsCoverageSelection(input: JsCoveragePlanInput, ranFiles: 
     return full(`tracing the clean JS suite failed: ${error.message}`);
   }
   if (read.status !== 'ok') return full(read.reason);
-  const selection = selectByCoverage({ coverage: read.coverage, changed: changed.files, ranFiles, listed: input.listed });
+  const outside = 'in a Node process of no single test file (the runner\'s own, or a child process a test started)';
+  const selection = selectByCoverage({ coverage: read.coverage, changed: changed.files, ranFiles, listed: input.listed, outside });
   if (selection.status === 'full') return full(selection.reason);
   const ignored = new Set(selection.ignore);
   const kept = ranFiles.filter((file) => !ignored.has(file));
