@@ -98,7 +98,8 @@ export async function jsCoverageSelection(input: JsCoveragePlanInput, ranFiles: 
   const selection = selectByCoverage({ coverage: read.coverage, changed: changed.files, ranFiles, listed: input.listed, outside });
   if (selection.status === 'full') return full(selection.reason);
   const ignored = new Set(selection.ignore);
-  const kept = ranFiles.filter((file) => !ignored.has(file));
+  // The listed files run on every state, as pytest still collects a listed file the clean run had no test of.
+  const kept = [...new Set([...ranFiles.filter((file) => !ignored.has(file)), ...input.listed])].sort();
   return { status: 'selected', testScript: jsTestScript(runner, kept), keptTestFiles: selection.keptTestFiles, testFiles: selection.testFiles };
 }
 
