@@ -106,7 +106,7 @@ def _may_be_test_file(filename, names):
     """False only when `filename` cannot resolve to a test file: it is not a link and its name is
     none of theirs (a path keeps its last name through realpath unless that name is a link). Skips
     a realpath, a few system calls, for each of the hundreds of modules a pytest process holds."""
-    if not isinstance(filename, str):
+    if type(filename) is not str:  # a str subclass's methods could lie about its name
         return True
     name = os.path.basename(filename)
     return name in names or name in ("", ".", "..") or os.path.islink(os.path.join(ssr_guard_audit.ROOT, filename))
