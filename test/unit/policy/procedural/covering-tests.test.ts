@@ -7,7 +7,7 @@ import { coveringTests, OUTSIDE_TESTS, parseTestCoverage, unionOfTests, type Tes
 import type { BugCandidate } from '../../../../src/policy/procedural/injector/bug-candidate.js';
 import { orderByReach, reachOf } from '../../../../src/policy/procedural/injector/candidate-order.js';
 import { assetsDir } from '../../../../src/policy/procedural/injector/injector-assets.js';
-import { traceLinesPath } from '../../../../src/coverage/trace-script.js';
+import { traceLinesPath, v8LinesScript } from '../../../../src/coverage/trace-script.js';
 
 const TRACE = traceLinesPath();
 const SUMMARIZE = join(assetsDir(), 'scripts', 'summarize_run.py');
@@ -92,7 +92,7 @@ describe('per-test coverage of a JS suite (v8_lines.py --map: one Node process p
     process('3', [{ url: url('src/m.mjs'), functions: [{ ...module, ranges: [{ ...module.ranges[0]!, count: 0 }] }] }]);
     writeFileSync(join(root, 'code.txt'), 'src/m.mjs\n');
     writeFileSync(join(root, 'tests.txt'), 'test/a.test.mjs\ntest/b.test.mjs\ntest/c.test.mjs\n');
-    const script = readFileSync(join(assetsDir(), 'scripts', 'v8_lines.py'), 'utf8').replaceAll('file:///repo/', `file://${repoDir}/`).replaceAll('"/repo"', JSON.stringify(repoDir));
+    const script = v8LinesScript().replaceAll('file:///repo/', `file://${repoDir}/`).replaceAll('"/repo"', JSON.stringify(repoDir));
     writeFileSync(join(root, 'v8_lines.py'), script);
     execFileSync('python3', [join(root, 'v8_lines.py'), join(root, 'code.txt'), join(root, 'cov'), '--map', join(root, 'map.txt'), join(root, 'tests.txt')], { encoding: 'utf8' });
     const read = parseTestCoverage(execFileSync('python3', [TRACE, '--query', join(root, 'map.txt'), 'src/m.mjs'], { encoding: 'utf8' }));
