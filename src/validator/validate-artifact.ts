@@ -126,7 +126,8 @@ export async function validateArtifact(artifact: BugArtifact, options: ValidateO
   }
   const testTimeoutMs = resolveTestTimeoutMs(options.repo, options.testTimeoutMs);
   const plan = await planSelection({ ...options, bugFiles, bugInject: artifact.bugInject, testScript: artifact.testScript, testFiles: artifact.testFiles, testTimeoutMs, mode, full, onTrace: () => counter.add('coverage', 'full') });
-  const selected = plan.status === 'selected' ? runnerFor(artifact, options, bugFiles, count('restricted'), plan.env) : undefined;
+  // A JS selection runs a restricted copy of the runner's script; a Python one, the same script with PYTEST_ADDOPTS.
+  const selected = plan.status === 'selected' ? runnerFor(plan.testScript ? { ...artifact, testScript: plan.testScript } : artifact, options, bugFiles, count('restricted'), plan.env) : undefined;
   if (selected) {
     // B runs once, in full: the checks read it as it is, and it is the audit of the other states' selection.
     restricted = true;
