@@ -14,6 +14,10 @@ export const TAMPER_CODES = [
   ['guard-message-from-another-process:', 'guard-forged'],
   ['guard-message-outside-a-session:', 'guard-forged'],
   ['guard-stream-garbled:', 'guard-forged'],
+  // Reaching for the guard itself (its modules, the heap, frames inside its hook) or a hook that went
+  // silent comes before what was done with it: the rest of what the hook saw may be missing.
+  ['guard-probed:', 'guard-probed'],
+  ['guard-silent:', 'guard-probed'],
   ['test-code-replaced:', 'test-code-replaced'],
   ['runner-replaced:', 'runner-replaced'],
   ['trace-hook:', 'tracing-hook'],
@@ -46,7 +50,7 @@ const REASONS: Record<TamperCode, string> = {
   'runner-replaced': 'the test process replaced itself with another program',
   'tracing-hook': 'repository code installed a tracing or profiling hook',
   'native-code': 'repository code loaded native code or read raw memory through ctypes',
-  'guard-probed': "repository code read the process's raw memory or environment",
+  'guard-probed': "repository code read the process's raw memory or environment, reached for the guard itself, or silenced its audit hook",
   'runner-tampered': "repository code changed the test runner's machinery",
 };
 
