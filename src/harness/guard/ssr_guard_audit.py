@@ -38,7 +38,7 @@ the plugin gets a copy through the beat). Stdlib only.
 import json
 import os
 import sys
-from _thread import allocate_lock, get_ident
+from _thread import RLock, get_ident
 
 _FD_ENV = "SSR_GUARD_FD"
 BEAT_EVENT = "ssr-guard.beat"
@@ -114,7 +114,7 @@ def sender(fd, getpid=os.getpid, write=os.write, dumps=json.dumps, OSError=OSErr
 
 def _arm(fd, root, pristine, sys_modules, getframe, getpid=os.getpid, write=os.write, dumps=json.dumps,
          join=os.path.join, dirname=os.path.dirname, split=os.path.split, fsdecode=os.fsdecode, sep=os.sep,
-         is_material=is_material, helpers=helpers, sender=sender, get_ident=get_ident, allocate_lock=allocate_lock,
+         is_material=is_material, helpers=helpers, sender=sender, get_ident=get_ident, RLock=RLock,
          isinstance=isinstance, getattr=getattr, hasattr=hasattr, vars=vars, len=len, str=str, any=any, int=int,
          bytes=bytes, type=type, dict=dict, set=set, frozenset=frozenset, Exception=Exception, OSError=OSError):
     """The hook, with everything it reads and writes in its closure (see the module's docstring)."""
@@ -122,7 +122,7 @@ def _arm(fd, root, pristine, sys_modules, getframe, getpid=os.getpid, write=os.w
     relative, in_repo_code = helpers(root)
     sent = set()
     bytecode_read = set()  # test files whose cached bytecode this process opened
-    inside = set()  # threads running the hook now
+    inside = {}  # thread -> how deep it is in the hook now
     looking = set()  # threads in the hook's own sys._getframe
     counts, locks = {}, {}
     watched_events = frozenset(("compile", "open", "object.__setattr__", "object.__delattr__", "import", BEAT_EVENT)
@@ -135,7 +135,7 @@ def _arm(fd, root, pristine, sys_modules, getframe, getpid=os.getpid, write=os.w
     def emit(message):
         """A numbered message (per process, under a lock: numbers reach the socket in order)."""
         me = getpid()
-        lock = locks.get(me) or locks.setdefault(me, allocate_lock())  # a forked child gets its own
+        lock = locks.get(me) or locks.setdefault(me, RLock())  # a forked child gets its own; a signal handler may re-enter
         with lock:
             count = counts[me] = counts.get(me, 0) + 1
             message["pid"], message["seq"] = me, count
@@ -268,25 +268,34 @@ def _arm(fd, root, pristine, sys_modules, getframe, getpid=os.getpid, write=os.w
         if event not in watched_events and not event.startswith(exec_events):
             return
         me = get_ident() if inside else None  # `inside` is empty most of the time: no call then
-        if me is not None and me in inside:
-            # Code running inside the hook (called from it): a frame taken there leads to the hook's.
-            if event in inside_probes and me not in looking and (event != "object.__getattr__" or (len(args) > 1 and args[1] in frame_attrs)):
+        depth = inside.get(me, 0) if me is not None else 0
+        if depth:
+            # Code running inside the hook (a path's __fspath__ it called, a signal handler that
+            # fired in it) is watched like any other; a frame it takes leads to the hook's own.
+            if event == "sys._getframe" and me in looking:
+                return  # the hook's own look at the stack
+            if event in inside_probes and (event != "object.__getattr__" or (len(args) > 1 and args[1] in frame_attrs)):
                 try:
                     report("guard-probed", "%s inside the audit hook" % (args[1] if event == "object.__getattr__" else event))
                 except Exception:  # noqa: BLE001
                     pass
-            return
+                return
+            if depth >= 3:
+                return  # the guard raises no watched event itself: bounded all the same
         if event == "object.__getattr__" or event == "sys._getframe":
             return  # only a probe from inside the hook
         if me is None:
             me = get_ident()
-        inside.add(me)
+        inside[me] = depth + 1
         try:
             handle(event, args)
         except Exception:  # noqa: BLE001  (a guard error must never break the run it watches)
             pass
         finally:
-            inside.discard(me)
+            if depth:
+                inside[me] = depth
+            else:
+                inside.pop(me, None)
 
     return hook
 

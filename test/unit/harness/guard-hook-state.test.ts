@@ -30,8 +30,23 @@ import gc, sys
 import ssr_guard_audit as fresh
 fresh._state = {"busy": True}
 gc.get_objects()
-open("tests/test_x.py", "a").close()
+
+class Sneaky:
+    def __getattr__(self, name):
+        # Called by the hook as it looks at what the assignment below replaces: inside the hook.
+        sys._getframe()
+        open("tests/test_x.py", "a").close()
+        raise AttributeError(name)
+
+class TestThing:  # a class of a test module (below), as the hook sees it
+    __doc__ = Sneaky()
+
+TestThing.__module__ = "tests.test_x"
+TestThing.__doc__ = "replaced"
 '''
+test_module = type(sys)("tests.test_x")
+test_module.__file__ = os.path.join(root, "tests", "test_x.py")
+sys.modules["tests.test_x"] = test_module
 exec(compile(REPO_CODE, os.path.join(root, "pkg", "sneaky.py"), "exec"), {})
 facts = ssr_guard_audit.facts("end")
 out["facts_keys"] = sorted(facts)
@@ -76,13 +91,15 @@ describe('the audit hook’s state, and a hook that goes quiet', () => {
   writeFileSync(join(dir, 'probe.py'), PROBE);
   const out = JSON.parse(execFileSync('/usr/bin/python3', ['-B', join(dir, 'probe.py'), harnessAssetDir('guard'), dir], { encoding: 'utf8' })) as Record<string, string[]>;
 
-  it('keeps no mutable state in the module, and reports repo code that reaches for the guard, whatever the module says later', () => {
+  it('keeps no mutable state in the module, and reports repo code that reaches for the guard or runs inside its hook, whatever the module says later', () => {
     expect(out.module_state).toEqual([]);
     expect(out.pristine).toEqual(['tests/test_x.py']);
     expect(out.facts_keys).toEqual(['bytecode_read', 'pristine', 'root', 'send']);
     expect(out.live).toEqual([
       'guard-probed:gc.get_objects by pkg/sneaky.py',
       'guard-probed:import ssr_guard_audit by pkg/sneaky.py',
+      // Code the hook itself ran (a __getattr__ of what a test class held): watched too, and its frame is a probe.
+      'guard-probed:sys._getframe inside the audit hook',
       'test-file-write:tests/test_x.py',
     ]);
   });
