@@ -54,6 +54,18 @@ export interface StateRunnerOptions {
  */
 export const EARLY_PRIORITY = 1;
 
+/**
+ * Holds a finished run's queue slot for one turn of the event loop after its result is out. The
+ * queue gives a freed slot to the next waiting run at once, in a microtask, before the checks
+ * have read the result; a run that result makes necessary (the order run needs B's failing tests)
+ * would then wait behind every state nobody waits for yet (O's repeat, W, the inverses) although
+ * it is the validation's longest and last. By the next turn the checks have queued it, ahead of
+ * those states (EARLY_PRIORITY), and it takes this slot.
+ */
+function handOverSlot(): Promise<void> {
+  return new Promise((resolve) => setImmediate(resolve));
+}
+
 /** Runs that ended because their runner was cancelled: never a result another artifact may reuse. */
 const cancelledRuns = new WeakSet<StateRun>();
 
@@ -155,7 +167,19 @@ export class StateRunner {
 
   private enqueue(key: StateKey): Promise<StateRun> {
     const priority = key === 'original' || key === 'buggy' ? EARLY_PRIORITY : 0;
-    return this.options.queue.add(() => this.executeWithRetry(key), { priority }) as Promise<StateRun>;
+    return new Promise<StateRun>((resolve, reject) => {
+      void this.options.queue.add(
+        async () => {
+          const run = await this.executeWithRetry(key).catch((error: unknown) => {
+            reject(error);
+            throw error;
+          });
+          resolve(run);
+          await handOverSlot();
+        },
+        { priority },
+      ).catch(() => undefined);
+    });
   }
 
   private filesKey(): string {
