@@ -2,6 +2,7 @@ import type PQueue from 'p-queue';
 import type { BugArtifact } from '../artifact/bug-artifact.js';
 import { runPreparedTests } from '../harness/run-tests.js';
 import type { Sandbox, SandboxProvider, SandboxTemplate } from '../sandbox/sandbox.js';
+import { reserveSandbox, type Reservation } from '../sandbox/pool/ahead-provider.js';
 import { EngineError, errorMessage, isEngineError } from '../util/engine-error.js';
 import { BaselineCache } from './baseline-cache.js';
 import { EARLY_PRIORITY, type StateRun } from './state-runs.js';
@@ -20,6 +21,12 @@ export interface ScriptRunnerOptions {
   queue: PQueue;
   /** Told of every run this runner starts, by the check's name: the episode's count of runs. */
   onRun?: (name: string) => void;
+  /**
+   * Announce the first run's sandbox now (see AheadProvider): the order run is a valid bug's last
+   * run, and its script is known only once O and B have run, so its sandbox can start while they
+   * do. Released unused by {@link ScriptRunner.cancel} when no run came.
+   */
+  anticipate?: boolean;
 }
 
 /**
@@ -34,15 +41,22 @@ export class ScriptRunner {
   private readonly runs = new Map<string, Promise<StateRun>>();
   private readonly live = new Set<Sandbox>();
   private cancelled = false;
+  private spare: Reservation | undefined;
 
-  constructor(private readonly options: ScriptRunnerOptions) {}
+  constructor(private readonly options: ScriptRunnerOptions) {
+    if (options.anticipate) this.spare = reserveSandbox(options.provider, options.template);
+  }
 
   run(name: string, script: CheckScript): Promise<StateRun> {
     // Keyed by the script too: a prefetch and the check's own call must mean the same run.
     const key = BaselineCache.key([name, script.testScript, script.testParser]);
     let run = this.runs.get(key);
     if (!run) {
-      run = this.options.queue.add(() => this.execute(name, script), { priority: EARLY_PRIORITY }) as Promise<StateRun>;
+      // Announced now, so the provider can start its sandbox before the slot comes.
+      const reservation = this.spare ?? reserveSandbox(this.options.provider, this.options.template);
+      this.spare = undefined;
+      const execute = (): Promise<StateRun> => this.execute(name, script, reservation).finally(() => reservation.release());
+      run = this.options.queue.add(execute, { priority: EARLY_PRIORITY }) as Promise<StateRun>;
       this.runs.set(key, run);
     }
     return run;
@@ -51,14 +65,16 @@ export class ScriptRunner {
   /** The validation ended: start nothing new and tear down what still runs (a prefetched run nobody will read). */
   async cancel(): Promise<void> {
     this.cancelled = true;
+    this.spare?.release();
+    this.spare = undefined;
     await Promise.all([...this.live].map((sandbox) => sandbox.dispose().catch(() => undefined)));
   }
 
-  private async execute(name: string, script: CheckScript): Promise<StateRun> {
-    const { provider, template, artifact, testTimeoutMs } = this.options;
+  private async execute(name: string, script: CheckScript, reservation: Reservation): Promise<StateRun> {
+    const { artifact, testTimeoutMs } = this.options;
     if (this.cancelled) return { status: 'error', error: new EngineError('internal', `check run ${name} cancelled`) };
     try {
-      const sandbox = await provider.acquire(template);
+      const sandbox = await reservation.acquire();
       this.live.add(sandbox);
       try {
         const steps = [{ apply: artifact.bugInject, label: 'bug_inject.diff' }];
