@@ -21,12 +21,6 @@ export interface ScriptRunnerOptions {
   queue: PQueue;
   /** Told of every run this runner starts, by the check's name: the episode's count of runs. */
   onRun?: (name: string) => void;
-  /**
-   * Announce the first run's sandbox now (see AheadProvider): the order run is a valid bug's last
-   * run, and its script is known only once O and B have run, so its sandbox can start while they
-   * do. Released unused by {@link ScriptRunner.cancel} when no run came.
-   */
-  anticipate?: boolean;
 }
 
 /**
@@ -41,11 +35,8 @@ export class ScriptRunner {
   private readonly runs = new Map<string, Promise<StateRun>>();
   private readonly live = new Set<Sandbox>();
   private cancelled = false;
-  private spare: Reservation | undefined;
 
-  constructor(private readonly options: ScriptRunnerOptions) {
-    if (options.anticipate) this.spare = reserveSandbox(options.provider, options.template);
-  }
+  constructor(private readonly options: ScriptRunnerOptions) {}
 
   run(name: string, script: CheckScript): Promise<StateRun> {
     // Keyed by the script too: a prefetch and the check's own call must mean the same run.
@@ -53,8 +44,7 @@ export class ScriptRunner {
     let run = this.runs.get(key);
     if (!run) {
       // Announced now, so the provider can start its sandbox before the slot comes.
-      const reservation = this.spare ?? reserveSandbox(this.options.provider, this.options.template);
-      this.spare = undefined;
+      const reservation = reserveSandbox(this.options.provider, this.options.template);
       const execute = (): Promise<StateRun> => this.execute(name, script, reservation).finally(() => reservation.release());
       run = this.options.queue.add(execute, { priority: EARLY_PRIORITY }) as Promise<StateRun>;
       this.runs.set(key, run);
@@ -65,8 +55,6 @@ export class ScriptRunner {
   /** The validation ended: start nothing new and tear down what still runs (a prefetched run nobody will read). */
   async cancel(): Promise<void> {
     this.cancelled = true;
-    this.spare?.release();
-    this.spare = undefined;
     await Promise.all([...this.live].map((sandbox) => sandbox.dispose().catch(() => undefined)));
   }
 

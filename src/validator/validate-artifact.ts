@@ -135,16 +135,7 @@ export async function validateArtifact(artifact: BugArtifact, options: ValidateO
     void full.get('original-repeat');
   }
   const testTimeoutMs = resolveTestTimeoutMs(options.repo, options.testTimeoutMs);
-  // A check's own script runs chosen tests of B (order-independence: the failing ones), never the suite.
-  const onScript = (name: string) => counter.add(name === 'order-independence' ? 'order' : 'buggy', 'restricted');
-  const anticipate = !options.sequential && bugFiles.length > 0;
-  const scripts = new ScriptRunner({ provider: options.provider, template: options.template, artifact, testTimeoutMs, queue: options.queue, onRun: onScript, anticipate });
-  const plan = await planSelection({ ...options, bugFiles, bugInject: artifact.bugInject, testScript: artifact.testScript, testFiles: artifact.testFiles, testTimeoutMs, mode, full, onTrace: () => counter.add('coverage', 'full') }).catch(
-    async (error: unknown) => {
-      await Promise.all([full.cancel(), scripts.cancel()]);
-      throw error;
-    },
-  );
+  const plan = await planSelection({ ...options, bugFiles, bugInject: artifact.bugInject, testScript: artifact.testScript, testFiles: artifact.testFiles, testTimeoutMs, mode, full, onTrace: () => counter.add('coverage', 'full') });
   const selected = plan.status === 'selected' ? runnerFor(artifact, options, bugFiles, count('restricted'), plan.env) : undefined;
   planned = true;
   restricted = selected !== undefined;
@@ -154,6 +145,9 @@ export async function validateArtifact(artifact: BugArtifact, options: ValidateO
     selected.prefetch({ repeat: false, buggy: false });
     void full.get('buggy');
   } else if (bugFiles.length > 0) full.prefetch();
+  // A check's own script runs chosen tests of B (order-independence: the failing ones), never the suite.
+  const onScript = (name: string) => counter.add(name === 'order-independence' ? 'order' : 'buggy', 'restricted');
+  const scripts = new ScriptRunner({ provider: options.provider, template: options.template, artifact, testTimeoutMs, queue: options.queue, onRun: onScript });
 
   let originalFiles: Promise<ReadonlySet<string>> | undefined;
   const ctx: ValidationContext = {
