@@ -1,4 +1,5 @@
 import { applyPatch } from 'diff';
+import { hunkChangeRuns } from './change-runs.js';
 import type { DiffHunk, FileDiff } from './diff-types.js';
 import { doctestBlankLines, doctestExampleLines } from './python/doctest-examples.js';
 
@@ -20,22 +21,15 @@ export interface ExampleLines {
  * example line is code.
  */
 export function classifyHunk(hunk: DiffHunk, before: ExampleLines, after: ExampleLines): HunkKind {
-  let oldLine = hunk.oldStart;
-  let newLine = hunk.newStart;
   let examples = 0;
   let code = 0;
   const count = (side: ExampleLines, line: number) => {
     if (side.examples.has(line)) examples++;
     else if (!side.neutral.has(line)) code++;
   };
-  for (const line of hunk.lines) {
-    const mark = line[0];
-    if (mark === '-') count(before, oldLine++);
-    else if (mark === '+') count(after, newLine++);
-    else if (mark === ' ') {
-      oldLine++;
-      newLine++;
-    }
+  for (const run of hunkChangeRuns(hunk)) {
+    run.removed.forEach((_, i) => count(before, run.oldStart + i));
+    run.added.forEach((_, i) => count(after, run.newStart + i));
   }
   if (examples === 0) return 'code';
   return code === 0 ? 'examples' : 'mixed';

@@ -1,43 +1,18 @@
 import { createHash } from 'node:crypto';
 import { isDiffParseError } from '../code/diff-parse-error.js';
-import type { DiffHunk, FileDiff } from '../code/diff-types.js';
+import { changeRuns, type ChangeRun } from '../code/change-runs.js';
+import type { FileDiff } from '../code/diff-types.js';
 import { parseUnifiedDiff } from '../code/unified-diff.js';
 
 const ENCODING_VERSION = 'ssr-buggy-tree/1';
 
-/** One run of changed lines: where it starts in the old file, what goes and what comes. */
-interface ChangeBlock {
-  at: number;
-  removed: string[];
-  added: string[];
-}
-
-/** A hunk's edits without its context lines (a `\ No newline` marker stays with its line). */
-function changeBlocks(hunk: DiffHunk): ChangeBlock[] {
-  const blocks: ChangeBlock[] = [];
-  let oldLine = hunk.oldStart;
-  let current: ChangeBlock | null = null;
-  let last: string[] | null = null;
-  for (const line of hunk.lines) {
-    const op = line[0];
-    if (op === '\\') {
-      last?.push(line);
-      continue;
-    }
-    if (op === '-' || op === '+') {
-      current ??= { at: oldLine, removed: [], added: [] };
-      last = op === '-' ? current.removed : current.added;
-      last.push(line.slice(1));
-      if (op === '-') oldLine++;
-      continue;
-    }
-    if (current) blocks.push(current);
-    current = null;
-    last = null;
-    oldLine++;
-  }
-  if (current) blocks.push(current);
-  return blocks;
+/**
+ * One run of changed lines as the hash encodes it: where it starts in the old file, what goes and
+ * what comes, a `\ No newline` marker after its line (ENCODING_VERSION pins this shape).
+ */
+function changeBlock(run: ChangeRun): { at: number; removed: string[]; added: string[] } {
+  const withMarker = (lines: string[], marker: string | undefined) => (marker === undefined ? lines : [...lines, marker]);
+  return { at: run.oldStart, removed: withMarker(run.removed, run.removedMarker), added: withMarker(run.added, run.addedMarker) };
 }
 
 function canonicalFile(file: FileDiff): unknown {
@@ -49,7 +24,7 @@ function canonicalFile(file: FileDiff): unknown {
     mode: file.oldMode === file.newMode ? null : [file.oldMode ?? null, file.newMode ?? null],
     copiedFrom: file.copiedFrom ?? null,
     binary: file.binary ? (file.binaryPatch?.[0] ?? file.index?.newHash ?? 'binary') : null,
-    blocks: file.hunks.flatMap(changeBlocks),
+    blocks: changeRuns(file.hunks).map(changeBlock),
   };
 }
 

@@ -15,8 +15,12 @@ The procedural Injector mutates covered lines only: a mutation no test executes 
 With --map, it also writes which test file was running when each line ran (pytest: the test
 item's file, a doctest's module included; unittest: the test case's module file), so a change can
 be tried against only the test files that execute its lines. Lines that ran outside any test
-(imports at collection, setUpClass, session set-up) are marked `*`: a change there can reach any
-test. MAP.txt holds, and --query prints for the named code files:
+(imports at collection, setUpClass) are marked `*`: a change there can reach any test. Lines a
+pytest fixture broader than a function runs while it is set up (session, package, module, class;
+a conftest's or the package code it calls) belong to every test file whose tests use that fixture,
+not only to the file whose test set it up first: the later files read the value it made. One
+requested by name at run time (request.getfixturevalue), whose users cannot be known, is `*`.
+MAP.txt holds, and --query prints for the named code files:
 
     @@tfile N PATH                        test file number N (every test file that ran, lines or not)
     @@tcov PATH RANGES N,N,*              lines of PATH that exactly those test files executed
@@ -70,6 +74,17 @@ def write_map(handle, contexts, seen, relative, status):
     handle.write(f"@@trace {status}\n")
 
 
+def share_fixture_lines(contexts, shared, users):
+    """Credit each broad fixture's set-up lines (shared: fixture -> (triggers, {filename: lines}))
+    to the contexts of every test file using it (users: fixture -> files; None: unknown, so `*`)."""
+    for fixture, (triggers, files) in shared.items():
+        targets = set(triggers) | users.get(fixture, set())
+        for target in {COLLECTION if target is None else target for target in targets}:
+            context = contexts.setdefault(target, {})
+            for filename, lines in files.items():
+                context.setdefault(filename, set()).update(lines)
+
+
 def query(map_path, files):
     """The map's lines for `files`, then `@@tquery N`: how many @@tfile/@@tcov lines came before (a cut output shows)."""
     wanted = set(files)
@@ -99,7 +114,10 @@ def main():
     contexts = {COLLECTION: {}}
     current = [contexts[COLLECTION]]
     seen = set()
-    state = {"tests": 0, "disturbed": None}
+    state = {"tests": 0, "disturbed": None, "item": None, "context": None}
+    # Broad pytest fixtures: fixture -> (the contexts that set it up, {filename: lines}), and the test files using it.
+    shared = {}
+    users = {}
     known = {}
 
     def relative(filename):
@@ -151,9 +169,35 @@ def main():
             class Contexts:
                 @pytest.hookimpl(hookwrapper=True)
                 def pytest_runtest_protocol(self, item, nextitem):
-                    enter(file_context(getattr(item, "path", None) or item.fspath))
+                    context = file_context(getattr(item, "path", None) or item.fspath)
+                    for defs in fixture_defs(item).values():
+                        for fixture in defs:
+                            users.setdefault(fixture, set()).add(context)
+                    state["item"], state["context"] = item, context
+                    enter(context)
                     yield
+                    state["item"] = state["context"] = None
                     leave(item.nodeid)
+
+                @pytest.hookimpl(hookwrapper=True)
+                def pytest_fixture_setup(self, fixturedef, request):
+                    if getattr(fixturedef, "scope", "function") == "function":
+                        yield
+                        return
+                    item = state["item"]
+                    static = item is not None and fixturedef in fixture_defs(item).get(fixturedef.argname, ())
+                    triggers, lines = shared.setdefault(fixturedef, (set(), {}))
+                    triggers.add(state["context"] if static else None)
+                    outer = current[0]
+                    current[0] = lines
+                    try:
+                        yield
+                    finally:
+                        current[0] = outer
+
+            def fixture_defs(item):
+                info = getattr(item, "_fixtureinfo", None)
+                return dict(getattr(info, "name2fixturedefs", None) or {})
 
             pytest.main(rest, plugins=[Contexts()])
         else:
@@ -177,6 +221,7 @@ def main():
         sys.settrace(None)
         threading.settrace(None)
     sys.stdout.flush()
+    share_fixture_lines(contexts, shared, users)
     hits = {}
     for files in contexts.values():
         for filename, lines in files.items():

@@ -10,7 +10,7 @@ import { writeStoredBug } from '../corpus/write-stored-bug.js';
 import { runnerOf } from '../harness/repo-test-files.js';
 import { validateForGrading } from '../roles/grading-oracle.js';
 import { prepareTemplate } from '../sandbox/sandbox-factory.js';
-import type { SandboxBackend, SandboxProvider } from '../sandbox/sandbox.js';
+import type { SandboxBackend, SandboxProvider, SandboxTemplate } from '../sandbox/sandbox.js';
 import { runGoldenGate } from '../selfplay/golden-gate/run-golden-gate.js';
 import { isEngineError } from '../util/engine-error.js';
 import type { ProgressSink } from '../util/progress.js';
@@ -33,6 +33,8 @@ export interface JudgeContext {
   out: string;
   /** Image builds' progress. */
   progress: ProgressSink;
+  /** Told of the template (image) each commit is judged in, once it is ready (run-mine removes it after). */
+  onTemplate?: (template: SandboxTemplate, commit: string) => void;
 }
 
 export type Judgement =
@@ -63,6 +65,7 @@ export async function judgeCandidate(ctx: JudgeContext, candidate: MiningCandida
 
 async function judgeInSandboxes(ctx: JudgeContext, repo: ResolvedRepo, candidate: MiningCandidate, artifact: BugArtifact): Promise<Judgement> {
   const template = await prepareTemplate(repo, ctx.backend, ctx.progress);
+  ctx.onTemplate?.(template, repo.commit);
   const gate = await runGoldenGate({ repo, template, provider: ctx.provider, testTimeoutMs: resolveTestTimeoutMs(repo) });
   if (gate.status === 'refused') return skipped('does-not-build', `the golden gate refused its clean suite: ${gate.reason}`);
   const quarantine = new Set(gate.quarantined);

@@ -12,6 +12,8 @@ export interface MineSummary {
   /** Real bugs found in the window, with their bug ids. */
   mined: number;
   bugIds: string[];
+  /** Of the real bugs, those whose bug_inject.diff changes more than one file. */
+  multiFile: number;
   /** Skipped commits by reason (every reason present, zeros included). */
   skipped: Record<SkipReason, number>;
   /** Commits not judged because infrastructure failed: a rerun tries them again. */
@@ -20,17 +22,35 @@ export interface MineSummary {
   stoppedBy: 'max' | 'max-commits' | 'history-end';
   /** Seconds of sandbox work per real bug found in this run (null without one). */
   secondsPerBug: number | null;
+  /** Sandbox images (or bwrap templates) built for the commits this run judged and removed after (none with `--keep-images`). */
+  removedImages: string[];
 }
 
-export function summarise(input: { repo: string; tip: string; commitsListed: number; shallow: boolean; records: MinedRecord[]; infrastructure: number; stoppedBy: MineSummary['stoppedBy']; sandboxMs: number }): MineSummary {
+export interface SummaryInput {
+  repo: string;
+  tip: string;
+  commitsListed: number;
+  shallow: boolean;
+  records: MinedRecord[];
+  infrastructure: number;
+  stoppedBy: MineSummary['stoppedBy'];
+  sandboxMs: number;
+  /** Files each mined bug changes, by bug id (minedFileCounts). */
+  fileCounts: ReadonlyMap<string, number>;
+  removedImages: string[];
+}
+
+export function summarise(input: SummaryInput): MineSummary {
   const skipped = Object.fromEntries(SKIP_REASONS.map((reason) => [reason, 0])) as Record<SkipReason, number>;
   for (const record of input.records) if (record.reason) skipped[record.reason] += 1;
   const bugIds = input.records.flatMap((record) => (record.bugId ? [record.bugId] : []));
   const minedMs = input.records.reduce((sum, record) => sum + record.durationMs, 0);
   return {
-    repo: input.repo, tip: input.tip, commitsListed: input.commitsListed, scanned: input.records.length, mined: bugIds.length, bugIds, skipped,
+    repo: input.repo, tip: input.tip, commitsListed: input.commitsListed, scanned: input.records.length, mined: bugIds.length, bugIds,
+    multiFile: bugIds.filter((id) => (input.fileCounts.get(id) ?? 0) > 1).length, skipped,
     infrastructure: input.infrastructure, shallow: input.shallow, stoppedBy: input.stoppedBy,
     secondsPerBug: bugIds.length > 0 ? Math.round(minedMs / bugIds.length / 100) / 10 : null,
+    removedImages: [...input.removedImages],
   };
 }
 
@@ -39,12 +59,14 @@ export function formatMineSummary(summary: MineSummary, out: string): string {
   const lines = [
     `${summary.repo}: ${summary.mined} real bug(s) in ${summary.scanned} of ${summary.commitsListed} commit(s) scanned${summary.secondsPerBug === null ? '' : ` (${summary.secondsPerBug} s of judging per real bug)`} → ${out}/bugs/`,
   ];
+  if (summary.mined > 0) lines.push(`  ${summary.multiFile} of them change more than one file`);
   if (summary.shallow) lines.push('  the clone is shallow: its oldest commits have no parent to mine (git fetch --unshallow for more)');
   for (const reason of SKIP_REASONS) {
     const n = summary.skipped[reason];
     if (n > 0) lines.push(`  skipped ${String(n).padStart(4)}  ${reason.padEnd(25)} ${SKIP_REASON_TEXT[reason]}`);
   }
   if (summary.infrastructure > 0) lines.push(`  not judged ${summary.infrastructure} (infrastructure failed; rerun the same command to try them again)`);
+  if (summary.removedImages.length > 0) lines.push(`  removed ${summary.removedImages.length} sandbox image(s) built for the commits judged (--keep-images keeps them)`);
   if (summary.stoppedBy === 'max') lines.push('  stopped at --max real bugs: rerun with a higher --max to go on');
   if (summary.stoppedBy === 'max-commits') lines.push('  stopped at --max-commits: rerun with a higher --max-commits to scan further back');
   return `${lines.join('\n')}\n`;

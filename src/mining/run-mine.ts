@@ -10,6 +10,8 @@ import { judgeCandidate, type Judgement } from './judge-commit.js';
 import { checkMineConfig } from './mine-config.js';
 import { appendMinedRecord, appendMinedRecords, readMinedLog, type MinedRecord } from './mined-log.js';
 import { RepoHistoryReader } from './repo-history-reader.js';
+import { JudgedImages } from './judged-images.js';
+import { minedFileCounts } from './mined-file-counts.js';
 import { type MineSummary, summarise } from './mine-summary.js';
 import { formatDuration } from '../selfplay/selfplay-progress.js';
 import type { SkipReason } from './skip-reasons.js';
@@ -27,6 +29,8 @@ export interface MineOptions {
   since?: string;
   /** Sandboxes running at once while validating. */
   concurrency: number;
+  /** Keep the image built for each commit judged (`--keep-images`); by default it is removed once the commit is judged. */
+  keepImages?: boolean;
   /** One line per commit judged, with the ETA. */
   onLine: (line: string) => void;
   progress: ProgressSink;
@@ -61,7 +65,8 @@ export async function runMine(options: MineOptions): Promise<MineSummary> {
     // One append for the whole window: a kill before it only loses verdicts the history gives again in one git pass.
     await appendMinedRecords(options.out, sorted);
     for (const record of sorted) judged.set(record.commit, record);
-    const ctx = { ...options, history, queue: new PQueue({ concurrency: options.concurrency }), baselines: new BaselineCache() };
+    const images = new JudgedImages(options.repo.commit, options.keepImages === true, options.onLine);
+    const ctx = { ...options, history, queue: new PQueue({ concurrency: options.concurrency }), baselines: new BaselineCache(), onTemplate: images.onTemplate };
     const started = Date.now();
     let stoppedBy: MineSummary['stoppedBy'] = 'history-end';
     for (const [index, { sha, candidate }] of pending.entries()) {
@@ -73,6 +78,7 @@ export async function runMine(options: MineOptions): Promise<MineSummary> {
       const t0 = Date.now();
       const judgement = await judgeCandidate(ctx, candidate);
       const durationMs = Date.now() - t0;
+      await images.removeJudged();
       if (judgement.status === 'infrastructure') counts.infrastructure += 1;
       else {
         const record = recordOf(sha, subject, judgement, durationMs);
@@ -85,11 +91,14 @@ export async function runMine(options: MineOptions): Promise<MineSummary> {
       const eta = formatDuration(((Date.now() - started) / counts.judgedNow) * left);
       options.onLine(`[${index + 1}/${pending.length} candidates, ${commits.length} commits] ${sha.slice(0, 12)} ${describe(judgement)} · ${counts.mined} real bug(s) · ETA ${eta}  ${subject.slice(0, 60)}`);
     }
+    await images.finish();
     if (stoppedBy === 'history-end' && options.max !== undefined && counts.mined >= options.max) stoppedBy = 'max';
     if (stoppedBy === 'history-end' && options.maxCommits !== undefined && commits.length >= options.maxCommits) stoppedBy = 'max-commits';
+    const records = commits.flatMap((c) => judged.get(c.sha) ?? []);
+    const fileCounts = await minedFileCounts(options.out, records.flatMap((record) => (record.bugId ? [record.bugId] : [])));
     return summarise({
       repo: options.repo.id, tip: options.repo.commit, commitsListed: commits.length, shallow: history.isShallow,
-      records: commits.flatMap((c) => judged.get(c.sha) ?? []), infrastructure: counts.infrastructure, stoppedBy, sandboxMs: Date.now() - started,
+      records, infrastructure: counts.infrastructure, stoppedBy, sandboxMs: Date.now() - started, fileCounts, removedImages: images.removed,
     });
   } finally {
     await history.close();

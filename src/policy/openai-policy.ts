@@ -1,12 +1,11 @@
+import { chatRequest } from './chat-request.js';
 import { ContextRoom } from './context-room.js';
 import { defined } from './defined.js';
 import { fetchDefaultModel, resolveEndpoint, type Endpoint, type EndpointOptions, type Env } from './endpoint.js';
 import { JsonHttpClient, type HttpClientOptions } from './http-client.js';
-import { toOpenAIMessages, toOpenAITools } from './openai-messages.js';
 import type { Policy, PolicyRequest, PolicyTurn } from './policy.js';
 import { readChatCompletion } from './read-chat-completion.js';
-import { toTextProtocolMessages } from './text-protocol/to-text-protocol-messages.js';
-import { DEFAULT_TEXT_TOOL_FORMAT, type TextToolFormat } from './text-protocol/text-tool-format.js';
+import type { TextToolFormat } from './text-protocol/text-tool-format.js';
 import type { ToolParserName } from './text-protocol/tool-parsers/tool-parsers.js';
 import { turnCap } from './turn-cap.js';
 
@@ -79,10 +78,8 @@ export class OpenAIPolicy implements Policy {
 
   async complete(request: PolicyRequest): Promise<PolicyTurn> {
     this.model ??= await fetchDefaultModel(this.client, this.endpoint.root, request.signal);
-    const format = this.options.textFormat ?? DEFAULT_TEXT_TOOL_FORMAT;
     const textMode = this.options.toolProtocol === 'text';
-    const messages = toOpenAIMessages(textMode ? toTextProtocolMessages(request.messages, request.tools, format) : request.messages);
-    const tools = textMode || request.tools.length === 0 ? undefined : toOpenAITools(request.tools);
+    const { messages, tools, format } = chatRequest(request, { textMode, textFormat: this.options.textFormat });
     const room = this.room?.room(request.episodeId, messages, tools);
     const body: Record<string, unknown> = {
       model: this.model,

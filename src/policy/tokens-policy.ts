@@ -3,12 +3,12 @@ import { readCompletionTokens } from './completion-tokens.js';
 import { defined } from './defined.js';
 import { fetchDefaultModel, resolveEndpoint, type Endpoint, type EndpointOptions, type Env } from './endpoint.js';
 import { JsonHttpClient, type HttpClientOptions } from './http-client.js';
-import { toOpenAIMessages, toOpenAITools, type OpenAIMessage, type OpenAITool } from './openai-messages.js';
+import { chatRequest } from './chat-request.js';
+import type { OpenAIMessage, OpenAITool } from './openai-messages.js';
 import type { SamplingOptions } from './openai-policy.js';
 import type { Policy, PolicyRequest, PolicyTurn } from './policy.js';
 import { parseTextToolCall } from './text-protocol/parse-text-tool-call.js';
-import { toTextProtocolMessages } from './text-protocol/to-text-protocol-messages.js';
-import { DEFAULT_TEXT_TOOL_FORMAT, type TextToolFormat } from './text-protocol/text-tool-format.js';
+import type { TextToolFormat } from './text-protocol/text-tool-format.js';
 import type { ToolParserName } from './text-protocol/tool-parsers/tool-parsers.js';
 import { newMessageTokens, type PreviousCompletion } from './new-message-tokens.js';
 import { completionBody, resolveSamplingSettings, type SamplerLogprobs, type SamplingSettings } from './sampling-settings.js';
@@ -111,10 +111,7 @@ export class TokensPolicy implements Policy {
 
   async complete(request: PolicyRequest): Promise<PolicyTurn> {
     this.model ??= await fetchDefaultModel(this.client, this.endpoint.root, request.signal);
-    const format = this.options.textFormat ?? DEFAULT_TEXT_TOOL_FORMAT;
-    const textMode = this.options.toolProtocol === 'text';
-    const chat = toOpenAIMessages(textMode ? toTextProtocolMessages(request.messages, request.tools, format) : request.messages);
-    const tools = !textMode && request.tools.length > 0 ? toOpenAITools(request.tools) : undefined;
+    const { messages: chat, tools, format } = chatRequest(request, { textMode: this.options.toolProtocol === 'text', textFormat: this.options.textFormat });
     const turns = request.messages.filter((message) => message.role === 'assistant').length;
     const prompt = await this.buildPrompt(request, chat, tools, turns);
 

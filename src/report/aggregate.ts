@@ -58,6 +58,8 @@ export interface RunAggregate {
   trainerMetrics: TrainerMetricKey[];
   /** Per-bug solve rates of completed, validated episodes (from episodes.jsonl). */
   bugSolveRates: { order1: number[]; order2: number[] };
+  /** `--eval-every`: the starting policy's held-out evaluation (step 0, before any training); null without one. */
+  heldOutAtStart: HeldOutMetrics | null;
   totals: {
     episodes: number;
     discarded: number;
@@ -128,7 +130,7 @@ function bugSolveRates(episodes: readonly EpisodeRecord[]): RunAggregate['bugSol
 }
 
 /** Reduce a run (its metrics lines and episodes) to the plotted series and run totals. Pure. */
-export function aggregateRun(run: { name: string; steps: readonly StepMetrics[]; episodes: readonly EpisodeRecord[] }): RunAggregate {
+export function aggregateRun(run: { name: string; steps: readonly StepMetrics[]; episodes: readonly EpisodeRecord[]; heldOutAtStart?: HeldOutMetrics | null }): RunAggregate {
   const steps = [...run.steps].sort((a, b) => a.step - b.step).map(aggregateStep);
   const sum = (pick: (step: StepAggregate) => number): number => steps.reduce((acc, step) => acc + pick(step), 0);
   const [valid, judged, attempts, solved] = [sum((s) => s.valid), sum((s) => s.judged), sum((s) => s.solverAttempts), sum((s) => s.solved)];
@@ -145,6 +147,7 @@ export function aggregateRun(run: { name: string; steps: readonly StepMetrics[];
     },
     trainerMetrics: TRAINER_METRICS.map((metric) => metric.key).filter((key) => seen.has(key)),
     bugSolveRates: bugSolveRates(run.episodes),
+    heldOutAtStart: run.heldOutAtStart ?? null,
     totals: {
       episodes: sum((s) => s.episodes),
       discarded: sum((s) => s.discarded),

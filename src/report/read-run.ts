@@ -64,6 +64,9 @@ export async function readRun(dir: string, options: ReadRunOptions = {}): Promis
   const notes: string[] = [];
   const config = await readJsonFile(paths.runConfig, runConfigSchema, { optional: true });
   if (config === null) notes.push(`${RUN_LAYOUT.runConfig} is missing: the run's settings are unknown`);
+  if (config?.config.allowOneUserGrading === true) {
+    notes.push('WARNING: this run was allowed to grade where the tests run as the sandbox\'s only user (--allow-one-user-grading): code under test could forge a +1, so its rewards may be forged (docs/grading.md, "One user only")');
+  }
 
   const metrics = await readJsonl(paths.metrics, stepMetricsSchema);
   if (metrics.torn) notes.push(`the last line of ${RUN_LAYOUT.metrics} is incomplete (a step still being written, or the run was killed): ignored`);

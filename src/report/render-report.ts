@@ -19,13 +19,14 @@ export interface RenderOptions {
   generatedAt?: string;
 }
 
-/** `--eval-set`: the latest held-out solve rate and the train/eval overlaps counted by then. */
+/** `--eval-set`: the latest held-out solve rate (the starting policy's before any step's) and the train/eval overlaps counted by then. */
 function heldOutTile(agg: RunAggregate): [string, string][] {
   const last = [...agg.steps].reverse().find((step) => step.heldOut !== null);
-  if (!last?.heldOut) return [];
-  const { heldOut } = last;
+  const heldOut = last?.heldOut ?? agg.heldOutAtStart;
+  if (!heldOut) return [];
+  const when = last ? `after step ${last.step}` : 'of the starting policy (step 0)';
   return [
-    [percent(heldOut.solveRate), `held-out solve rate after step ${last.step} (${heldOut.solved}/${heldOut.attempts} attempts)`],
+    [percent(heldOut.solveRate), `held-out solve rate ${when} (${heldOut.solved}/${heldOut.attempts} attempts)`],
     [String(heldOut.overlaps), 'train/eval overlaps (same repo, commit, lines)'],
   ];
 }

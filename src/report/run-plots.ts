@@ -2,7 +2,7 @@ import type { RunAggregate, StepAggregate } from './aggregate.js';
 import { EDGE_BAND, STRIP_KEY, type PlotSpec } from './plot-spec.js';
 import { distributionStrip } from './plots/distribution-strip.js';
 import { histogram } from './plots/histogram.js';
-import { lineChart } from './plots/line-chart.js';
+import { lineChart, type LineSeries } from './plots/line-chart.js';
 import { COLORS, colorAt, warmColorAt } from './plots/palette.js';
 import { stackedBars, type BarSeries } from './plots/stacked-bars.js';
 import { effortPlots } from './effort-plots.js';
@@ -23,10 +23,25 @@ export function mixSeries(steps: readonly StepAggregate[], keys: readonly string
   return series;
 }
 
-/** `--eval-set`: the held-out solve rate at the evaluated steps (none when no step was evaluated). */
-function heldOutSeries(steps: readonly StepAggregate[]) {
-  if (steps.every((step) => step.heldOut === null)) return [];
-  return [{ name: 'held-out (--eval-set, never trained on)', color: COLORS.heldOut, values: steps.map((s) => s.heldOut?.solveRate ?? null) }];
+/**
+ * The solve-rate chart's lines: order 1 and 2 per step, and with `--eval-set` the held-out solve
+ * rate at the evaluated steps, opened by the starting policy's at step 0 (`--eval-every`) when the
+ * run has it: the point every later one is measured against, so the axis gains a step 0 where
+ * training has no value yet.
+ */
+function solveRateLines(run: RunAggregate): { categories: string[]; series: LineSeries[] } {
+  const { steps, heldOutAtStart: start } = run;
+  // Steps count from 1; a metrics line of step 0 (older runs) already has the category.
+  const before = start && steps[0]?.step !== 0 ? [null] : [];
+  const heldOut = steps.map((s) => s.heldOut?.solveRate ?? (s.step === 0 ? (start?.solveRate ?? null) : null));
+  const series: LineSeries[] = [
+    { name: 'order 1', color: COLORS.order1, values: [...before, ...steps.map((s) => s.solveRate.order1)] },
+    { name: 'order 2 (higher-order)', color: COLORS.order2, values: [...before, ...steps.map((s) => s.solveRate.order2)], dash: true },
+  ];
+  if (start || steps.some((step) => step.heldOut !== null)) {
+    series.push({ name: 'held-out (--eval-set, never trained on)', color: COLORS.heldOut, values: [...before.map(() => start!.solveRate), ...heldOut] });
+  }
+  return { categories: [...before.map(() => '0'), ...steps.map((step) => String(step.step))], series };
 }
 
 /** Every figure of a one-run report, in page order. Pure. */
@@ -55,11 +70,7 @@ export function runPlots(run: RunAggregate): PlotSpec[] {
       name: 'solve-rate', section: 'solving', title: 'Solve rate (order 1 and order 2)',
       caption: 'Solved attempts / scored attempts. Climbing to 1: bugs too easy, or the Solver found a hack (check the diffs). Pinned at 0: bugs too hard. The green band is where the Injector’s reward peaks. ' +
         'With --eval-set, the held-out line is the trained policy on bugs it never trains on: training rising while it falls is self-play overfitting to its own bugs.',
-      svg: lineChart({ ...axis, title: title('solve rate'), yLabel: 'solved / attempts', yDomain: [0, 1], band: EDGE_BAND, series: [
-        { name: 'order 1', color: COLORS.order1, values: steps.map((s) => s.solveRate.order1) },
-        { name: 'order 2 (higher-order)', color: COLORS.order2, values: steps.map((s) => s.solveRate.order2), dash: true },
-        ...heldOutSeries(steps),
-      ] }),
+      svg: lineChart({ ...axis, ...solveRateLines(run), title: title('solve rate'), yLabel: 'solved / attempts', yDomain: [0, 1], band: EDGE_BAND }),
     },
     {
       name: 'solve-rate-histogram', section: 'solving', title: 'Per-bug solve rates (whole run)',

@@ -1,3 +1,4 @@
+import { rm } from 'node:fs/promises';
 import { readJsonl } from '../corpus/jsonl-file.js';
 import { RunStore } from '../corpus/run-store.js';
 import type { ResolvedRepo } from '../config/resolve-repo.js';
@@ -21,6 +22,8 @@ import { RunPolicy } from './run-policy.js';
 import { connectTrainer } from './connect-trainer.js';
 import { configuredTestTimeout, type RunRepo, type SelfplayContext } from './selfplay-context.js';
 import { gateRepos } from './golden-gate/gate-repos.js';
+import { oneUserRefusal } from './golden-gate/one-user-policy.js';
+import { EngineError } from '../util/engine-error.js';
 import { probeHistories } from './probe-histories.js';
 import { SelfplayProgress } from './selfplay-progress.js';
 import { resumeKey, type LaneSizes, type SelfplaySettings } from './selfplay-settings.js';
@@ -122,6 +125,9 @@ export async function runSelfplay(input: SelfplayRunInput): Promise<SelfplayRunR
   const anchorBugs = input.anchorBugs ?? null;
   if ((settings.anchor === null) !== (anchorBugs === null)) throw new Error('settings.anchor and anchorBugs go together (the caller loads the anchor set)');
   const log = (line: string): void => void stderr.write(`${input.command}: ${line}\n`);
+  const oneUser = { command: input.command, backend: input.backend, allowed: settings.allowOneUserGrading };
+  const refused = oneUserRefusal(oneUser);
+  if (refused !== null) throw new EngineError('config-invalid', refused);
   // Every engine is probed (and a bad one refused, named) before anything is built or run.
   const fleet = input.engines && input.engines.length > 0 ? await EngineFleet.connect(input.engines, { slotsPerHost: input.slotsPerHost, warm: input.warm, log }) : null;
   if (fleet) log(`engines: ${fleet.engines.map((engine) => `${engine.name} (${engine.slots} slots)`).join(', ')}`);
@@ -160,6 +166,12 @@ export async function runSelfplay(input: SelfplayRunInput): Promise<SelfplayRunR
       : await gateRepos({
           repos: prepared, provider, file: store.paths.goldenGate, limitOf: (run) => configuredTestTimeout(settings, run.repo), log,
         });
+    const refusedAfterGate = oneUserRefusal({ ...oneUser, gates: [...gated.values()].flatMap((run) => (run.gate ? [run.gate] : [])) });
+    if (refusedAfterGate !== null) {
+      // Nothing ran: a run.json this start wrote without the flag would refuse the re-run with it that the message asks for.
+      if (!store.resumed) await rm(store.paths.runConfig, { force: true });
+      throw new EngineError('config-invalid', refusedAfterGate);
+    }
     // Only a mix draws strategies; a strategy asked for by name is run as asked.
     const repos = settings.strategy === 'mixed' && corpus === null ? await probeHistories(gated, provider, log) : gated;
     const lanes = createLanes(fleet && input.scaleLanes ? scaledLanes(settings.lanes, fleet) : settings.lanes);

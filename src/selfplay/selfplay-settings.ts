@@ -60,6 +60,10 @@ export const selfplaySettingsSchema = z.object({
   corpusDir: z.string().nullable().default(null).describe('solve-only mode: the run dir whose valid bugs are solved'),
   goldenGate: z.boolean().default(true).describe("run each repo's clean suite twice before any episode: quarantine flaky tests, raise a limit the suite is near (or refuse the repo)"),
   anchor: anchorSettingsSchema.nullable().default(null).describe('anchoring: real bugs mixed into the Solver groups (--anchor-set, --anchor-ratio); null: none'),
+  allowOneUserGrading: z
+    .boolean()
+    .default(false)
+    .describe('--allow-one-user-grading: train on a backend whose tests run as the sandbox\'s only user, where code under test can forge a +1 (golden-gate/one-user-policy.ts)'),
   leakPolicy: z.enum(LEAK_POLICIES).default('flag').describe('a Solver attempt that reached for a leak (scanLeaks): flag = record it; fail = it also earns −1'),
 });
 export type SelfplaySettings = z.infer<typeof selfplaySettingsSchema>;
@@ -67,9 +71,12 @@ export type SelfplaySettingsInput = z.input<typeof selfplaySettingsSchema>;
 
 /** The settings a resume must repeat (run.json); lane sizes, the trainer, the sampler (and its check) and the checkpoint period and retention may change. */
 export function resumeKey(settings: SelfplaySettings, extra: Record<string, unknown>): Record<string, unknown> {
-  const { lanes: _lanes, trainerUrl, samplerUrl: _samplerUrl, samplerSync: _samplerSync, samplerCheckTolerance: _tolerance, saveEvery: _saveEvery, keepCheckpoints: _keepCheckpoints, leakPolicy, goldenGate, anchor, ...rest } = settings;
+  const { lanes: _lanes, trainerUrl, samplerUrl: _samplerUrl, samplerSync: _samplerSync, samplerCheckTolerance: _tolerance, saveEvery: _saveEvery, keepCheckpoints: _keepCheckpoints, leakPolicy, goldenGate, anchor, allowOneUserGrading, ...rest } = settings;
   // Defaults are left out so runs started before these settings existed still resume.
-  return { ...rest, ...(leakPolicy === 'flag' ? {} : { leakPolicy }), ...(goldenGate ? {} : { goldenGate }), ...(anchor ? { anchor } : {}), trainer: trainerUrl !== null, ...extra };
+  return {
+    ...rest, ...(leakPolicy === 'flag' ? {} : { leakPolicy }), ...(goldenGate ? {} : { goldenGate }), ...(anchor ? { anchor } : {}),
+    ...(allowOneUserGrading ? { allowOneUserGrading } : {}), trainer: trainerUrl !== null, ...extra,
+  };
 }
 
 /** Which roles' samples a run writes. */

@@ -9,6 +9,7 @@ import type { SandboxTemplate } from '../../src/sandbox/sandbox.js';
 import { runGoldenGate } from '../../src/selfplay/golden-gate/run-golden-gate.js';
 import { ssrPath } from '../../src/util/ssr-home.js';
 import { dockerTemplate } from '../helpers/sandboxes.js';
+import { expectLimitFollowsCleanRuns } from '../helpers/gate-limit.js';
 
 const COINS = 16;
 const FLAKY_TESTS = `import os, time
@@ -83,17 +84,22 @@ describe('the golden gate on a real repo (real Docker, real pytest)', () => {
 
   it('quarantines exactly the tests whose outcome differs between the two clean runs', async () => {
     const verdict = await gate(60_000);
-    expect(verdict).toMatchObject({ status: 'passed', repo: repo.id, tests: COINS + 2, testTimeoutMs: 60_000, raisedFromMs: null });
+    expect(verdict).toMatchObject({ status: 'passed', repo: repo.id, tests: COINS + 2 });
+    if (verdict.status === 'passed') expectLimitFollowsCleanRuns(verdict, 60_000);
     const quarantined = verdict.status === 'passed' ? verdict.quarantined : [];
     expect(quarantined.length).toBeGreaterThan(0);
     expect(quarantined.every((id) => /::test_coin_\d+$/.test(id))).toBe(true);
   });
 
   it('raises a limit the clean suite is near (over half of it) to 3× the slower run', async () => {
-    // 5 s of sleep is over half of 9 s; the whole suite stays under 9 s even on a loaded machine.
+    // 5 s of sleep is over half of 9 s, so a suite that finishes is always raised. Beside many busy
+    // containers the whole suite can take longer than 9 s (wall time, see gate-limit.ts): then the
+    // gate must refuse it for the limit, and nothing else.
     const verdict = await gate(9_000);
-    expect(verdict.status, JSON.stringify(verdict)).toBe('passed');
-    if (verdict.status !== 'passed') return;
+    if (verdict.status === 'refused') {
+      expect(verdict.reason).toMatch(/the clean test suite timed out at its 9\.0 s limit/);
+      return;
+    }
     expect(verdict.raisedFromMs).toBe(9_000);
     expect(verdict.testTimeoutMs).toBe(Math.ceil((3 * Math.max(...verdict.cleanMs)) / 1000) * 1000);
     expect(Math.max(...verdict.cleanMs)).toBeGreaterThan(4_500);

@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readRun } from '../../src/report/read-run.js';
+import { dockerClient, imageExists } from '../../src/sandbox/docker/docker-client.js';
 import { renderRunReport } from '../../src/report/render-report.js';
 import { runCli } from '../helpers/cli.js';
 import { ROOT_REPOS_YAML } from '../helpers/sandboxes.js';
@@ -33,13 +34,17 @@ describe('ssr mine + ssr eval on pyrange (real git history, real Docker, real py
     // Newest first: commit 6 (its test passes before), then the exponent fix, where --max 1 stops.
     const first = await cli(['mine', '--repo', 'pyrange', '--out', mined(), '--max', '1', '--json']);
     expect(first.code, first.stderr).toBe(0);
-    expect(JSON.parse(first.stdout)).toMatchObject({ commitsListed: 6, scanned: 5, mined: 1, stoppedBy: 'max' });
+    const firstSummary = JSON.parse(first.stdout) as { removedImages: string[] };
+    expect(firstSummary).toMatchObject({ commitsListed: 6, scanned: 5, mined: 1, multiFile: 0, stoppedBy: 'max' });
     expect(first.stderr).toMatch(/\[2\/3 candidates, 6 commits\] 437237550258 real bug bug-\w+ · 1 real bug\(s\) · ETA \S+/);
+    // The image built for the exponent fix is gone once it is judged; the pinned commit's (the first candidate's, self-play's) stays.
+    expect(firstSummary.removedImages).toEqual([expect.stringMatching(/^ssr-repo-pyrange:[0-9a-f]{12}$/)]);
+    expect(await imageExists(dockerClient(), firstSummary.removedImages[0]!)).toBe(false);
 
-    const { code, stdout, stderr } = await cli(['mine', '--repo', 'pyrange', '--out', mined(), '--json']);
+    const { code, stdout, stderr } = await cli(['mine', '--repo', 'pyrange', '--out', mined(), '--json', '--keep-images']);
     expect(code, stderr).toBe(0);
     const summary = JSON.parse(stdout) as { mined: number; bugIds: string[]; skipped: Record<string, number>; scanned: number; commitsListed: number };
-    expect(summary).toMatchObject({ commitsListed: 6, scanned: 6, mined: 2, stoppedBy: 'history-end', infrastructure: 0 });
+    expect(summary).toMatchObject({ commitsListed: 6, scanned: 6, mined: 2, multiFile: 0, stoppedBy: 'history-end', infrastructure: 0, removedImages: [] });
     expect(summary.skipped).toEqual({
       'merge-commit': 0, 'root-commit': 1, 'shallow-boundary': 0, 'no-test-change': 1, 'no-code-change': 1, 'does-not-build': 0,
       'does-not-apply': 0, 'tests-do-not-fail-before': 1, 'tests-cannot-run-before': 0, flaky: 0, 'too-broad': 0, rejected: 0,
@@ -191,7 +196,8 @@ describe('ssr mine + ssr eval on pyrange (real git history, real Docker, real py
     expect(new Set(samples.map((sample) => sample.episodeId))).toEqual(new Set(episodes.map((episode) => episode.id)));
     expect(samples.filter((sample) => sample.role === 'solver')).toHaveLength(episodes.reduce((sum, episode) => sum + episode.solverAttempts, 0));
     expect(samples.some((sample) => sample.bugId === kept)).toBe(false);
-    expect(renderRunReport(await readRun(run), { linkBase: '' })).toContain('data-series="held-out (--eval-set, never trained on)" data-points="1"');
+    // The report's held-out line: the starting policy's point (step 0) and step 1's.
+    expect(renderRunReport(await readRun(run), { linkBase: '' })).toContain('data-series="held-out (--eval-set, never trained on)" data-points="2"');
 
     // Killed after the evaluation, before the step's metrics line: the rerun finishes the step again without redoing a graded attempt.
     await writeFile(join(run, 'metrics.jsonl'), '');

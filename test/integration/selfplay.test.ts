@@ -15,6 +15,8 @@ import { stepMetricsSchema } from '../../src/selfplay/step-metrics.js';
 import { sumTestRuns } from '../../src/harness/test-run-counts.js';
 import { episodeLines, ROOT } from './selfplay-helpers.js';
 import { runCli, type CliRun } from '../helpers/cli.js';
+import { expectLimitFollowsCleanRuns } from '../helpers/gate-limit.js';
+import { goldenGateSchema } from '../../src/selfplay/golden-gate/judge-golden-gate.js';
 
 const COMMIT = 'a0fcf854bb26b37599c51843decfcb341a864f73';
 const ALPHA = 0.8;
@@ -93,9 +95,12 @@ describe('ssr selfplay: one step on pyledger with the procedural policy (real Do
     expect(records.every((r) => r.status === 'completed')).toBe(true);
   });
 
-  it("ran the golden gate before the episodes: pyledger's clean suite twice, nothing flaky, the limit kept; the procedural Solver reaches for no leak", () => {
+  it("ran the golden gate before the episodes: pyledger's clean suite twice, nothing flaky, the limit kept unless the load pushed the suite near it; the procedural Solver reaches for no leak", () => {
     const gates = JSON.parse(readFileSync(join(out, 'golden-gate.json'), 'utf8')) as Array<Record<string, unknown>>;
-    expect(gates).toEqual([expect.objectContaining({ status: 'passed', repo: 'pyledger', commit: COMMIT, quarantined: [], raisedFromMs: null })]);
+    expect(gates).toEqual([expect.objectContaining({ status: 'passed', repo: 'pyledger', commit: COMMIT, quarantined: [] })]);
+    // The 90 s limit is kept unless the machine is so loaded that the clean suite took over 45 s.
+    const gate = goldenGateSchema.parse(gates[0]);
+    if (gate.status === 'passed') expectLimitFollowsCleanRuns(gate, 90_000);
     expect(gates[0]!.tests as number).toBeGreaterThanOrEqual(60);
     expect(records.every((record) => Array.isArray(record.leaks) && record.leaks.length === 0)).toBe(true);
   });

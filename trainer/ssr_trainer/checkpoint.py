@@ -28,6 +28,7 @@ import random
 import shutil
 import time
 import uuid
+from collections.abc import Mapping
 from typing import Any, Dict
 
 import torch
@@ -92,7 +93,7 @@ def load_weights_only(path: str, policy: Any) -> Dict[str, Any]:
     sampler needs only the weights). Returns the manifest (its `version` is the weights'). All
     files are read before the model changes: a failed read leaves the old weights whole."""
     manifest = check_weights(path, policy)
-    apply_staged_weights(path, policy, stage_weights(path, policy))
+    load_checked_weights(path, policy)
     return manifest
 
 
@@ -116,6 +117,31 @@ def stage_weights(path: str, policy: Any) -> Any:
         raise WeightsReadError(f"the weights in {path} do not load: {error}") from error
 
 
+def check_staged(path: str, staged: Any, layout: Dict[str, Any]) -> None:
+    """CheckpointError naming `path` unless `staged` (a name -> tensor map) holds exactly the tensors
+    of `layout` (Policy.weights_layout), each of its shape, floating where the model's is: then
+    copying it in cannot stop halfway (a shape or a name torch's load_state_dict finds wrong stops it
+    after the tensors that fit were copied). A staged form that is not such a map is left to the policy."""
+    if not isinstance(staged, Mapping):
+        return
+    problems = []
+    missing, unexpected = sorted(set(layout) - set(staged)), sorted(set(staged) - set(layout))
+    if missing:
+        problems.append(f"missing {', '.join(missing[:3])}{' …' if len(missing) > 3 else ''}")
+    if unexpected:
+        problems.append(f"unexpected {', '.join(unexpected[:3])}{' …' if len(unexpected) > 3 else ''}")
+    for name in sorted(set(layout) & set(staged)):
+        tensor, (shape, dtype) = staged[name], layout[name]
+        if not isinstance(tensor, torch.Tensor):
+            problems.append(f"{name} is a {type(tensor).__name__}, not a tensor")
+        elif tuple(tensor.shape) != tuple(shape):
+            problems.append(f"{name} has shape {list(tensor.shape)}, the model's is {list(shape)}")
+        elif tensor.is_floating_point() != dtype.is_floating_point:
+            problems.append(f"{name} is {str(tensor.dtype).replace('torch.', '')}, the model's is {str(dtype).replace('torch.', '')}")
+    if problems:
+        raise CheckpointError(f"the weights in {path} do not fit the model: {'; '.join(problems[:5])}")
+
+
 def apply_staged_weights(path: str, policy: Any, staged: Any) -> None:
     """`stage_weights`' result copied into `policy`. The checks before made names and shapes match,
     so this is a copy in memory; should it fail anyway, it is a CheckpointError naming `path`."""
@@ -126,8 +152,10 @@ def apply_staged_weights(path: str, policy: Any, staged: Any) -> None:
 
 
 def load_checked_weights(path: str, policy: Any) -> None:
-    """The weights of a checkpoint `check_weights` passed, into `policy`."""
-    apply_staged_weights(path, policy, stage_weights(path, policy))
+    """The weights of a checkpoint `check_weights` passed, into `policy` (checked to fit it first)."""
+    staged = stage_weights(path, policy)
+    check_staged(path, staged, policy.weights_layout())
+    apply_staged_weights(path, policy, staged)
 
 
 def verified_manifest(path: str, policy: Any, skip: tuple = (), saved_dtype: Any = None) -> Dict[str, Any]:

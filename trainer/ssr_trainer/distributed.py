@@ -180,6 +180,8 @@ class DistributedTrainer(Trainer):
         self._counts: List[int] = [0] * ranks.world
         # Gathered full weights go to host memory on a GPU (on CPU, FSDP's offload copy crashes torch 2.13).
         self._offload = ranks.device.startswith("cuda")
+        # The tensors a weight load must match (rank_weights.py), read off the plain model before wrapping.
+        self.layout = policy.weights_layout()
         self.wrapped = _wrap(policy, mode, ranks, compute_dtype)
         # Under FSDP the model is fp32 (the sharded masters), so precision.py keeps no copies of its own.
         super().__init__(policy, config, version, master_weights)

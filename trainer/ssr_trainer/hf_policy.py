@@ -54,6 +54,13 @@ class HFPolicy(Policy):
 
         return (read_adapter_weights if self.lora else read_full_weights)(self.module, path)
 
+    def weights_layout(self):
+        if not self.lora:
+            return super().weights_layout()
+        from peft import get_peft_model_state_dict
+
+        return {name: (tuple(tensor.shape), tensor.dtype) for name, tensor in get_peft_model_state_dict(self.module).items()}
+
     def apply_weights(self, staged) -> None:
         from .hf_weights import apply_adapter_weights
 

@@ -9,7 +9,7 @@ The models: tiny_policy.py (pure torch), hf_policy.py (transformers); models.py 
 
 from __future__ import annotations
 
-from typing import Any, List, Optional, Tuple
+from typing import Any, Dict, List, Optional, Tuple
 
 import torch
 
@@ -101,6 +101,12 @@ class Policy:
         file read (and every read error) happens here, so that `apply_weights` is a copy in memory
         (rank_weights.py: every rank stages, and only if all did does any apply)."""
         raise NotImplementedError
+
+    def weights_layout(self) -> Dict[str, Tuple[Tuple[int, ...], torch.dtype]]:
+        """Name -> (shape, dtype) of every tensor `apply_weights` writes: a staged copy is checked
+        against it before anything is copied in (checkpoint.check_staged), so the copy cannot stop
+        halfway on a name or shape (torch's load_state_dict copies the tensors that fit, then raises)."""
+        return {name: (tuple(tensor.shape), tensor.dtype) for name, tensor in self.module.state_dict().items()}
 
     def apply_weights(self, staged: Any) -> None:
         """Copies weights `stage_weights` read into the model (of the checkpoint's identity, which

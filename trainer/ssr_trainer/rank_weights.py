@@ -3,11 +3,14 @@ checkpoint's weights, so that the next step trains from them everywhere and rank
 
 All or none. Rank 0 hands the path to every rank (a shared file system, as for `--resume`). Each
 rank checks the checkpoint (manifest, sizes, sha256, model identity) and then reads its weights
-into host memory (`stage_weights`: every file read, and so every I/O error, happens here), changing
+into host memory (`stage_weights`: every file read, and so every I/O error, happens here) and checks
+what it read against the model's tensors (`check_staged`: every name, every shape), changing
 nothing. The ranks then compare their outcomes (one all-gather); only if every rank staged the
 weights does any copy them in, and if any failed none does: every rank keeps its old weights and
-version, and the error names each failing rank and the path. Copying in is a copy in memory of
-tensors whose names and shapes the identity check matched.
+version, and the error names each failing rank and the path. Copying in is then a copy in memory
+of tensors whose names and shapes match, which cannot stop halfway on one rank (torch's
+load_state_dict copies every tensor that fits before it raises on one that does not: a rank that read
+another file than its peers would have copied part of it while they copied all).
 
 DDP copies into its replica; FSDP into the full parameters of `summon_full_params(writeback=True)`,
 which writes them back into each rank's shard (for that moment every rank holds the full fp32
@@ -20,7 +23,7 @@ from __future__ import annotations
 from contextlib import nullcontext
 from typing import Any, Dict, List, Optional, Tuple
 
-from .checkpoint import CheckpointError, WeightsReadError, apply_staged_weights, check_weights, stage_weights
+from .checkpoint import CheckpointError, WeightsReadError, apply_staged_weights, check_staged, check_weights, stage_weights
 from .fsdp_state import gather_full_weights
 
 
@@ -40,6 +43,9 @@ def load_on_every_rank(trainer: Any, path: str) -> Dict[str, Any]:
         try:
             manifest = check_weights(path, trainer.policy)
             staged = stage_weights(path, trainer.policy)
+            # Names and shapes checked here, before the agreement: a copy-in that stopped halfway on
+            # one rank, after the others had copied, would leave the ranks' weights apart.
+            check_staged(path, staged, trainer.layout)
         except WeightsReadError as error:
             outcome = ("read", str(error))
         except CheckpointError as error:

@@ -156,6 +156,34 @@ def test_a_damaged_checkpoint_is_refused_and_nothing_is_loaded(saved, damage, me
     assert all(torch.equal(a, b) for a, b in zip(weights(policy), initial))
 
 
+def _reshaped_weights(path):
+    """model.pt re-saved with its last tensor a row short, the manifest's table made to match: every
+    check before the read passes, as when the file was written by a differently built model."""
+    full = os.path.join(path, "model.pt")
+    state = torch.load(full, weights_only=True)
+    last = list(state)[-1]
+    state[last] = state[last][:-1].clone()
+    torch.save(state, full)
+    manifest_path = os.path.join(path, "manifest.json")
+    manifest = json.load(open(manifest_path))
+    manifest["files"] = {name: entry for name, entry in checkpoint._file_table(path).items() if name != "manifest.json"}
+    json.dump(manifest, open(manifest_path, "w"))
+    return last
+
+
+def test_weights_of_another_shape_are_refused_before_any_tensor_is_copied(saved):
+    """torch's load_state_dict copies every tensor that fits before it raises on one that does not:
+    the staged weights are checked first (check_staged), so a refused load changes nothing."""
+    path, _ = saved
+    last = _reshaped_weights(path)
+    policy, trainer = fresh()
+    initial = weights(policy)
+    with pytest.raises(CheckpointError, match=f"do not fit the model: {last} has shape"):
+        load_checkpoint(path, policy, trainer)
+    assert trainer.version == 0
+    assert all(torch.equal(a, b) for a, b in zip(weights(policy), initial))
+
+
 def test_a_missing_dir_is_refused(tmp_path):
     with pytest.raises(CheckpointError, match=f"checkpoint directory {tmp_path / 'nope'} does not exist"):
         load_checkpoint(str(tmp_path / "nope"), *fresh())

@@ -46,10 +46,11 @@ def free_port():
         return s.getsockname()[1]
 
 
-def launch(mode, tmp_path, *extra, truncated_on_rank_1=None):
+def launch(mode, tmp_path, *extra, truncated_on_rank_1=None, reshaped_on_rank_1=None):
     """Two ranks with the environment torchrun gives its workers. (Not torchrun itself: Debian's
     torch 1.13 torchrun fails on Python 3.11 unless given --redirects and --tee, see trainer/README.md.)
-    `truncated_on_rank_1`: a directory whose files rank 1 reads cut short (truncated_reads.py)."""
+    `truncated_on_rank_1`: a directory whose files rank 1 reads cut short (truncated_reads.py);
+    `reshaped_on_rank_1`: one whose weights rank 1 reads with a tensor a row short (the same)."""
     port = str(free_port())
     flags = ["--model", "tiny", "--model-config", json.dumps(TINY), "--parallel", mode, "--train-config", json.dumps(OVERRIDES),
              "--port", "0", "--threads", "1", "--output-dir", str(tmp_path), *extra]
@@ -60,6 +61,8 @@ def launch(mode, tmp_path, *extra, truncated_on_rank_1=None):
         command = [sys.executable, "-m", "ssr_trainer.service"]
         if rank == 1 and truncated_on_rank_1:
             env["SSR_TEST_TRUNCATED_UNDER"] = str(truncated_on_rank_1)
+            if reshaped_on_rank_1:
+                env["SSR_TEST_RESHAPED_UNDER"] = str(reshaped_on_rank_1)
             command = [sys.executable, os.path.join(TRAINER_DIR, "tests", "truncated_reads.py")]
         with open(tmp_path / f"rank{rank}.log", "w") as log:
             processes.append(subprocess.Popen([*command, *flags], stdout=log, stderr=subprocess.STDOUT, text=True, env=env))
@@ -95,10 +98,10 @@ def reference(samples, steps, dtype=None):
     return weights, metrics, trainer
 
 
-def train(mode, tmp_path, samples, steps, save_as, *extra, then=None, truncated_on_rank_1=None):
+def train(mode, tmp_path, samples, steps, save_as, *extra, then=None, truncated_on_rank_1=None, reshaped_on_rank_1=None):
     """A two-rank job: `steps` /train/steps over HTTP, then /weights/save; the answers and the saved
     weights. `then(base)`: more requests before the job stops."""
-    processes, base = launch(mode, tmp_path, *extra, truncated_on_rank_1=truncated_on_rank_1)
+    processes, base = launch(mode, tmp_path, *extra, truncated_on_rank_1=truncated_on_rank_1, reshaped_on_rank_1=reshaped_on_rank_1)
     try:
         assert call(base, "/health")[1]["parallel"] == {"mode": mode, "world_size": 2}
         answers = []
@@ -173,14 +176,22 @@ def test_two_processes_make_the_update_one_process_makes(mode, tmp_path):
         assert status == 500 and refused["success"] is False, (refused, logs(tmp_path))
         assert "rank 1 of 2" in refused["message"] and str(truncated) in refused["message"] and "keep their weights at version 3" in refused["message"]
         assert call(base, "/health")[1]["policy_version"] == 3
+        # One rank 1 reads whole but with a tensor of another shape: refused before any rank copies a
+        # tensor in (check_staged), where rank 0 used to load it and rank 1 to copy the tensors that fit.
+        shutil.copytree(tmp_path / "v2", reshaped)
+        status, refused = call(base, "/update_weights_from_disk", {"model_path": str(reshaped)})
+        assert status == 400 and refused["success"] is False, (refused, logs(tmp_path))
+        assert "rank 1 of 2" in refused["message"] and "do not fit the model" in refused["message"], refused
+        assert "keep their weights at version 3" in refused["message"] and call(base, "/health")[1]["policy_version"] == 3
         assert call(base, "/weights/save", {"path": str(tmp_path / "after-failed-load")})[0] == 200
         # Rank 1 kept its weights too: the next step's reduced gradient is one process's from the same weights.
         assert call(base, "/train/step", {"samples": samples})[0] == 200
         assert call(base, "/weights/save", {"path": str(tmp_path / "after-failed-load-stepped")})[0] == 200
 
     # A resumed two-rank job continues as the one process does (weights, AdamW moments, version).
-    truncated = tmp_path / "v2-truncated-on-rank-1"
-    answers, saved, trained = train(mode, tmp_path, samples, 1, "v3", "--resume", saved["path"], then=reload_and_step, truncated_on_rank_1=truncated)
+    truncated, reshaped = tmp_path / "v2-truncated-on-rank-1", tmp_path / "v2-reshaped-on-rank-1"
+    answers, saved, trained = train(mode, tmp_path, samples, 1, "v3", "--resume", saved["path"], then=reload_and_step,
+                                    truncated_on_rank_1=truncated, reshaped_on_rank_1=reshaped)
     assert saved["version"] == 3 and answers[0]["metrics"]["loss"] == pytest.approx(metrics[2]["loss"], rel=1e-5, abs=1e-7)
     print(f"{mode}: after a resume and a third step, max |one process - two processes| = {max_diff(trained, expected[2]):.3e}")
     assert max_diff(trained, expected[2]) <= TOLERANCE
@@ -189,7 +200,7 @@ def test_two_processes_make_the_update_one_process_makes(mode, tmp_path):
     reloaded = weights(tmp_path / "v2-reloaded-stepped")
     print(f"{mode}: v2 reloaded into both ranks, then a step: max |one process - two processes| = {max_diff(reloaded, alone.policy.module.state_dict()):.3e}")
     assert max_diff(reloaded, alone.policy.module.state_dict()) <= TOLERANCE
-    # The load that failed on rank 1 changed no rank: rank 0's weights are bit for bit those before it,
+    # The loads that failed on rank 1 changed no rank: rank 0's weights are bit for bit those before them,
     # and the next step (rank 1's gradient reduced with rank 0's) is the one process's from them.
     assert max_diff(weights(tmp_path / "after-failed-load"), reloaded) == 0.0
     alone.step(parse_samples(samples))

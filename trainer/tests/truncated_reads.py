@@ -2,7 +2,9 @@
 cut short, as a truncated copy or a short read on this process's mount would: `torch.load` of any
 file under $SSR_TEST_TRUNCATED_UNDER gets its first half only, and the real loader fails on it.
 test_distributed.py starts rank 1 of a job with it: the ranks' checks (sizes, sha256) all pass,
-then rank 1's read fails mid-load while rank 0's succeeds."""
+then rank 1's read fails mid-load while rank 0's succeeds. Under $SSR_TEST_RESHAPED_UNDER (when set)
+the read succeeds but a weights file's last tensor comes back a row short, as a stale or foreign file
+on this process's mount would: rank 1 alone then reads weights that do not fit the model."""
 
 import io
 import os
@@ -15,12 +17,19 @@ under = os.path.abspath(os.environ["SSR_TEST_TRUNCATED_UNDER"]) + os.sep
 real_load = torch.load
 
 
+reshaped = os.path.abspath(os.environ["SSR_TEST_RESHAPED_UNDER"]) + os.sep if os.environ.get("SSR_TEST_RESHAPED_UNDER") else None
+
+
 def cut_short(f, *args, **kwargs):
     if isinstance(f, (str, os.PathLike)) and os.path.abspath(f).startswith(under):
         with open(f, "rb") as handle:
             data = handle.read()
         f = io.BytesIO(data[: len(data) // 2])
-    return real_load(f, *args, **kwargs)
+    loaded = real_load(f, *args, **kwargs)
+    if reshaped and isinstance(f, (str, os.PathLike)) and os.path.abspath(f).startswith(reshaped) and isinstance(loaded, dict):
+        last = list(loaded)[-1]
+        loaded[last] = loaded[last][:-1].clone()
+    return loaded
 
 
 torch.load = cut_short

@@ -19,6 +19,7 @@ interface MineFlags extends RepoOptions {
   concurrency: number;
   sandbox: SandboxChoice;
   dockerHost?: string[];
+  keepImages?: boolean;
 }
 
 export function registerMine(program: Command): void {
@@ -37,6 +38,7 @@ export function registerMine(program: Command): void {
     .option('--since <rev>', 'only commits after this revision (it and its ancestors are left out)')
     .requiredOption('--out <dir>', 'mined set: bugs/<bug-id>/ (five files, metadata.json, validation.json), mined.jsonl, mine.json')
     .option('--json', 'print the summary as one JSON line on stdout')
+    .option('--keep-images', "keep the sandbox image built for each commit judged (default: removed once the commit is judged; the repo's pinned commit's image is always kept)")
     .option('--concurrency <n>', 'sandboxes running at once while validating', positiveInt('--concurrency'), DEFAULT_VALIDATE_CONCURRENCY);
   addSandboxOption(command);
   addDockerHostOption(command);
@@ -51,7 +53,7 @@ export function registerMine(program: Command): void {
     };
     try {
       const summary = await runMine({
-        repo, backend, provider, out, concurrency: options.concurrency, onLine: log, progress,
+        repo, backend, provider, out, concurrency: options.concurrency, onLine: log, progress, keepImages: options.keepImages === true,
         ...(options.max !== undefined ? { max: options.max } : {}),
         ...(options.maxCommits !== undefined ? { maxCommits: options.maxCommits } : {}),
         ...(options.since !== undefined ? { since: options.since } : {}),

@@ -18,6 +18,7 @@ import { selectBackend } from '../../sandbox/select-backend.js';
 import type { EngineAddress } from '../../sandbox/engines/engine-address.js';
 import { addDockerHostOption, dockerHostsOf } from '../docker-host-options.js';
 import { runSelfplay, type SelfplayRunResult } from '../../selfplay/run-selfplay.js';
+import { ALLOW_ONE_USER_FLAG } from '../../selfplay/golden-gate/one-user-policy.js';
 import { selfplaySettingsSchema, TRAIN_ROLES, type SelfplaySettingsInput, type TrainRoles } from '../../selfplay/selfplay-settings.js';
 import { EngineError } from '../../util/engine-error.js';
 import { nonNegativeInt } from '../../util/flag-values.js';
@@ -72,6 +73,7 @@ interface SelfplayFlags extends RunFlags, AnchorFlags {
   saveEvery?: number;
   keepCheckpoints: number;
   resume?: boolean;
+  allowOneUserGrading?: boolean;
 }
 
 /** Episodes per repo per step when not given: the RL group of an LLM Injector, few for the slow model-free policy. */
@@ -221,7 +223,11 @@ export function registerSelfplay(program: Command): void {
       positiveNumber('--sampler-check-tolerance'))
     .option('--save-every <n>', 'with --trainer: a resumable trainer checkpoint (POST <url>/weights/save: weights, optimizer, training state) every n steps, recorded in <out>/training.jsonl; a separate sampler otherwise gets weights-only exports', positiveInt('--save-every'))
     .option('--keep-checkpoints <n>', 'with --save-every: the resumable checkpoints kept on the trainer\'s disk (each save deletes all but the newest n)', positiveInt('--keep-checkpoints'), 2)
-    .option('--resume', 'with --trainer: the trainer service was restarted from the run\'s last checkpoint (--resume <its path>); continue the run from it');
+    .option('--resume', 'with --trainer: the trainer service was restarted from the run\'s last checkpoint (--resume <its path>); continue the run from it')
+    .option(
+      ALLOW_ONE_USER_FLAG,
+      "run on a backend whose tests run as the sandbox's only user (bubblewrap, a non-root pod), where code under test can forge a +1; refused without it (run.json records it; docs/grading.md, \"One user only\")",
+    );
   addEvalSetOptions(command);
   addLeakPolicyOption(command);
   addAnchorOptions(command);
@@ -254,6 +260,7 @@ export function registerSelfplay(program: Command): void {
       corpusDir: flags.corpus === undefined ? null : resolve(flags.corpus),
       leakPolicy: flags.leakPolicy,
       anchor,
+      allowOneUserGrading: flags.allowOneUserGrading ?? false,
     });
     const { policy, server } = await createRunPolicy(flags);
     const sandboxes = await runSandboxes(flags);

@@ -1,3 +1,4 @@
+import { changeRuns } from '../../code/change-runs.js';
 import { parseUnifiedDiff } from '../../code/unified-diff.js';
 
 /** Inclusive 1-based line range of a file at the original commit O. */
@@ -13,28 +14,11 @@ export function bugRegions(bugInject: string): Map<string, LineRange[]> {
   const regions = new Map<string, LineRange[]>();
   for (const file of parseUnifiedDiff(bugInject).files) {
     const path = file.oldPath ?? file.newPath!;
-    const ranges: LineRange[] = [];
-    for (const hunk of file.hunks) {
-      let line = hunk.oldStart;
-      let run: [number, number] | null = null;
-      const close = () => {
-        if (run) ranges.push(run);
-        run = null;
-      };
-      for (const text of hunk.lines) {
-        const mark = text[0];
-        if (mark === '-') {
-          run = run ? [run[0], line] : [line, line];
-          line += 1;
-        } else if (mark === '+') {
-          run ??= [Math.max(1, line - 1), line];
-        } else if (mark === ' ') {
-          close();
-          line += 1;
-        }
-      }
-      close();
-    }
+    const ranges = changeRuns(file.hunks).map(({ oldStart, removed, addsFirst }): LineRange => [
+      // An insertion before line p sits between p − 1 and p; a rewrite spans the lines it removes.
+      addsFirst ? Math.max(1, oldStart - 1) : oldStart,
+      removed.length > 0 ? oldStart + removed.length - 1 : oldStart,
+    ]);
     if (ranges.length > 0) regions.set(path, [...(regions.get(path) ?? []), ...ranges]);
   }
   return regions;

@@ -1,5 +1,5 @@
 import type { CallParse } from './parse-cwm-call.js';
-import { isPlainObject, parseJsonBody } from './parse-json-body.js';
+import { argumentsObject, parseJsonBody } from './parse-json-body.js';
 import { HERMES_CLOSE, HERMES_OPEN } from './text-tool-format.js';
 
 const ALLOWED_FIELDS = ['name', 'arguments'];
@@ -17,18 +17,9 @@ export function parseHermesCall(text: string, bodyStart: number): CallParse {
   if (typeof name !== 'string' || name.trim() === '') {
     return { status: 'error', reason: `${HERMES_OPEN} needs a "name" string naming the tool` };
   }
-  // Some models emit the OpenAI wire form, arguments as a JSON string: accept it when it decodes.
-  const decoded = typeof args === 'string' ? tryJson(args) : args;
-  if (!isPlainObject(decoded)) {
+  const decoded = argumentsObject(args);
+  if (!decoded) {
     return { status: 'error', reason: `"arguments" of ${HERMES_OPEN} for "${name}" must be a JSON object` };
   }
   return { status: 'ok', name: name.trim(), arguments: decoded, end: body.end };
-}
-
-function tryJson(text: string): unknown {
-  try {
-    return JSON.parse(text);
-  } catch {
-    return undefined;
-  }
 }

@@ -37,6 +37,23 @@ export function isPlainObject(value: unknown): value is Record<string, unknown> 
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
+/**
+ * A tool call's arguments as a JSON object: the object itself, or the OpenAI wire form (the
+ * object as a JSON string, which some models write in every format) decoded; undefined when it
+ * is neither, for the caller's error naming its format.
+ */
+export function argumentsObject(args: unknown): Record<string, unknown> | undefined {
+  let value = args;
+  if (typeof args === 'string') {
+    try {
+      value = JSON.parse(args);
+    } catch {
+      return undefined;
+    }
+  }
+  return isPlainObject(value) ? value : undefined;
+}
+
 function skipSpace(text: string, pos: number): number {
   let i = pos;
   while (i < text.length && /\s/.test(text[i]!)) i++;

@@ -28,9 +28,17 @@ function staleTagOf(name: string, keepTag: string): (tag: string) => boolean {
  * or stopped) was created from is kept, and said so. Layers are freed once no other image uses
  * them (the base image stays).
  */
-export async function pruneRepoImages(docker: Docker, repoId: string, keepTag: string): Promise<PruneResult> {
+export function pruneRepoImages(docker: Docker, repoId: string, keepTag: string): Promise<PruneResult> {
+  return removeRepoImages(docker, repoId, staleTagOf(repoImageName(repoId), keepTag));
+}
+
+/**
+ * Remove the tags of `repoId`'s sandbox images that `isTarget` picks, as {@link pruneRepoImages}
+ * does: an image that also carries another tag is only untagged, and one a container was created
+ * from is kept, and said so.
+ */
+export async function removeRepoImages(docker: Docker, repoId: string, isTarget: (tag: string) => boolean): Promise<PruneResult> {
   const name = repoImageName(repoId);
-  const isStale = staleTagOf(name, keepTag);
   const [images, containers] = await Promise.all([
     docker.listImages({ filters: { reference: [name] } }),
     docker.listContainers({ all: true }),
@@ -40,14 +48,14 @@ export async function pruneRepoImages(docker: Docker, repoId: string, keepTag: s
   const result: PruneResult = { removed: [], kept: [] };
   for (const image of [...images].sort((a, b) => a.Id.localeCompare(b.Id))) {
     const tags = image.RepoTags ?? [];
-    const stale = tags.filter(isStale).sort();
+    const targets = tags.filter(isTarget).sort();
     const users = containers.filter((container) => container.ImageID === image.Id);
-    if (stale.length === tags.length && users.length > 0) {
+    if (targets.length === tags.length && users.length > 0) {
       const reason = `used by ${users.length} container(s): ${users.map((c) => c.Id.slice(0, 12)).join(', ')}`;
-      result.kept.push(...stale.map((ref) => ({ ref, reason })));
+      result.kept.push(...targets.map((ref) => ({ ref, reason })));
       continue;
     }
-    for (const tag of stale) {
+    for (const tag of targets) {
       try {
         await docker.getImage(tag).remove();
         result.removed.push(tag);

@@ -1,3 +1,4 @@
+import { changeRuns } from '../../code/change-runs.js';
 import type { ParsedDiff } from '../../code/diff-types.js';
 
 /**
@@ -22,17 +23,10 @@ export function changedLines(diff: ParsedDiff): ChangedLinesRead {
     const path = file.oldPath ?? file.newPath ?? '?';
     if (file.kind !== 'modified' || file.binary || file.oldPath === null) return { status: 'unreadable', reason: `bug_inject.diff ${file.binary ? 'changes the binary file' : `has a ${file.kind} file,`} ${path}` };
     const out: ChangedLines = { removed: [], gaps: [] };
-    for (const hunk of file.hunks) {
-      // `old` is the next O line; an empty old side starts one past the line it follows (diff-types.ts).
-      let old = hunk.oldStart;
-      let previous = ' ';
-      for (const line of hunk.lines) {
-        const mark = line[0];
-        if (mark === '-') out.removed.push(old++);
-        else if (mark === ' ') old++;
-        else if (mark === '+' && previous !== '-' && previous !== '+') out.gaps.push(old - 1);
-        if (mark === '-' || mark === '+' || mark === ' ') previous = mark;
-      }
+    for (const run of changeRuns(file.hunks)) {
+      // A run that adds before it removes first inserts between O's lines oldStart − 1 and oldStart.
+      if (run.addsFirst) out.gaps.push(run.oldStart - 1);
+      run.removed.forEach((_, i) => out.removed.push(run.oldStart + i));
     }
     files.set(path, out);
   }

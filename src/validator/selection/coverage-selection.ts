@@ -22,7 +22,8 @@ export interface CoverageSelectionInput {
  * deleted or rewritten line is looked up itself; an insertion, or a line no line event marks
  * (`else:`, a statement's continuation line), by the nearest traced lines on either side, which
  * are what runs when control reaches that place. Full, with the reason, when a changed line also
- * ran outside any test (import time, session set-up: it reaches every test), when a changed file
+ * ran outside any test (import time, a fixture asked for at run time: it reaches every test; a broad
+ * fixture's set-up lines belong to every file using it, trace_lines.py), when a changed file
  * never ran, or when nothing would be left out. What this cannot see (state one test leaves for
  * another, a cache filled by the first caller, a subprocess) is what the audit is for.
  */

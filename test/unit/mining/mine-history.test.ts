@@ -54,7 +54,7 @@ describe('ssr mine on histories without a candidate (real git, no sandbox)', () 
 
   it('counts every commit by reason: merge, root, no test change, no code change', async () => {
     const summary = await mine(repo, 'full');
-    expect(summary).toMatchObject({ commitsListed: 5, scanned: 5, mined: 0, bugIds: [], shallow: false, stoppedBy: 'history-end', infrastructure: 0 });
+    expect(summary).toMatchObject({ commitsListed: 5, scanned: 5, mined: 0, bugIds: [], multiFile: 0, shallow: false, stoppedBy: 'history-end', infrastructure: 0, removedImages: [] });
     expect(summary.skipped).toMatchObject({ 'merge-commit': 1, 'root-commit': 1, 'no-test-change': 2, 'no-code-change': 1 });
     const lines = (await readFile(join(root, 'full', 'mined.jsonl'), 'utf8')).trim().split('\n');
     expect(lines).toHaveLength(5);

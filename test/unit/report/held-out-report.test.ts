@@ -44,6 +44,15 @@ describe('the run report with --eval-set', () => {
       expect(run.heldOutAtStart).toMatchObject({ policyVersion: 0, solved: 0, dir: 'eval/step-0' });
       const steps = run.steps.map((line, index) => (index === 1 ? { ...line, heldOut: heldOut(1, 0) } : line));
       expect(formatTextSummary({ ...run, steps })).toContain(`held-out solve rate (--eval-set, never trained on): start 0% (0/4), step ${steps[1]!.step} 25% (1/4); train/eval overlaps 0`);
+      // The report's chart: a step 0 opens the axis, where only the held-out line has a point
+      // (a run's steps count from 1; the fixture's from 0).
+      const fromOne = steps.map((line) => ({ ...line, step: line.step + 1 }));
+      const figure = solveRateFigure(renderRunReport({ ...run, steps: fromOne }, { linkBase: '' }));
+      expect(figure).toContain('data-series="held-out (--eval-set, never trained on)" data-points="2"');
+      expect(figure).toContain('held-out (--eval-set, never trained on) · step 0: 0');
+      expect(figure).not.toContain('order 1 · step 0:');
+      // Before any step is evaluated, the tile shows the starting policy's.
+      expect(renderRunReport(run, { linkBase: '' })).toContain('<div class="v">0%</div><div class="k">held-out solve rate of the starting policy (step 0) (0/4 attempts)</div>');
     } finally {
       await rm(dir, { recursive: true, force: true });
     }

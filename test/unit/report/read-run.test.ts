@@ -1,4 +1,4 @@
-import { cp, mkdir, mkdtemp, rm, writeFile, appendFile } from 'node:fs/promises';
+import { cp, mkdir, mkdtemp, readFile, rm, writeFile, appendFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -43,6 +43,14 @@ describe('readRun', () => {
     expect(child!.operators).toEqual(['replace-lines']);
     expect(child!.bugInject).toContain('diff --git a/pyledger/ledger.py');
     expect(child!.relDir).toBe(`bugs/${child!.id}`);
+  });
+
+  it('marks a run allowed to grade as the sandbox\'s only user (--allow-one-user-grading): its rewards may be forged', async () => {
+    const target = await copyRun('selfplay-trainer');
+    const config = JSON.parse(await readFile(join(target, 'run.json'), 'utf8')) as { config: Record<string, unknown> };
+    config.config.allowOneUserGrading = true;
+    await writeFile(join(target, 'run.json'), JSON.stringify(config));
+    expect((await readRun(target)).notes).toEqual([expect.stringMatching(/^WARNING: .*--allow-one-user-grading.*forged/)]);
   });
 
   it('ignores a torn last line of metrics.jsonl and episodes.jsonl, with a note for each', async () => {

@@ -1,4 +1,4 @@
-import { isPlainObject } from '../parse-json-body.js';
+import { argumentsObject, isPlainObject } from '../parse-json-body.js';
 import { scanJsonObject } from '../scan-json-object.js';
 import type { CallsParse, ParsedCall, ToolCallParser } from './tool-call-parser.js';
 
@@ -47,16 +47,7 @@ function readCalls(body: string, content: string): CallsParse {
 function toCall(value: unknown): ParsedCall | string {
   if (!isPlainObject(value) || typeof value.name !== 'string' || value.name.trim() === '') return 'a tool call needs a "name" string';
   // Llama's template says "parameters"; some fine-tunes write OpenAI's "arguments".
-  const args = value.parameters ?? value.arguments ?? {};
-  const decoded = typeof args === 'string' ? tryJson(args) : args;
-  if (!isPlainObject(decoded)) return `"parameters" of the call to "${value.name}" must be a JSON object`;
+  const decoded = argumentsObject(value.parameters ?? value.arguments ?? {});
+  if (!decoded) return `"parameters" of the call to "${value.name}" must be a JSON object`;
   return { name: value.name.trim(), arguments: decoded };
-}
-
-function tryJson(text: string): unknown {
-  try {
-    return JSON.parse(text);
-  } catch {
-    return undefined;
-  }
 }

@@ -1,4 +1,4 @@
-import { isPlainObject } from '../parse-json-body.js';
+import { argumentsObject, isPlainObject } from '../parse-json-body.js';
 import { scanJsonObject } from '../scan-json-object.js';
 import type { CallsParse, ParsedCall, ToolCallParser } from './tool-call-parser.js';
 
@@ -36,8 +36,8 @@ function readArray(body: string): CallsParse {
   const calls: ParsedCall[] = [];
   for (const entry of value) {
     if (!isPlainObject(entry) || typeof entry.name !== 'string' || entry.name.trim() === '') return { status: 'error', reason: `every call after ${MARKER} needs a "name" string` };
-    const args = typeof entry.arguments === 'string' ? tryJson(entry.arguments) : (entry.arguments ?? {});
-    if (!isPlainObject(args)) return { status: 'error', reason: `"arguments" of the call to "${entry.name}" must be a JSON object` };
+    const args = argumentsObject(entry.arguments ?? {});
+    if (!args) return { status: 'error', reason: `"arguments" of the call to "${entry.name}" must be a JSON object` };
     calls.push({ name: entry.name.trim(), arguments: args });
   }
   return { status: 'ok', calls, content: '' };
@@ -50,16 +50,8 @@ function readNamed(body: string): CallsParse {
   if (body[start] !== '{') return { status: 'error', reason: `the arguments of ${head[1]} after [ARGS] must be a JSON object` };
   const scan = scanJsonObject(body, start);
   if (scan.status === 'error') return { status: 'error', reason: `malformed JSON arguments of ${head[1]}: ${scan.reason}` };
-  const args = tryJson(body.slice(start, scan.end));
-  if (!isPlainObject(args)) return { status: 'error', reason: `malformed JSON arguments of ${head[1]}` };
+  const args = argumentsObject(body.slice(start, scan.end));
+  if (!args) return { status: 'error', reason: `malformed JSON arguments of ${head[1]}` };
   if (body.slice(scan.end).trim() !== '') return { status: 'error', reason: `unexpected text after the arguments of ${head[1]}: ${JSON.stringify(body.slice(scan.end).trim().slice(0, 30))}` };
   return { status: 'ok', calls: [{ name: head[1]!, arguments: args }], content: '' };
-}
-
-function tryJson(text: string): unknown {
-  try {
-    return JSON.parse(text);
-  } catch {
-    return undefined;
-  }
 }
