@@ -49,6 +49,8 @@ export class AheadProvider implements SandboxProvider {
    * before the ones announced after them instead of sharing the engine with them.
    */
   private readonly starts: PQueue;
+  /** Removals of unused starts still under way: {@link dispose} waits for them, so none outlives the command. */
+  private readonly removals = new Set<Promise<void>>();
   private disposed = false;
 
   constructor(
@@ -99,7 +101,8 @@ export class AheadProvider implements SandboxProvider {
   async dispose(): Promise<void> {
     this.disposed = true;
     const left = [...this.demands.values()].flatMap((demand) => demand.ready.splice(0));
-    await Promise.all(left.map((started) => this.discard(started)));
+    for (const started of left) this.discard(started);
+    await Promise.all([...this.removals]);
     await this.inner.dispose?.();
   }
 
@@ -117,12 +120,15 @@ export class AheadProvider implements SandboxProvider {
 
   /** More started than still announced: the newest starts go (the oldest are the likeliest ready). */
   private trim(demand: Demand): void {
-    while (demand.ready.length > demand.open) void this.discard(demand.ready.pop()!);
+    while (demand.ready.length > demand.open) this.discard(demand.ready.pop()!);
   }
 
-  private async discard(started: Promise<Sandbox>): Promise<void> {
+  /** Remove a start once it has settled (a failed one left nothing); best effort: the next run's sweep removes what a dead engine kept. */
+  private discard(started: Promise<Sandbox>): void {
     this.counts.unused += 1;
-    await started.then((sandbox) => sandbox.dispose(), () => undefined).catch(() => undefined);
+    const removal = started.then((sandbox) => sandbox.dispose(), () => undefined).catch(() => undefined);
+    this.removals.add(removal);
+    void removal.finally(() => this.removals.delete(removal));
   }
 }
 

@@ -30,7 +30,7 @@ describe('AheadProvider (validation starts the sandboxes its queued runs will as
     expect((await rejection(reservations[0]!.acquire())).code).toBe('internal');
   });
 
-  it('removes a start whose demand went away (a cancelled run) and starts nothing for it', async () => {
+  it('removes a start whose demand went away (a cancelled run), and a later announcement starts its own', async () => {
     const fake = new FakeProvider();
     const ahead = new AheadProvider(fake, 3);
     const kept = ahead.reserve(template());
@@ -49,6 +49,20 @@ describe('AheadProvider (validation starts the sandboxes its queued runs will as
     await tick();
     fake.settleAll();
     expect((await late).id).toBe('box-3');
+  });
+
+  it('waits on dispose for the removal of a start given back while it was still starting', async () => {
+    const fake = new FakeProvider();
+    const ahead = new AheadProvider(fake, 1);
+    ahead.reserve(template()).release();
+    await tick();
+    let disposed = false;
+    const disposing = ahead.dispose().then(() => (disposed = true));
+    await tick();
+    expect(disposed).toBe(false);
+    fake.settleAll();
+    await disposing;
+    expect(fake.started.map((start) => start.sandbox.disposed)).toEqual([1]);
   });
 
   it('keeps templates apart, passes plain acquires through, and removes what waits on dispose', async () => {
