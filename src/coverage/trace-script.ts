@@ -11,9 +11,29 @@ export function traceLinesPath(): string {
   return packagePath('src', 'coverage', 'trace_lines.py');
 }
 
-let cached: string | undefined;
+/**
+ * `v8_lines.py`: the same per-test-file map for a JS suite, read from Node's V8 coverage (a Node
+ * process that loaded exactly one test file is that file's). One script for the same two users;
+ * its map is what `trace_lines.py --query` reads.
+ */
+export function v8LinesPath(): string {
+  return packagePath('src', 'coverage', 'v8_lines.py');
+}
+
+const cached = new Map<string, string>();
 
 /** The text of {@link traceLinesPath}, read once. */
 export function traceLinesScript(): string {
-  return (cached ??= readFileSync(traceLinesPath(), 'utf8'));
+  return readOnce(traceLinesPath());
+}
+
+/** The text of {@link v8LinesPath}, read once. */
+export function v8LinesScript(): string {
+  return readOnce(v8LinesPath());
+}
+
+function readOnce(path: string): string {
+  let text = cached.get(path);
+  if (text === undefined) cached.set(path, (text = readFileSync(path, 'utf8')));
+  return text;
 }

@@ -69,7 +69,8 @@ run_env=(env); run_as=(); sup=()
 if [ "$guard" = 1 ]; then
   if command -v tar > /dev/null; then base64 -d <<< "$g_tar" | tar -xof - -C "$g_dir"
   else base64 -d <<< "$g_tar" | python3 -c 'import sys, tarfile; tarfile.open(fileobj=sys.stdin.buffer, mode="r|").extractall(sys.argv[1])' "$g_dir"; fi
-  sup=(python3 "$g_dir/s/${GUARD_SUPERVISOR_MODULE}.py" "$g_dir/o")
+  # -I -S: no site scan and no PYTHON* variables of the image for the interpreter that holds the key.
+  sup=(python3 -I -S "$g_dir/s/${GUARD_SUPERVISOR_MODULE}.py" "$g_dir/o")
   # The log is the driver's alone (mode 0600): the tests write to it through the stdout they are
   # given, never read it back (a runner's nonce, declared in it at the end, must stay unseen).
   log_f="$g_dir/test.log"; (umask 077; : > "$log_f")

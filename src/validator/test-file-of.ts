@@ -1,6 +1,11 @@
 /** A JS test id of the default parsers: the file (a JS/TS source path), then " > " and names. */
 const JS_ID = /^([^\s>][^>]*\.[cm]?[jt]sx?)(?: > |$)/;
 
+/** The test file of a JS parser's id (`test/calc.test.mjs > suite > adds`, or the file alone), null for any other id. */
+export function jsTestFileOf(id: string): string | null {
+  return JS_ID.exec(id)?.[1] ?? null;
+}
+
 /**
  * The test file a test id belongs to, from the ids the artifact's parser prints, without knowing
  * the runner: a pytest node id starts with its path (`tests/test_x.py::Class::test[p]`); a dotted
@@ -12,8 +17,8 @@ const JS_ID = /^([^\s>][^>]*\.[cm]?[jt]sx?)(?: > |$)/;
 export function testFileOf(id: string, testFiles: readonly string[]): string {
   const colons = id.indexOf('::');
   if (colons > 0) return id.slice(0, colons);
-  const js = JS_ID.exec(id);
-  if (js) return js[1]!;
+  const js = jsTestFileOf(id);
+  if (js !== null) return js;
   let best: { file: string; length: number } | undefined;
   for (const file of testFiles) {
     const module = file.replace(/\.py$/, '').split('/').join('.');

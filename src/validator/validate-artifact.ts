@@ -136,7 +136,8 @@ export async function validateArtifact(artifact: BugArtifact, options: ValidateO
   }
   const testTimeoutMs = resolveTestTimeoutMs(options.repo, options.testTimeoutMs);
   const plan = await planSelection({ ...options, bugFiles, bugInject: artifact.bugInject, testScript: artifact.testScript, testFiles: artifact.testFiles, testTimeoutMs, mode, full, onTrace: () => counter.add('coverage', 'full') });
-  const selected = plan.status === 'selected' ? runnerFor(artifact, options, bugFiles, count('restricted'), plan.env) : undefined;
+  // A JS selection runs a restricted copy of the runner's script; a Python one, the same script with PYTEST_ADDOPTS.
+  const selected = plan.status === 'selected' ? runnerFor(plan.testScript ? { ...artifact, testScript: plan.testScript } : artifact, options, bugFiles, count('restricted'), plan.env) : undefined;
   planned = true;
   restricted = selected !== undefined;
   if (buggyBeforePlan > 0) counter.add(kindOf('buggy', restricted), 'full', buggyBeforePlan);

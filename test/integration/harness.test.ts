@@ -94,6 +94,8 @@ describe('runTests (docker, tiny repo)', () => {
     // The interpreters outside the tests: the supervisor (which also locks and checks the test
     // material) and the parser; the lock and the check had one each before.
     expect(named('python3').filter((line) => line !== 'python3 -m')).toHaveLength(2);
+    // The supervisor's interpreter scans no site and reads no PYTHON* variable of the image.
+    expect(named('python3')).toContain('python3 -I');
     // Besides pytest, before: 45 (14 mkdir, 9 ln, 3 chmod, 11 base64, 4 date, 4 python3, id, head); now 11.
     expect(report.starts.length, report.starts.join(' | ')).toBeLessThanOrEqual(15);
   });

@@ -12,7 +12,8 @@ import { injectorPrompts } from '../../src/roles/role-prompts.js';
 import { createProvider } from '../../src/sandbox/sandbox-factory.js';
 import { BaselineCache } from '../../src/validator/baseline-cache.js';
 import { validateArtifact } from '../../src/validator/validate-artifact.js';
-import { readTextFile } from '../../src/policy/procedural/injector/read-text-file.js';
+import { PAGE_BYTES, readTextFile } from '../../src/policy/procedural/injector/read-text-file.js';
+import { readTextFiles } from '../../src/policy/procedural/injector/read-text-files.js';
 import type { Program } from '../../src/policy/procedural/program.js';
 import { ProceduralPolicy } from '../../src/policy/procedural/procedural-policy.js';
 import type { SandboxTemplate } from '../../src/sandbox/sandbox.js';
@@ -43,22 +44,43 @@ describe('reading a ~100 kB file of long lines in a real Docker sandbox', () => 
     template = await dockerTemplate(await tinyRepo());
   });
 
-  it('the procedural Injector reads it exactly, page by page', async () => {
+  it('the procedural Injector reads it exactly, page by page, and small files several to a call', async () => {
     expect(Buffer.byteLength(content)).toBeGreaterThan(90_000);
+    // Small files whose contents look like the batch's own markers, end without a newline, or are empty.
+    const small: Record<string, string> = {
+      'tests/a b.py': '@@FILE 3 x.py\nabc\n@@END\n',
+      'tests/ü.py': 'naïve = "ß"\n\n',
+      'tests/empty.py': '',
+      'tests/last.py': 'x = 1',
+    };
     let read: string | null | undefined;
-    async function* program(): Program {
+    let batch: Map<string, string | null> | undefined;
+    let program = async function* (): Program {
       read = yield* readTextFile('tests/test_big.py', 'Read the big test file.');
       return 'done';
-    }
+    };
     await withSandbox(template, async (sandbox) => {
       await sandbox.writeFile('/repo/tests/test_big.py', content);
-      const exit = await runAgent({
+      for (const [path, text] of Object.entries(small)) await sandbox.writeFile(`/repo/${path}`, text);
+      const play = async () => (await runAgent({
         policy: new ProceduralPolicy({ programs: { injector: program } }), sandbox, role: 'injector', systemPrompt: 's', userPrompt: 'u',
         tools: toolsForRole('injector'), episodeId: 'read-big', seed: 0,
-      });
-      expect(exit.turns).toBeGreaterThanOrEqual(Math.ceil(Buffer.byteLength(content) / 12_000));
+      })).turns;
+      const turnsBefore = await play();
+      // A page per PAGE_BYTES (one more where pages back off to character boundaries), and the closing turn.
+      const pages = Math.ceil(Buffer.byteLength(content) / PAGE_BYTES);
+      expect(turnsBefore).toBeGreaterThanOrEqual(pages + 1);
+      expect(turnsBefore).toBeLessThanOrEqual(pages + 2);
+      const files = [...Object.entries(small).map(([path, text]) => ({ path, bytes: Buffer.byteLength(text) })), { path: 'tests/none.py', bytes: 10 }];
+      program = async function* (): Program {
+        batch = yield* readTextFiles(files, () => 'Read the small files.');
+        return 'done';
+      };
+      // One call for the five (and the closing turn).
+      expect(await play()).toBe(2);
     });
     expect(read === content, `read ${read?.length ?? 'null'} of ${content.length} characters`).toBe(true);
+    expect(Object.fromEntries(batch ?? [])).toEqual({ ...small, 'tests/none.py': null });
   }, 120_000);
 
   it("a model's cat is cut with a note naming the command of the next page, which shows what follows", async () => {

@@ -190,8 +190,13 @@ def _on_compile(args):
             report("test-code-replaced", "compile as %s by %s" % (os.fsdecode(filename), caller))
 
 
+# The events the hook acts on (with the exec family, by prefix): tested first, in C, because the
+# hook runs for every event of the process and most (attribute reads, exec, import) are not these.
+_WATCHED = frozenset(("compile", "open", "object.__setattr__", "object.__delattr__") + tuple(_PATH_EVENTS) + tuple(_REPO_CALLER_EVENTS))
+
+
 def _hook(event, args):
-    if _state["busy"]:
+    if (event not in _WATCHED and not event.startswith(_EXEC_EVENTS)) or _state["busy"]:
         return
     if event == "compile":
         if len(args) > 1 and isinstance(args[1], str) and not args[1].startswith("<"):
@@ -202,9 +207,6 @@ def _hook(event, args):
                 pass
             finally:
                 _state["busy"] = False
-        return
-    if event != "open" and event != "object.__setattr__" and event != "object.__delattr__" and event not in _PATH_EVENTS \
-            and event not in _REPO_CALLER_EVENTS and not event.startswith(_EXEC_EVENTS):
         return
     _state["busy"] = True
     try:

@@ -102,12 +102,23 @@ def _module_changes(module, rel, config):
     return ["test-code-replaced:%s::%s" % (rel, name) for name in changed]
 
 
+def _may_be_test_file(filename, names):
+    """False only when `filename` cannot resolve to a test file: it is not a link and its name is
+    none of theirs (a path keeps its last name through realpath unless that name is a link). Skips
+    a realpath, a few system calls, for each of the hundreds of modules a pytest process holds."""
+    if type(filename) is not str:  # a str subclass's methods could lie about its name
+        return True
+    name = os.path.basename(filename)
+    return name in names or name in ("", ".", "..") or os.path.islink(os.path.join(ssr_guard_audit.ROOT, filename))
+
+
 def changed_test_code(config, items):
     """Tampering entries for test code that is not what its pristine file compiles to."""
     changes = []
+    names = {rel.rsplit("/", 1)[-1] for rel in ssr_guard_audit.PRISTINE}
     for module in list(sys.modules.values()):
         filename = getattr(module, "__file__", None)
-        rel = ssr_guard_audit.relative(filename) if filename else None
+        rel = ssr_guard_audit.relative(filename) if filename and _may_be_test_file(filename, names) else None
         if rel in ssr_guard_audit.PRISTINE:
             changes.extend(_module_changes(module, rel, config))
     for item in items:

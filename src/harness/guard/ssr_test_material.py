@@ -25,7 +25,6 @@ configuration by name (pytest.ini, tox.ini, setup.cfg, pyproject.toml, package.j
 configs, ...). Data files under tests/ are not material: a suite may write its own fixtures there.
 Stdlib only; Python 3.6+.
 """
-import hashlib
 import json
 import os
 import re
@@ -70,6 +69,8 @@ def material(repo):
 
 
 def digest(path):
+    import hashlib  # noqa: PLC0415 (the test process imports this module for is_material alone)
+
     h = hashlib.sha256()
     try:
         with open(path, "rb") as handle:

@@ -4,7 +4,7 @@ import type { ProgramStep, Steps } from './program.js';
  * The procedural Injector's phases, in the order an episode meets them: `discover` (helper
  * scripts, the file listing, the clean run), `trace` (the traced clean run: which tests execute
  * which lines), `memo` (packing those two runs' files for the run's later episodes, or writing
- * an earlier episode's back: see DiscoveryMemo), `read` (code files, the history log, the coverage lookup), `rejected` / `kept`
+ * an earlier episode's back, after waiting for it when it is still under way: see DiscoveryMemo, sharedDiscovery), `read` (code files, the history log, the coverage lookup), `rejected` / `kept`
  * (the runs of candidate changes that were thrown away / kept), `confirm` (B: a kept change
  * applied again, or a combination run and each file reverted), `weaken` (hiding the bug in the
  * oracle files, with its runs), `write` (the artifact files and the submission).

@@ -1,11 +1,20 @@
-import Docker from 'dockerode';
+import { createRequire } from 'node:module';
+import type Docker from 'dockerode';
 import { EngineError, errorMessage } from '../../util/engine-error.js';
 
 let shared: Docker | undefined;
 
+/**
+ * dockerode's client class, loaded at its first use: it pulls in ssh2 and a gRPC stack, about a
+ * tenth of a second of CPU that `ssr <command> --help`, a usage error or a bubblewrap run never needs.
+ */
+export function dockerode(): typeof Docker {
+  return createRequire(import.meta.url)('dockerode') as typeof Docker;
+}
+
 /** One dockerode client per process; honours DOCKER_HOST like the docker CLI, unless {@link useDockerEngine} chose another. */
 export function dockerClient(): Docker {
-  shared ??= new Docker();
+  shared ??= new (dockerode())();
   return shared;
 }
 

@@ -1,5 +1,6 @@
-import Docker from 'dockerode';
+import type Docker from 'dockerode';
 import { EngineError, errorMessage } from '../../util/engine-error.js';
+import { dockerode } from '../docker/docker-client.js';
 import type { EngineAddress } from './engine-address.js';
 import { engineFacts, engineProblems, type EngineFacts } from './engine-info.js';
 
@@ -56,7 +57,7 @@ export function unreachableReason(address: EngineAddress, error: unknown): strin
  * answers but cannot run sandboxes as ssr needs (see engineProblems); both name the engine and the fix.
  */
 export async function probeEngine(address: EngineAddress, timeoutMs = ENGINE_PROBE_TIMEOUT_MS): Promise<ProbedEngine> {
-  const docker = new Docker(address.options);
+  const docker = new (dockerode())(address.options);
   let facts: EngineFacts;
   try {
     await timeout(docker.ping(), timeoutMs, address.name);

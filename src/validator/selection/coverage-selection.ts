@@ -14,6 +14,8 @@ export interface CoverageSelectionInput {
   ranFiles: readonly string[];
   /** test_files.txt: always run (test_weaken.diff edits them, and B's failing tests are in them). */
   listed: readonly string[];
+  /** What a line marked {@link OUTSIDE_TESTS} ran in, for the reason (the Python trace's words by default). */
+  outside?: string;
 }
 
 /**
@@ -37,7 +39,7 @@ export function selectByCoverage(input: CoverageSelectionInput): TestSelection {
     if (!perLine || perLine.size === 0) return { status: 'full', reason: `no test executes any line of ${file}` };
     for (const line of linesToLookUp(perLine, lines)) {
       const contexts = perLine.get(line)!;
-      if (contexts.has(OUTSIDE_TESTS)) return { status: 'full', reason: `${file}:${line} runs outside any test (import time or session set-up)` };
+      if (contexts.has(OUTSIDE_TESTS)) return { status: 'full', reason: `${file}:${line} runs ${input.outside ?? 'outside any test (import time or session set-up)'}` };
       for (const context of contexts) kept.add(context);
     }
   }

@@ -6,6 +6,7 @@ import type { BaselineCache } from '../baseline-cache.js';
 import type { StateRunner } from '../state-runs.js';
 import { readPythonSources } from './read-sources.js';
 import { coverageSelection } from './coverage-plan.js';
+import { jsCoverageSelection, jsTestFilesOf } from './js-coverage-plan.js';
 import { pytestIgnoreOptions, selectTests, type TestSelection } from './select-tests.js';
 
 /** `--select-tests` / repos.yaml `test_selection.mode`. */
@@ -45,7 +46,7 @@ export interface SelectionPlanInput {
 
 export type SelectionPlan =
   | { status: 'full'; reason: string }
-  | { status: 'selected'; by: SelectionBasis; keptTestFiles: number; testFiles: number; env: Record<string, string> };
+  | { status: 'selected'; by: SelectionBasis; keptTestFiles: number; testFiles: number; env: Record<string, string>; testScript?: string };
 
 /**
  * Whether this bug's states run selected tests, and which: after O's full run (cached across the
@@ -53,12 +54,20 @@ export type SelectionPlan =
  * guard's records. The test files that execute the changed lines in O's traced run come first, on
  * any suite (`auto` and `always`); when the coverage cannot say (coverageSelection's reasons), the
  * import graph selects where `always` asks or `auto` finds the clean suite at least `above_s` long.
+ * A JS suite (its ids `file > names`) selects by V8 coverage only (jsCoverageSelection): its states
+ * run a restricted copy of the runner's script (`testScript`) instead of an environment variable.
  */
 export async function planSelection(input: SelectionPlanInput): Promise<SelectionPlan> {
   if (input.mode === 'never') return { status: 'full', reason: 'test selection is off (never)' };
   if (input.bugFiles.length === 0) return { status: 'full', reason: 'bug_inject.diff changes no file' };
   const original = await input.full.get('original');
   if (original.status !== 'ran' || original.report.timedOut || original.report.parserFailure) return { status: 'full', reason: 'the original run gave no clean status map' };
+  const jsFiles = jsTestFilesOf(original.report.statuses);
+  if (jsFiles !== null) {
+    const byCoverage = await jsCoverageSelection({ ...input, listed: input.testFiles, original: original.report, testTimeoutS: input.testTimeoutMs / 1000 }, jsFiles);
+    if (byCoverage.status === 'full') return byCoverage;
+    return { status: 'selected', by: 'coverage', keptTestFiles: byCoverage.keptTestFiles, testFiles: byCoverage.testFiles, env: {}, testScript: byCoverage.testScript };
+  }
   if (!isGuardedRun(original.report.guard, original.report.statuses)) return { status: 'full', reason: 'the tests do not run under pytest (with the guard): no way to leave test files out' };
   const byCoverage = await coverageSelection({
     ...input,

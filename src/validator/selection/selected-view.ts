@@ -1,5 +1,6 @@
 import type { StatusMap } from '../../harness/test-report.js';
 import type { StateRun } from '../state-runs.js';
+import { jsTestFileOf } from '../test-file-of.js';
 
 /**
  * A state's full-suite map, from a selected run: the selected tests' statuses from the state's
@@ -24,8 +25,16 @@ export function mergeSelected(originalFull: StateRun, originalSelected: StateRun
  */
 export function asSelected(originalFull: StatusMap, originalSelected: StatusMap, full: StatusMap): StatusMap {
   const out: StatusMap = {};
+  // A JS selection runs whole test files: an id O never had (a file that no longer loads reports
+  // the file itself) is the selected run's too when its file is one the selection ran.
+  const keptJsFiles = new Set(Object.keys(originalSelected).flatMap((id) => jsTestFileOf(id) ?? []));
+  const keptJs = (id: string): boolean => {
+    const file = jsTestFileOf(id);
+    return file !== null && keptJsFiles.has(file);
+  };
+  const selects = (id: string): boolean => id in originalSelected || (!(id in originalFull) && keptJs(id));
   for (const [id, status] of Object.entries(originalFull)) if (!(id in originalSelected)) out[id] = status;
-  for (const [id, status] of Object.entries(full)) if (id in originalSelected) out[id] = status;
+  for (const [id, status] of Object.entries(full)) if (selects(id)) out[id] = status;
   return out;
 }
 

@@ -19,14 +19,21 @@ async function loadedPackages(command: string): Promise<string[]> {
 }
 
 describe('start-up of one command', () => {
-  // The Kubernetes client alone is over a second of CPU: a Docker run must not load it.
-  it('ssr validate loads dockerode but not the Kubernetes client', async () => {
+  // The Kubernetes client alone is over a second of CPU: a Docker run must not load it. dockerode
+  // (ssh2, gRPC: a tenth of a second) comes at the first Docker call, which --help never makes.
+  it('ssr validate loads neither dockerode nor the Kubernetes client at start', async () => {
     const loaded = await loadedPackages('validate');
-    expect(loaded).toContain('dockerode');
+    expect(loaded).toContain('yaml');
+    expect(loaded).not.toContain('dockerode');
+    expect(loaded).not.toContain('ssh2');
     expect(loaded).not.toContain('@kubernetes/client-node');
     // Not for a repo named by its id with no terminal: the progress bar, and simple-git (seen
     // through its own dependency: its ESM entry is not in require's cache), for a path's HEAD only.
     expect(loaded).not.toContain('cli-progress');
     expect(loaded).not.toContain('@kwsites/file-exists');
+  });
+
+  it('ssr corpus loads no dockerode at start either', async () => {
+    expect(await loadedPackages('corpus')).not.toContain('dockerode');
   });
 });

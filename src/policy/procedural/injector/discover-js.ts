@@ -2,8 +2,9 @@ import type { JsRunner } from '../../../harness/js-test-files.js';
 import { RUNNER_NAMES } from '../../../harness/runner-names.js';
 import { bash, type Steps } from '../program.js';
 import { runLimitSeconds } from '../run-limits.js';
-import type { Discovery } from './discover.js';
-import { memoKey, memoOf, restoreDiscovery, saveDiscovery, TREE_KEY_COMMAND, type DiscoveryMemos } from './discovery-memo.js';
+import type { DiscoverOptions, Discovery } from './discover.js';
+import { memoKey, saveDiscovery, TREE_KEY_COMMAND } from './discovery-memo.js';
+import { sharedDiscovery, sharing } from './shared-discovery.js';
 import { injectorAssets } from './injector-assets.js';
 import { heredoc, jsSetupCommand, runCommand, TEST_MAP, WORK_DIR } from './injector-commands.js';
 import { classifyJsFiles, coverableByV8 } from './js-files.js';
@@ -23,7 +24,7 @@ const V8_RUNNERS: ReadonlySet<JsRunner> = new Set(['node-test', 'mocha', 'tape',
  * code is plain JavaScript under a runner that does not transform it, record which lines ran
  * with Node's own V8 coverage. Without coverage, files are drawn by size.
  */
-export async function* discoverJs(runner: JsRunner, options: { coverage: boolean; maxRunS: number; memos?: DiscoveryMemos }): Steps<Discovery> {
+export async function* discoverJs(runner: JsRunner, options: Omit<DiscoverOptions, 'runner'>): Steps<Discovery> {
   const listing = yield bash(`${jsSetupCommand(injectorAssets(), runner)}\n${TREE_KEY_COMMAND}`, 'Write my helper scripts to /tmp and list the JavaScript and TypeScript files of the repo.');
   if (!listing.ok) return { status: 'failed', reason: `setup failed: ${listing.text.slice(-300)}` };
   const sourceFiles = parseSourceListing(listing.text);
@@ -32,23 +33,24 @@ export async function* discoverJs(runner: JsRunner, options: { coverage: boolean
 
   const suite: TestSuite = { kind: 'js', runner };
   const key = memoKey(listing.text, { runner, coverage: options.coverage, maxRunS: options.maxRunS });
-  const memo = memoOf(options.memos, key);
-  const restored = memo !== null && (yield* restoreDiscovery(memo));
-  const clean = { limit: 50, timeoutS: options.maxRunS };
-  const cleanText = restored ? memo.cleanText : (yield bash(runCommand(suite, 'o', clean), `Run the whole test suite once with ${RUNNER_NAMES[runner]} to see which tests pass.`)).text;
-  const baseline = parseRunSummary(cleanText);
-  if (!baseline || baseline.passed === 0) return { status: 'failed', reason: `no test passes on the original repository (${RUNNER_NAMES[runner]})` };
-  // The runner names every file it ran, whatever its name patterns: those are test files, never code.
-  for (const key of baseline.groups.keys()) if (sourceFiles.has(key)) testFiles.add(key);
-  const codeFiles = listed.filter((file) => !testFiles.has(file));
-  const cleanMs = Number(baseline.markers.get('ms'));
-  const runLimitS = Number.isFinite(cleanMs) ? runLimitSeconds(cleanMs / 1000, options.maxRunS) : options.maxRunS;
-  const facts: RepoFacts = { sourceFiles, testFiles, codeFiles, suite, baseline, perFile: countsPerFile(baseline, suite, testFiles), coverage: null, runLimitS };
-  const traces = options.coverage && V8_RUNNERS.has(runner) && codeFiles.every(coverableByV8);
-  const traceText = !traces ? null : restored ? memo.traceText : yield* traceV8Coverage(suite, codeFiles, [...testFiles], options.maxRunS);
-  if (traceText !== null) facts.coverage = coverageOf(traceText);
-  if (!restored && key !== null && options.memos && (traceText === null || facts.coverage !== null)) yield* saveDiscovery(options.memos, key, { suite, cleanText, traceText });
-  return { status: 'ok', facts };
+  return yield* sharedDiscovery(sharing(options, key), async function* (memo): Steps<Discovery> {
+    const restored = memo !== null;
+    const clean = { limit: 50, timeoutS: options.maxRunS };
+    const cleanText = restored ? memo.cleanText : (yield bash(runCommand(suite, 'o', clean), `Run the whole test suite once with ${RUNNER_NAMES[runner]} to see which tests pass.`)).text;
+    const baseline = parseRunSummary(cleanText);
+    if (!baseline || baseline.passed === 0) return { status: 'failed', reason: `no test passes on the original repository (${RUNNER_NAMES[runner]})` };
+    // The runner names every file it ran, whatever its name patterns: those are test files, never code.
+    for (const key of baseline.groups.keys()) if (sourceFiles.has(key)) testFiles.add(key);
+    const codeFiles = listed.filter((file) => !testFiles.has(file));
+    const cleanMs = Number(baseline.markers.get('ms'));
+    const runLimitS = Number.isFinite(cleanMs) ? runLimitSeconds(cleanMs / 1000, options.maxRunS) : options.maxRunS;
+    const facts: RepoFacts = { sourceFiles, testFiles, codeFiles, suite, baseline, perFile: countsPerFile(baseline, suite, testFiles), coverage: null, runLimitS };
+    const traces = options.coverage && V8_RUNNERS.has(runner) && codeFiles.every(coverableByV8);
+    const traceText = !traces ? null : restored ? memo.traceText : yield* traceV8Coverage(suite, codeFiles, [...testFiles], options.maxRunS);
+    if (traceText !== null) facts.coverage = coverageOf(traceText);
+    if (!restored && key !== null && options.memos && (traceText === null || facts.coverage !== null)) yield* saveDiscovery(options.memos, key, { suite, cleanText, traceText });
+    return { status: 'ok', facts };
+  });
 }
 
 async function* traceV8Coverage(suite: TestSuite, codeFiles: readonly string[], testFiles: readonly string[], timeoutS: number): Steps<string> {

@@ -7,7 +7,8 @@ import { heredoc, runCommand, setupCommand, TEST_MAP, WORK_DIR } from './injecto
 import { classifyPyFiles, countsPerFile, coverageOf, parseSourceListing, type SourceFile, type RepoFacts } from './repo-facts.js';
 import { runLimitSeconds } from '../run-limits.js';
 import { parseRunSummary } from './run-summary.js';
-import { memoKey, memoOf, restoreDiscovery, saveDiscovery, TREE_KEY_COMMAND, type DiscoveryMemos } from './discovery-memo.js';
+import { memoKey, saveDiscovery, TREE_KEY_COMMAND, type DiscoveryMemos } from './discovery-memo.js';
+import { sharedDiscovery, sharing } from './shared-discovery.js';
 import type { TestSuite } from './test-suite.js';
 
 /** Discovery's outcome: the facts, or why the repo cannot be played. */
@@ -29,31 +30,32 @@ export async function* discover(options: DiscoverOptions): Steps<Discovery> {
   if (codeFiles.length === 0) return { status: 'failed', reason: 'the repository has no Python code files' };
 
   const key = memoKey(listing.text, { runner: 'pytest', coverage: options.coverage, maxRunS: options.maxRunS });
-  const memo = memoOf(options.memos, key);
-  const restored = memo !== null && (yield* restoreDiscovery(memo));
-  let suite: TestSuite = restored ? memo.suite : { kind: 'pytest' };
-  const clean = { limit: 50, timeoutS: options.maxRunS };
-  let cleanText = restored ? memo.cleanText : (yield bash(runCommand(suite, 'o', clean), 'Run the whole test suite once with pytest to see which tests pass.')).text;
-  let baseline = parseRunSummary(cleanText);
-  if (!restored && (!baseline || baseline.passed === 0)) {
-    suite = { kind: 'unittest', startDir: unittestStartDir(testFiles, sourceFiles) };
-    const why = 'pytest found no passing tests; try the standard library unittest runner instead.';
-    cleanText = (yield bash(runCommand(suite, 'o', clean), why)).text;
-    baseline = parseRunSummary(cleanText);
-  }
-  if (!baseline || baseline.passed === 0) return { status: 'failed', reason: 'no test passes on the original repository (pytest and unittest tried)' };
-  // pytest names every file it ran: a large repo's test files beyond the listing's cut are known too.
-  if (suite.kind === 'pytest') for (const key of baseline.groups.keys()) if (key.endsWith('.py')) testFiles.add(key);
-  // Unknown time (no marker): the cap, as before the clean run was timed.
-  const cleanMs = Number(baseline.markers.get('ms'));
-  const runLimitS = Number.isFinite(cleanMs) ? runLimitSeconds(cleanMs / 1000, options.maxRunS) : options.maxRunS;
-  const facts: RepoFacts = { sourceFiles, testFiles, codeFiles, suite, baseline, perFile: countsPerFile(baseline, suite, testFiles), coverage: null, runLimitS };
-  // Tracing slows the suite several times over: it gets the cap, not the clean run's limit.
-  const traceText = !options.coverage ? null : restored ? memo.traceText : yield* traceCoverage(suite, codeFiles, options.maxRunS);
-  if (traceText !== null) facts.coverage = coverageOf(traceText);
-  // A trace that failed is not kept: the next episode tries it again.
-  if (!restored && key !== null && options.memos && (traceText === null || facts.coverage !== null)) yield* saveDiscovery(options.memos, key, { suite, cleanText, traceText });
-  return { status: 'ok', facts };
+  return yield* sharedDiscovery(sharing(options, key), async function* (memo): Steps<Discovery> {
+    const restored = memo !== null;
+    let suite: TestSuite = restored ? memo.suite : { kind: 'pytest' };
+    const clean = { limit: 50, timeoutS: options.maxRunS };
+    let cleanText = restored ? memo.cleanText : (yield bash(runCommand(suite, 'o', clean), 'Run the whole test suite once with pytest to see which tests pass.')).text;
+    let baseline = parseRunSummary(cleanText);
+    if (!restored && (!baseline || baseline.passed === 0)) {
+      suite = { kind: 'unittest', startDir: unittestStartDir(testFiles, sourceFiles) };
+      const why = 'pytest found no passing tests; try the standard library unittest runner instead.';
+      cleanText = (yield bash(runCommand(suite, 'o', clean), why)).text;
+      baseline = parseRunSummary(cleanText);
+    }
+    if (!baseline || baseline.passed === 0) return { status: 'failed', reason: 'no test passes on the original repository (pytest and unittest tried)' };
+    // pytest names every file it ran: a large repo's test files beyond the listing's cut are known too.
+    if (suite.kind === 'pytest') for (const key of baseline.groups.keys()) if (key.endsWith('.py')) testFiles.add(key);
+    // Unknown time (no marker): the cap, as before the clean run was timed.
+    const cleanMs = Number(baseline.markers.get('ms'));
+    const runLimitS = Number.isFinite(cleanMs) ? runLimitSeconds(cleanMs / 1000, options.maxRunS) : options.maxRunS;
+    const facts: RepoFacts = { sourceFiles, testFiles, codeFiles, suite, baseline, perFile: countsPerFile(baseline, suite, testFiles), coverage: null, runLimitS };
+    // Tracing slows the suite several times over: it gets the cap, not the clean run's limit.
+    const traceText = !options.coverage ? null : restored ? memo.traceText : yield* traceCoverage(suite, codeFiles, options.maxRunS);
+    if (traceText !== null) facts.coverage = coverageOf(traceText);
+    // A trace that failed is not kept: the next episode tries it again.
+    if (!restored && key !== null && options.memos && (traceText === null || facts.coverage !== null)) yield* saveDiscovery(options.memos, key, { suite, cleanText, traceText });
+    return { status: 'ok', facts };
+  });
 }
 
 /** What discovery is told: whether to trace, the run cap, the runner the prompt names, and the policy's memos (see DiscoveryMemo). */
@@ -62,6 +64,8 @@ export interface DiscoverOptions {
   maxRunS: number;
   runner?: TestRunner | null;
   memos?: DiscoveryMemos;
+  /** Told how long the episode waited for another episode's discovery of the same tree, ms. */
+  onWait?: (ms: number) => void;
 }
 
 async function* traceCoverage(suite: TestSuite, codeFiles: readonly string[], timeoutS: number): Steps<string> {

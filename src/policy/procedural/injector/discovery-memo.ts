@@ -8,7 +8,8 @@ import type { TestSuite } from './test-suite.js';
  * golden gate quarantined flaky tests before any episode). The first episode to finish them keeps
  * what the later steps read back: the clean and traced runs' printed summaries, and o.json and
  * the test map as a base64 tar.gz read out of its sandbox in pages; a later episode writes those
- * two files into its own sandbox in one command instead of running the suite twice.
+ * two files into its own sandbox in one command instead of running the suite twice. An episode
+ * that starts while another is discovering the same tree waits for it (see sharedDiscovery).
  */
 export interface DiscoveryMemo {
   suite: TestSuite;
@@ -34,7 +35,7 @@ export const TREE_KEY_COMMAND =
 export const MEMO_FILE = `${WORK_DIR}/discovery.b64`;
 
 /** Base64 characters read back per page (the tool's output cap is 16 KiB). */
-export const PAGE_CHARS = 12_000;
+export const PAGE_CHARS = 16_000;
 /** Pages read back at most: each costs a turn, so a map larger than this is not kept. */
 export const MAX_PAGES = 16;
 

@@ -32,7 +32,9 @@ export function planDoctestWeakening(source: string, file: string, targets: read
   }
   const edits: LineEdit[] = [];
   let current = source;
-  // Bottom-up, so the line numbers of the spans still to do stay valid.
+  // Bottom-up, so the line numbers of the spans still to do stay valid, and made in that order: each
+  // search block is unique in the text the edits before it leave (an example repeated in another
+  // docstring made one ambiguous when they were made top-down: "search block found 2 times").
   for (const span of mergeSpans(spans).reverse()) {
     const next = deleteLines(current, span);
     const edit = lineEditBetween(current, next);
@@ -40,7 +42,7 @@ export function planDoctestWeakening(source: string, file: string, targets: read
     edits.push(edit);
     current = next;
   }
-  return { edits: edits.reverse(), deletedTests: [...new Set(deletedTests)], deletedAssertions, unresolved, after: current };
+  return { edits, deletedTests: [...new Set(deletedTests)], deletedAssertions, unresolved, after: current };
 }
 
 // pytest names a doctest `<module dotted path>.<qualified name>`; the module's own docstring by the module alone.

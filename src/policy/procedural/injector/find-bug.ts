@@ -1,6 +1,7 @@
 import { shellQuoteAll } from '../../../util/shell-quote.js';
 import { bash, type ProgramContext, type Steps } from '../program.js';
 import type { BugCandidate } from './bug-candidate.js';
+import { orderByReach } from './candidate-order.js';
 import { combineChanges, type KeptChange } from './combine-bugs.js';
 import { coveringTests, unionOfTests, type CandidateTests, type TestCoverage } from './covering-tests.js';
 import { applyEditsCommand, BASELINE_JSON, BUGGY_JSON, runCommand, stashCommand, WORK_DIR } from './injector-commands.js';
@@ -54,11 +55,12 @@ export interface SearchOptions {
  * `minChangedFiles` files combine so each file matters. A one-file bug's run is its candidate's;
  * a combination is applied and run as a whole, and each file is reverted alone to confirm it
  * contributes (method §3.7); a file that does not is dropped and the search goes on. With
- * `coverage`, every run is of the test files that execute the changed lines only. Null when the
+ * `coverage`, every run is of the test files that execute the changed lines only, and candidates
+ * that only a few test files execute are tried first (see orderByReach). Null when the
  * candidates or the budget run out first.
  */
 export async function* findBug(ctx: ProgramContext, candidates: BugCandidate[], options: SearchOptions): Steps<FoundBug | null> {
-  const queue = [...candidates];
+  const queue = orderByReach(candidates, options.coverage ?? null, options.breadth);
   const times = options.times ?? {};
   const kept: KeptChange<KeptCandidate>[] = [];
   let attempts = 0;

@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { packagePath } from '../../../util/package-root.js';
 import { readDefaultTestFiles } from '../../../harness/default-files.js';
-import { traceLinesScript } from '../../../coverage/trace-script.js';
+import { traceLinesScript, v8LinesScript } from '../../../coverage/trace-script.js';
 
 /**
  * The Python files the procedural Injector writes into the sandbox (for Python and JS repos alike), read at runtime from
@@ -22,7 +22,7 @@ export interface InjectorAssets {
   applyEdits: string;
   /** `scripts/js_failures.py`: exception and test-file line of each failing JS test (summarize_run.py imports it). */
   jsFailures: string;
-  /** `scripts/v8_lines.py`: which lines of JS code files Node's V8 coverage saw run. */
+  /** `src/coverage/v8_lines.py` (shared with the validator): which lines of JS code files Node's V8 coverage saw run, per test file. */
   v8Lines: string;
 }
 
@@ -39,7 +39,7 @@ export function injectorAssets(): InjectorAssets {
     traceLines: traceLinesScript(),
     applyEdits: read('scripts', 'apply_edits.py'),
     jsFailures: read('scripts', 'js_failures.py'),
-    v8Lines: read('scripts', 'v8_lines.py'),
+    v8Lines: v8LinesScript(),
   };
   return cached;
 }

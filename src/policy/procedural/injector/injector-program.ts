@@ -20,14 +20,14 @@ import { readTestRunner } from '../prompt-runner.js';
 import { injectorAssets } from './injector-assets.js';
 import { readInjectorSettings, type InjectorSettings } from './injector-settings.js';
 import { mutationCandidates } from './mutation-candidates.js';
-import { readTextFile } from './read-text-file.js';
-import { codeFilePool, drawCodeFile, READ_BUDGET_BYTES } from './code-file-pool.js';
+import { readTextFiles } from './read-text-files.js';
+import { codeFilePool, drawCodeFile, READ_BUDGET_BYTES, type PoolFile } from './code-file-pool.js';
 import type { RepoFacts } from './repo-facts.js';
 import { selectTests } from './select-tests.js';
 import { applyEdit } from '../../../tools/line-match.js';
 import { weakenTests } from './weaken-tests.js';
 import { countingRuns, type InjectorRuns } from './count-runs.js';
-import { timedSteps } from '../phase-times.js';
+import { addPhaseTime, timedSteps } from '../phase-times.js';
 import { TEST_MAP } from './injector-commands.js';
 import { MEMO_FILE } from './discovery-memo.js';
 import { queryTestCoverage } from './query-coverage.js';
@@ -55,7 +55,9 @@ async function* inject(ctx: ProgramContext): Program {
   const runner = readTestRunner(ctx.systemPrompt, ctx.userPrompt);
   const runs: InjectorRuns = { full: 0, restricted: 0 };
   const times = ctx.phaseMs ?? {};
-  const discovery = yield* timedSteps(countingRuns(discover({ coverage: settings.strategy !== 'history', maxRunS, runner, ...(ctx.memos ? { memos: ctx.memos } : {}) }), runs), times, discoveryPhase);
+  // Waiting for another episode's discovery of the same tree counts as `memo`: it is how the memo is had.
+  const onWait = (ms: number): void => addPhaseTime(times, 'memo', ms);
+  const discovery = yield* timedSteps(countingRuns(discover({ coverage: settings.strategy !== 'history', maxRunS, runner, onWait, ...(ctx.memos ? { memos: ctx.memos } : {}) }), runs), times, discoveryPhase);
   if (discovery.status === 'failed') return giveUp(settings, discovery.reason);
   const { facts } = discovery;
 
@@ -132,20 +134,31 @@ async function* oneStep(step: ProgramStep): Steps<Observation> {
   return yield step;
 }
 
-/** Read the code files to mutate: drawn by how many of their lines the tests execute (or their size). */
+/**
+ * Read the code files to mutate: drawn by how many of their lines the tests execute (or their
+ * size), in that order; small ones several to a call. A file that cannot be read is replaced by
+ * the next draw.
+ */
 async function* readCodeFiles(facts: RepoFacts, settings: InjectorSettings, rng: SeededRng): Steps<Map<string, string>> {
   const pool = codeFilePool(facts);
   const want = Math.min(pool.length, MAX_READ_FILES + 2 * (settings.minChangedFiles - 1));
   const sources = new Map<string, string>();
   let budget = READ_BUDGET_BYTES;
-  while (sources.size < want) {
-    const file = drawCodeFile(pool, rng, budget);
-    if (file === undefined) break;
-    budget -= file.bytes;
-    const text = yield* readTextFile(file.path, `Read ${file.path} to pick code to break.`);
-    if (text !== null) sources.set(file.path, text);
+  for (;;) {
+    const drawn: PoolFile[] = [];
+    while (sources.size + drawn.length < want) {
+      const file = drawCodeFile(pool, rng, budget);
+      if (file === undefined) break;
+      budget -= file.bytes;
+      drawn.push(file);
+    }
+    if (drawn.length === 0) return sources;
+    const texts = yield* readTextFiles(drawn, (paths) => `Read ${paths.join(', ')} to pick code to break.`);
+    for (const file of drawn) {
+      const text = texts.get(file.path);
+      if (text !== null && text !== undefined) sources.set(file.path, text);
+    }
   }
-  return sources;
 }
 
 /** The files already read, as they are on B: a doctest host the weakening edits needs no second read. */

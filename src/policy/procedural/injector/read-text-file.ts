@@ -1,8 +1,8 @@
 import { bash, type Steps } from '../program.js';
 import { pageCommand } from './injector-commands.js';
 
-/** Bytes per page: under the bash tool's 16 KiB output cap with room for its notes. */
-export const PAGE_BYTES = 12_000;
+/** Bytes per page: under the bash tool's 16 KiB output cap (16,384 bytes) with room for the page marker. */
+export const PAGE_BYTES = 16_000;
 /** Pages read at most (~1.2 MB): a file bigger than that is not worth the turns. */
 const MAX_PAGES = 100;
 
@@ -38,9 +38,13 @@ export async function* readTextFile(path: string, why: string): Steps<string | n
 
 /** The bytes before {@link pageCommand}'s `@@PAGE NEXT TOTAL` marker, which must end the output. */
 export function readPage(output: string): Page | null {
-  // The bash tool's cut note (a page is sized never to need it; a file may well mention the words).
-  if (/\n\[\.\.\. [\d,]+ bytes (?:\(\d+ lines\) )?cut from the middle of [\d,]+ bytes of output; /.test(output)) return null;
+  if (wasCut(output)) return null;
   const marker = /@@PAGE (\d+) (\d+)$/.exec(output);
   if (!marker) return null;
   return { text: output.slice(0, marker.index), next: Number(marker[1]), total: Number(marker[2]) };
+}
+
+/** Whether the bash tool cut the middle out of `output` (a page is sized never to need it; a file may well mention the words). */
+export function wasCut(output: string): boolean {
+  return /\n\[\.\.\. [\d,]+ bytes (?:\(\d+ lines\) )?cut from the middle of [\d,]+ bytes of output; /.test(output);
 }

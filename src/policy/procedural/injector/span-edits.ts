@@ -13,7 +13,10 @@ const MERGE_GAP = 24;
 /**
  * The `edit` calls that delete `spans` (sorted, not overlapping: see {@link mergeSpans}) from
  * `source`: nearby spans share one call; calls are planned bottom-up so the line numbers of those
- * still to plan stay valid, and returned top-down. `after` is the text once all are made.
+ * still to plan stay valid, and returned in that order, to be made in it: each search block is
+ * unique in the text the calls before it leave, which is where it is applied (applied top-down, a
+ * block made unique by a lower deletion could match twice: a test repeated further down).
+ * `after` is the text once all are made.
  */
 export function editsDeleting(source: string, spans: readonly Span[]): { edits: LineEdit[]; after: string } {
   const edits: LineEdit[] = [];
@@ -25,7 +28,7 @@ export function editsDeleting(source: string, spans: readonly Span[]): { edits: 
     edits.push(edit);
     current = next;
   }
-  return { edits: edits.reverse(), after: current };
+  return { edits, after: current };
 }
 
 /** Spans sorted by start, overlapping or adjacent ones merged. */

@@ -2,7 +2,7 @@ import { posix } from 'node:path';
 import type { JsRunner } from '../../../harness/js-test-files.js';
 import { testFilesForRunner } from '../../../harness/repo-test-files.js';
 import { shellQuote, shellQuoteAll } from '../../../util/shell-quote.js';
-import { jsTestScript } from './js-test-script.js';
+import { jsTestScript } from '../../../harness/js-test-script.js';
 
 /**
  * How the repo's tests run: pytest, or the stdlib's unittest when pytest is missing or collects

@@ -2,7 +2,7 @@ import type { WeakeningGranularity } from '../../../validator/bug-quality.js';
 import { firstRoundTargets, granularityOf } from './weaken-targets.js';
 import { bash, type Steps } from '../program.js';
 import { applyEditsCommand, BUGGY_JSON, runCommand } from './injector-commands.js';
-import { readTextFile } from './read-text-file.js';
+import { readTextFiles } from './read-text-files.js';
 import type { RepoFacts } from './repo-facts.js';
 import { parseRunSummary } from './run-summary.js';
 import type { TestSelection } from './select-tests.js';
@@ -46,8 +46,11 @@ export async function* weakenTests(facts: RepoFacts, selection: TestSelection, b
   const texts = new Map<string, string>(known);
   for (let pass = 0; pass < 2; pass++) {
     const edits: Array<{ path: string; search: string; replace: string }> = [];
+    // The files not read yet, small ones several to a call.
+    const unread = [...round.keys()].filter((file) => !texts.has(file)).map((path) => ({ path, ...facts.sourceFiles.get(path) }));
+    const read = yield* readTextFiles(unread, (paths) => `Read ${paths.join(', ')} to find the tests that now fail.`);
     for (const [file, targets] of round) {
-      const source = texts.get(file) ?? (yield* readTextFile(file, `Read ${file} to find the tests that now fail.`));
+      const source = texts.get(file) ?? read.get(file) ?? null;
       if (source === null) return { status: 'failed', reason: `could not read ${file}` };
       // A code file's tests are its doctest examples: delete examples, never code.
       const plan = planFor(facts.suite, file, source, targets);

@@ -3,9 +3,11 @@ import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'nod
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { coveringTests, parseTestCoverage, unionOfTests, type TestCoverage } from '../../../../src/policy/procedural/injector/covering-tests.js';
+import { coveringTests, OUTSIDE_TESTS, parseTestCoverage, unionOfTests, type TestCoverage } from '../../../../src/policy/procedural/injector/covering-tests.js';
+import type { BugCandidate } from '../../../../src/policy/procedural/injector/bug-candidate.js';
+import { orderByReach, reachOf } from '../../../../src/policy/procedural/injector/candidate-order.js';
 import { assetsDir } from '../../../../src/policy/procedural/injector/injector-assets.js';
-import { traceLinesPath } from '../../../../src/coverage/trace-script.js';
+import { traceLinesPath, v8LinesScript } from '../../../../src/coverage/trace-script.js';
 
 const TRACE = traceLinesPath();
 const SUMMARIZE = join(assetsDir(), 'scripts', 'summarize_run.py');
@@ -90,7 +92,7 @@ describe('per-test coverage of a JS suite (v8_lines.py --map: one Node process p
     process('3', [{ url: url('src/m.mjs'), functions: [{ ...module, ranges: [{ ...module.ranges[0]!, count: 0 }] }] }]);
     writeFileSync(join(root, 'code.txt'), 'src/m.mjs\n');
     writeFileSync(join(root, 'tests.txt'), 'test/a.test.mjs\ntest/b.test.mjs\ntest/c.test.mjs\n');
-    const script = readFileSync(join(assetsDir(), 'scripts', 'v8_lines.py'), 'utf8').replaceAll('file:///repo/', `file://${repoDir}/`).replaceAll('"/repo"', JSON.stringify(repoDir));
+    const script = v8LinesScript().replaceAll('file:///repo/', `file://${repoDir}/`).replaceAll('"/repo"', JSON.stringify(repoDir));
     writeFileSync(join(root, 'v8_lines.py'), script);
     execFileSync('python3', [join(root, 'v8_lines.py'), join(root, 'code.txt'), join(root, 'cov'), '--map', join(root, 'map.txt'), join(root, 'tests.txt')], { encoding: 'utf8' });
     const read = parseTestCoverage(execFileSync('python3', [TRACE, '--query', join(root, 'map.txt'), 'src/m.mjs'], { encoding: 'utf8' }));
@@ -119,6 +121,29 @@ describe('coveringTests and unionOfTests', () => {
   it('a multi-file run takes the union, or the whole suite when any part needs it', () => {
     expect(unionOfTests([{ status: 'restricted', files: ['b'] }, { status: 'restricted', files: ['a', 'b'] }])).toEqual({ status: 'restricted', files: ['a', 'b'] });
     expect(unionOfTests([{ status: 'restricted', files: ['b'] }, { status: 'full', reason: 'x' }])).toEqual({ status: 'full', reason: 'x' });
+  });
+});
+
+describe('orderByReach: candidates a few test files execute are tried first', () => {
+  const coverage: TestCoverage = {
+    testFiles: new Set(['t/a.py', 't/b.py', 't/c.py']),
+    lines: new Map([['m.py', new Map([[1, new Set([OUTSIDE_TESTS])], [3, new Set(['t/a.py'])], [4, new Set(['t/a.py', 't/b.py'])], [5, new Set(['t/a.py', 't/b.py', 't/c.py'])]])]]),
+  };
+  const candidate = (name: string, line: number): BugCandidate => ({
+    file: 'm.py', record: { operator: name, kind: 'removal', file: 'm.py', line, endLine: line, description: name },
+    apply: { type: 'edit', edit: { search: 'x', replace: 'y' } }, rationale: name,
+  });
+  // Drawn order: every test file, import time, two files, one file, one file again.
+  const drawn = [candidate('everywhere', 5), candidate('import', 1), candidate('two', 4), candidate('one', 3), candidate('one-again', 3)];
+
+  it('narrow before wide before everywhere, each group in its drawn order', () => {
+    const names = (list: BugCandidate[]) => list.map((c) => c.record.operator);
+    expect(names(orderByReach(drawn, coverage, { maxFailingTests: 40, maxFailingFiles: 8 }))).toEqual(['two', 'one', 'one-again', 'everywhere', 'import']);
+    // Past the files cap, two files are wide: after the one-file changes.
+    expect(names(orderByReach(drawn, coverage, { maxFailingTests: 40, maxFailingFiles: 1 }))).toEqual(['one', 'one-again', 'two', 'everywhere', 'import']);
+    // No map, nothing known: the drawn order.
+    expect(names(orderByReach(drawn, null, { maxFailingTests: 40, maxFailingFiles: 8 }))).toEqual(names(drawn));
+    expect(reachOf(drawn[0]!, coverage, { maxFailingTests: 40, maxFailingFiles: 8 })).toBe('everywhere');
   });
 });
 

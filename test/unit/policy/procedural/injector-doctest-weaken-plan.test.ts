@@ -51,4 +51,13 @@ describe('planDoctestWeakening', () => {
   it('names a test it cannot find', () => {
     expect(planDoctestWeakening(SOURCE, FILE, [{ qualifiedName: 'pkg.mod.triple' }]).unresolved).toEqual(['pkg.mod.triple']);
   });
+
+  it('plans edits that each match once where they are made, when two docstrings share an example', () => {
+    const twice = (name: string) => `def ${name}():\n    """${name.toUpperCase()}.\n\n    >>> example()\n    'x'\n    """\n    return 1\n`;
+    const source = `${twice('f')}\n\n${twice('g')}`;
+    const plan = planDoctestWeakening(source, FILE, [{ qualifiedName: 'pkg.mod.f' }, { qualifiedName: 'pkg.mod.g' }]);
+    expect(plan.edits).toHaveLength(2);
+    expect(applyEdits(source, plan.edits)).toBe(plan.after);
+    expect(plan.after).not.toContain('>>>');
+  });
 });

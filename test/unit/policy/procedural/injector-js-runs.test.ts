@@ -7,9 +7,10 @@ import { agentLimitsSchema } from '../../../../src/agent/agent-limits.js';
 import { testRunnerSchema, thresholdsSchema } from '../../../../src/config/repos-schema.js';
 import type { JsRunner } from '../../../../src/harness/js-test-files.js';
 import { testFilesForRunner } from '../../../../src/harness/repo-test-files.js';
+import { v8LinesScript } from '../../../../src/coverage/trace-script.js';
 import { assetsDir } from '../../../../src/policy/procedural/injector/injector-assets.js';
 import { classifyJsFiles } from '../../../../src/policy/procedural/injector/js-files.js';
-import { jsTestScript } from '../../../../src/policy/procedural/injector/js-test-script.js';
+import { jsTestScript } from '../../../../src/harness/js-test-script.js';
 import { parseCoverage } from '../../../../src/policy/procedural/injector/repo-facts.js';
 import { failsOnBehaviour, parseRunSummary } from '../../../../src/policy/procedural/injector/run-summary.js';
 import { locateTest } from '../../../../src/policy/procedural/injector/test-ids.js';
@@ -179,7 +180,7 @@ describe('JS files, runner and coverage', () => {
     const url = `file://${repo}/src/m.mjs`;
     writeFileSync(join(dir, 'cov', 'coverage-1.json'), JSON.stringify({ result: [{ url, functions }, { url: 'node:internal/x', functions: [] }] }));
     writeFileSync(join(dir, 'code.txt'), 'src/m.mjs\nsrc/absent.mjs\n');
-    const script = readFileSync(join(SCRIPTS, 'v8_lines.py'), 'utf8').replaceAll('file:///repo/', `file://${repo}/`).replaceAll('"/repo"', JSON.stringify(repo));
+    const script = v8LinesScript().replaceAll('file:///repo/', `file://${repo}/`).replaceAll('"/repo"', JSON.stringify(repo));
     writeFileSync(join(dir, 'v8_lines.py'), script);
     const out = execFileSync('python3', [join(dir, 'v8_lines.py'), join(dir, 'code.txt'), join(dir, 'cov')], { encoding: 'utf8' });
     // Line 3 and the brace closing its block (4) are inside the block that never ran; so is unused()'s body.

@@ -129,4 +129,13 @@ describe('planWeakening spacing', () => {
     expect(plan.after).toBe('class A:\n    def test_a(self):\n        pass\n\n\nclass C:\n    def test_c(self):\n        pass\n');
     expect(plan.deletedTests).toEqual(['B.test_b', 'B']);
   });
+
+  it('plans edits that each match once where they are made, when a deleted test repeats an assertion further up', () => {
+    const filler = Array.from({ length: 30 }, (_, i) => `def test_filler_${i}():\n    assert add(${i}, 0) == ${i}\n`).join('\n\n');
+    const source = `def test_a():\n    assert add(0, 1) == 1\n    assert add(1, 1) == 2\n\n\n${filler}\n\ndef test_b():\n    assert add(1, 1) == 2\n`;
+    const plan = planWeakening(source, [{ qualifiedName: 'test_a', assertLine: 3 }, { qualifiedName: 'test_b' }]);
+    expect(plan.edits).toHaveLength(2);
+    expect(plan.deletedAssertions).toEqual(['test_a:3']);
+    expect(applyPlan(source, plan.edits)).toBe(plan.after);
+  });
 });

@@ -53,4 +53,14 @@ describe('asSelected: the audit reads B\'s full run as the selection would have'
     const { 'a::new': _, ...known } = bFull;
     expect(selectionMisses({ originalFull: O_FULL, originalSelected: O_SEL, buggyMerged: asSelected(O_FULL, O_SEL, known), buggyFull: known })).toEqual([]);
   });
+
+  it('takes a JS id O never had from the full run when its file is one the selection ran (a file that no longer loads), and only then', () => {
+    const oFull = { 'test/a.test.mjs > x': 'passed', 'test/b.test.mjs > y': 'passed' } as const;
+    const oSel = { 'test/a.test.mjs > x': 'passed' } as const;
+    // B: a.test.mjs no longer loads (the file itself is reported), and b.test.mjs, left out, reports a file-level failure too.
+    const bFull = { 'test/a.test.mjs': 'failed', 'test/b.test.mjs > y': 'passed' } as const;
+    expect(selectionMisses({ originalFull: oFull, originalSelected: oSel, buggyMerged: asSelected(oFull, oSel, bFull), buggyFull: bFull })).toEqual([]);
+    const bAlso = { ...bFull, 'test/b.test.mjs': 'failed' } as const;
+    expect(selectionMisses({ originalFull: oFull, originalSelected: oSel, buggyMerged: asSelected(oFull, oSel, bAlso), buggyFull: bAlso })).toEqual(['test/b.test.mjs']);
+  });
 });

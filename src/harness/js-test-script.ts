@@ -1,7 +1,7 @@
-import type { JsRunner } from '../../../harness/js-test-files.js';
-import { testFilesForRunner } from '../../../harness/repo-test-files.js';
-import { EngineError } from '../../../util/engine-error.js';
-import { shellQuoteAll } from '../../../util/shell-quote.js';
+import type { JsRunner } from './js-test-files.js';
+import { testFilesForRunner } from './repo-test-files.js';
+import { EngineError } from '../util/engine-error.js';
+import { shellQuoteAll } from '../util/shell-quote.js';
 
 // The per-file runners' scripts (node:test, tape, node-tap) read their files from a `find`; the
 // others run one command line that takes the files as arguments.
