@@ -116,21 +116,33 @@ export async function validateArtifact(artifact: BugArtifact, options: ValidateO
   const bugFiles = bugFilesOf(artifact);
   const counter = options.testRuns ?? new TestRunCounter();
   let restricted = false;
-  const count = (scope: TestRunScope) => (key: StateKey) => counter.add(kindOf(key, scope === 'full' && restricted), scope);
+  // B's full run may start before the plan says whether it is the audit: counted once that is known.
+  let planned = false;
+  let buggyBeforePlan = 0;
+  const count = (scope: TestRunScope) => (key: StateKey) => {
+    if (scope === 'full' && key === 'buggy' && !planned) buggyBeforePlan += 1;
+    else counter.add(kindOf(key, scope === 'full' && restricted), scope);
+  };
   const full = runnerFor(artifact, options, bugFiles, count('full'));
   const mode = options.sequential ? 'never' : (options.selectTests ?? options.repo.testSelection?.mode ?? 'auto');
   if (mode !== 'never' && bugFiles.length > 0) {
-    // O's runs first: `auto` needs the clean-suite time (cached for the later bugs of a run).
+    // O's runs first: `auto` needs the clean-suite time (cached for the later bugs of a run). B
+    // runs in full whatever the plan decides (as the audit where the other states are selected),
+    // so it starts beside O, not after it: O, then B, then the order run (which needs both) was
+    // the validation's critical path, three runs one after another.
     void full.get('original');
+    void full.get('buggy');
     void full.get('original-repeat');
   }
   const testTimeoutMs = resolveTestTimeoutMs(options.repo, options.testTimeoutMs);
   const plan = await planSelection({ ...options, bugFiles, bugInject: artifact.bugInject, testScript: artifact.testScript, testFiles: artifact.testFiles, testTimeoutMs, mode, full, onTrace: () => counter.add('coverage', 'full') });
   // A JS selection runs a restricted copy of the runner's script; a Python one, the same script with PYTEST_ADDOPTS.
   const selected = plan.status === 'selected' ? runnerFor(plan.testScript ? { ...artifact, testScript: plan.testScript } : artifact, options, bugFiles, count('restricted'), plan.env) : undefined;
+  planned = true;
+  restricted = selected !== undefined;
+  if (buggyBeforePlan > 0) counter.add(kindOf('buggy', restricted), 'full', buggyBeforePlan);
   if (selected) {
     // B runs once, in full: the checks read it as it is, and it is the audit of the other states' selection.
-    restricted = true;
     selected.prefetch({ repeat: false, buggy: false });
     void full.get('buggy');
   } else if (bugFiles.length > 0) full.prefetch();
