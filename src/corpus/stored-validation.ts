@@ -11,5 +11,7 @@ export const storedValidationSchema = z.looseObject({
   passToPass: z.array(z.string()).default([]),
   /** O's runs were guarded (grading holds Solver runs to it); false for validations made before guards. */
   originalGuarded: z.boolean().default(false),
+  /** What the guard reported on O's own runs, which grading lets attempts repeat (ValidationResult.toleratedTampering). */
+  toleratedTampering: z.array(z.string()).default([]),
 });
 export type StoredValidation = z.infer<typeof storedValidationSchema>;

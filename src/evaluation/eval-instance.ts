@@ -15,7 +15,7 @@ export interface EvalInstance {
    * The grading oracle of a bug dir's stored validation (made by the same validator at the same
    * commit); absent for a JSONL line, which is validated first, as `ssr grade` does.
    */
-  oracle?: { originalPassing: string[]; originalGuarded: boolean };
+  oracle?: { originalPassing: string[]; originalGuarded: boolean; toleratedTampering?: string[] };
   /** A bug dir's stored validation whole (self-play anchoring copies the bug into its run dir with it). */
   validation?: StoredValidation;
   /** A mined bug's fix commit subject (what the Injector is told a real fix was). */

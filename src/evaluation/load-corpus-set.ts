@@ -17,7 +17,7 @@ export async function loadCorpusSet(dir: string, lookup: RepoLookup): Promise<{ 
       repo: { ...repo, commit: bug.metadata.commit },
       kind: bug.metadata.quality?.kind ?? bug.metadata.strategy,
       artifact: bug.artifact,
-      oracle: { originalPassing: originalPassingTests(bug.validation), originalGuarded: bug.validation.originalGuarded },
+      oracle: { originalPassing: originalPassingTests(bug.validation), originalGuarded: bug.validation.originalGuarded, toleratedTampering: bug.validation.toleratedTampering },
       validation: bug.validation,
       ...(bug.metadata.mined ? { subject: bug.metadata.mined.subject } : {}),
     });

@@ -89,7 +89,7 @@ export async function runEval(options: EvalOptions): Promise<EvalSummary> {
       }
       const ctx: AttemptContext = {
         policy: options.policy, template, provider: options.provider, artifact: instance.artifact, testRunner: repo.testRunner,
-        originalPassing: oracle.originalPassing, originalGuarded: oracle.originalGuarded, testTimeoutMs, limits: options.limits, leakPolicy: options.leakPolicy,
+        originalPassing: oracle.originalPassing, originalGuarded: oracle.originalGuarded, toleratedTampering: oracle.toleratedTampering ?? [], testTimeoutMs, limits: options.limits, leakPolicy: options.leakPolicy,
         baseSeed: seededRng(options.seed).fork(instance.instanceId).int(2 ** 31), dir: evalPaths(options.out).attemptDir(instance.instanceId),
       };
       const lines = await Promise.all(todo.map((n) => attemptQueue.add(() => runGradedAttempt(ctx, n, instance.instanceId)) as Promise<AttemptLine>));
@@ -124,7 +124,7 @@ export async function runEval(options: EvalOptions): Promise<EvalSummary> {
 async function oracleOf(instance: EvalInstance, validate: Parameters<typeof validateForGrading>[1]) {
   const oracle = await validateForGrading(instance.artifact, validate);
   if (oracle.status === 'invalid') return { failedCheck: oracle.failedCheck, reason: oracle.reason };
-  return { originalPassing: oracle.originalPassing, originalGuarded: oracle.validation.originalGuarded };
+  return { originalPassing: oracle.originalPassing, originalGuarded: oracle.validation.originalGuarded, toleratedTampering: oracle.validation.toleratedTampering };
 }
 
 async function summarise(options: EvalOptions, retry: { notJudged: number; retried: number; notJudgedIds: ReadonlySet<string> }): Promise<EvalSummary> {

@@ -81,7 +81,28 @@ export function readGuardRecords(records: readonly string[], total: number, key:
  * the parser's ids are pytest's). An honest run of another runner, or of a parser with its own
  * ids, is simply not guarded: grading then trusts the parser alone, as before.
  */
-export function isGuardedRun(guard: GuardReport | undefined, statuses: Readonly<Record<string, string>>): boolean {
-  if (!guard || guard.sessions === 0 || guard.invalid > 0 || guard.tampered.length > 0) return false;
+export function isGuardedRun(guard: GuardReport | undefined, statuses: Readonly<Record<string, string>>, tolerated: readonly string[] = []): boolean {
+  if (!guard || guard.sessions === 0 || guard.invalid > 0 || untolerated(guard.tampered, tolerated).length > 0) return false;
   return Object.entries(statuses).every(([id, status]) => status !== 'passed' || guard.outcomes[id] === 'passed');
+}
+
+/** The reports that a written test file makes: never tolerated, whoever made them. */
+const TEST_FILE_WRITE = 'test-file-write:';
+
+/**
+ * What the guard reported on an honest repo's own clean runs (its tests walk the heap, load native
+ * code, set a trace hook): those exact reports (`<kind>:<event> by <file>`) are the repo's, so later
+ * runs may repeat them and are still held to the rest of the guard, where before one such report
+ * left every run of the repo unguarded. A write to test material is never tolerated.
+ */
+export function toleratedTampering(guards: readonly (GuardReport | undefined)[]): string[] {
+  const entries = guards.flatMap((guard) => guard?.tampered ?? []).filter((entry) => !entry.startsWith(TEST_FILE_WRITE));
+  return [...new Set(entries)].sort();
+}
+
+/** The reports of `tampered` that are not among `tolerated`. */
+export function untolerated(tampered: readonly string[], tolerated: readonly string[]): string[] {
+  if (tolerated.length === 0) return [...tampered];
+  const allowed = new Set(tolerated);
+  return tampered.filter((entry) => !allowed.has(entry));
 }

@@ -67,6 +67,8 @@ export interface GradeSolutionOptions {
    * the parser. Default false: the parser alone decides (for artifacts validated before guards).
    */
   originalGuarded?: boolean;
+  /** What the guard reported on O's own runs (ValidationResult.toleratedTampering): an attempt may repeat exactly these. */
+  toleratedTampering?: readonly string[];
   /** Where the grading run is counted (the episode's counter), when someone counts. */
   testRuns?: TestRunCounter;
 }
@@ -163,7 +165,7 @@ export async function gradeSolution(options: GradeSolutionOptions): Promise<Solv
     await forgetOriginal(sandbox);
     options.testRuns?.add('grading', 'full');
     const report = await runTests(sandbox, { testScript: artifact.testScript, testParser: artifact.testParser, timeoutMs: options.testTimeoutMs });
-    const guard = runVerdict(report, options.originalPassing, options.originalGuarded ?? false);
+    const guard = runVerdict(report, options.originalPassing, options.originalGuarded ?? false, options.toleratedTampering ?? []);
     const mismatched = new Set(guard.mismatched);
     const failingTests = options.originalPassing.filter((id) => report.statuses[id] !== 'passed' || mismatched.has(id)).sort();
     const base = { applied: method, failingTests, flags: guard.flags };

@@ -38,6 +38,8 @@ export interface AttemptContext {
   originalPassing: string[];
   /** Validation's O run was guarded: grading holds every attempt to it. */
   originalGuarded: boolean;
+  /** What the guard reported on O's own runs: attempts may repeat exactly these. */
+  toleratedTampering?: readonly string[];
   testTimeoutMs: number;
   limits: Partial<AgentLimits>;
   leakPolicy: LeakPolicy;

@@ -126,7 +126,7 @@ async function runOrderTwo(ctx: SelfplayContext, input: OrderTwoInput): Promise<
     return finish({ ...base, bugId, valid: false, failedCheck: validation.failedCheck, score, durationsMs: durations });
   }
   const solved = await solveStage(ctx, {
-    episodeId: id, repo: parent.repo, artifact, originalPassing: originalPassingTests(bug.validation), originalGuarded: bug.validation.originalGuarded, count: ctx.settings.attempts, seed: runSeed(ctx.settings.seed, id), testRuns,
+    episodeId: id, repo: parent.repo, artifact, originalPassing: originalPassingTests(bug.validation), originalGuarded: bug.validation.originalGuarded, toleratedTampering: bug.validation.toleratedTampering, count: ctx.settings.attempts, seed: runSeed(ctx.settings.seed, id), testRuns,
   });
   durations.solve = solved.durationMs;
   const score = scoreEpisode({ verdict: { kind: 'none' }, attempts: solved.attempts, attemptsWanted: ctx.settings.attempts, alpha: ctx.settings.alpha });

@@ -74,7 +74,7 @@ async function injectAndSolve(ctx: SelfplayContext, planned: PlannedEpisode): Pr
   }
   const solved = ctx.settings.attempts === 0
     ? { attempts: [], durationMs: 0 }
-    : await solveStage(ctx, { episodeId: planned.id, repo: planned.repo, artifact: injected.artifact, originalPassing: originalPassingTests(validation), originalGuarded: validation.originalGuarded, count: ctx.settings.attempts, seed: planned.seed, testRuns });
+    : await solveStage(ctx, { episodeId: planned.id, repo: planned.repo, artifact: injected.artifact, originalPassing: originalPassingTests(validation), originalGuarded: validation.originalGuarded, toleratedTampering: validation.toleratedTampering ?? [], count: ctx.settings.attempts, seed: planned.seed, testRuns });
   durations.solve = solved.durationMs;
   const score = scoreEpisode({ verdict: { kind: 'valid' }, attempts: solved.attempts, attemptsWanted: ctx.settings.attempts, alpha: ctx.settings.alpha });
   const discard = stoppedDuring(ctx, solved.attempts);
@@ -96,7 +96,7 @@ async function solveCorpusBug(ctx: SelfplayContext, planned: PlannedEpisode): Pr
   const bugId = write.status === 'duplicate' ? write.of : write.id;
   const identity: EpisodeIdentity = { ...identityOf(ctx, planned), order: metadata.order, parentBugId: metadata.parentBugId, attemptOf: metadata.attemptOf };
   const solved = await solveStage(ctx, {
-    episodeId: planned.id, repo: planned.repo, artifact: bug.artifact, originalPassing: originalPassingTests(bug.validation), originalGuarded: bug.validation.originalGuarded, count: ctx.settings.attempts, seed: planned.seed, testRuns,
+    episodeId: planned.id, repo: planned.repo, artifact: bug.artifact, originalPassing: originalPassingTests(bug.validation), originalGuarded: bug.validation.originalGuarded, toleratedTampering: bug.validation.toleratedTampering, count: ctx.settings.attempts, seed: planned.seed, testRuns,
   });
   const score = scoreEpisode({ verdict: { kind: 'none' }, attempts: solved.attempts, attemptsWanted: ctx.settings.attempts, alpha: ctx.settings.alpha });
   const discard = stoppedDuring(ctx, solved.attempts);

@@ -8,6 +8,7 @@ import { SampleWriter } from '../rl/sample-writer.js';
 import { EngineFleet } from '../sandbox/engines/engine-fleet.js';
 import type { EngineAddress } from '../sandbox/engines/engine-address.js';
 import { createProvider, prepareFleetTemplate, prepareTemplate } from '../sandbox/sandbox-factory.js';
+import { AheadProvider } from '../sandbox/pool/ahead-provider.js';
 import { releaseProvider } from '../sandbox/pool/release-provider.js';
 import type { SandboxBackend, SandboxProvider } from '../sandbox/sandbox.js';
 import { checkStartingSampler, publishWeights } from '../training/publish-weights.js';
@@ -150,7 +151,8 @@ export async function runSelfplay(input: SelfplayRunInput): Promise<SelfplayRunR
   let ended: 'completed' | 'stopped' | 'failed' = 'failed';
   try {
     // With a fleet, the run's own sandboxes (golden gate, history probe) come from its first engine.
-    provider = fleet ? fleet.engines[0]!.provider : createProvider(input.backend, input.warm);
+    // Validation's queued runs find their sandboxes started while the runs before them hold the sandbox lane (AheadProvider).
+    provider = fleet ? fleet.engines[0]!.provider : new AheadProvider(createProvider(input.backend, input.warm), settings.lanes.sandbox);
     // On --docker-host engines the evaluation's sandboxes are the first engine's, as the golden gate's, and its images are made there as the run's are.
     const onEngines = fleet ? { prepare: (repo: ResolvedRepo) => prepareFleetTemplate(repo, fleet, (event) => event.fraction === undefined && log(`held-out eval: ${event.stage}: ${event.message}`)) } : {};
     const heldOut = input.heldOut ? new HeldOutEval(input.heldOut, { out: input.out, backend: input.backend, steps: input.steps, log, ...onEngines }) : undefined;

@@ -2,6 +2,7 @@ import type PQueue from 'p-queue';
 import type { BugArtifact } from '../artifact/bug-artifact.js';
 import { runPreparedTests } from '../harness/run-tests.js';
 import type { Sandbox, SandboxProvider, SandboxTemplate } from '../sandbox/sandbox.js';
+import { reserveSandbox, type Reservation } from '../sandbox/pool/ahead-provider.js';
 import { EngineError, errorMessage, isEngineError } from '../util/engine-error.js';
 import { BaselineCache } from './baseline-cache.js';
 import { EARLY_PRIORITY, type StateRun } from './state-runs.js';
@@ -42,7 +43,10 @@ export class ScriptRunner {
     const key = BaselineCache.key([name, script.testScript, script.testParser]);
     let run = this.runs.get(key);
     if (!run) {
-      run = this.options.queue.add(() => this.execute(name, script), { priority: EARLY_PRIORITY }) as Promise<StateRun>;
+      // Announced now, so the provider can start its sandbox before the slot comes.
+      const reservation = reserveSandbox(this.options.provider, this.options.template);
+      const execute = (): Promise<StateRun> => this.execute(name, script, reservation).finally(() => reservation.release());
+      run = this.options.queue.add(execute, { priority: EARLY_PRIORITY }) as Promise<StateRun>;
       this.runs.set(key, run);
     }
     return run;
@@ -54,11 +58,11 @@ export class ScriptRunner {
     await Promise.all([...this.live].map((sandbox) => sandbox.dispose().catch(() => undefined)));
   }
 
-  private async execute(name: string, script: CheckScript): Promise<StateRun> {
-    const { provider, template, artifact, testTimeoutMs } = this.options;
+  private async execute(name: string, script: CheckScript, reservation: Reservation): Promise<StateRun> {
+    const { artifact, testTimeoutMs } = this.options;
     if (this.cancelled) return { status: 'error', error: new EngineError('internal', `check run ${name} cancelled`) };
     try {
-      const sandbox = await provider.acquire(template);
+      const sandbox = await reservation.acquire();
       this.live.add(sandbox);
       try {
         const steps = [{ apply: artifact.bugInject, label: 'bug_inject.diff' }];

@@ -5,6 +5,7 @@ import type { PrepareFailure, PrepareStep } from '../harness/prepare-steps.js';
 import { runPreparedTests } from '../harness/run-tests.js';
 import type { ParserVerdict } from '../harness/read-parser-output.js';
 import type { Sandbox, SandboxProvider, SandboxTemplate } from '../sandbox/sandbox.js';
+import { reserveSandbox, type Reservation } from '../sandbox/pool/ahead-provider.js';
 import { applyDiff } from '../workspace/apply-diff.js';
 import { EngineError, errorMessage, isEngineError } from '../util/engine-error.js';
 import type { BaselineCache } from './baseline-cache.js';
@@ -54,6 +55,18 @@ export interface StateRunnerOptions {
  */
 export const EARLY_PRIORITY = 1;
 
+/**
+ * Holds a finished run's queue slot for one turn of the event loop after its result is out. The
+ * queue gives a freed slot to the next waiting run at once, in a microtask, before the checks
+ * have read the result; a run that result makes necessary (the order run needs B's failing tests)
+ * would then wait behind every state nobody waits for yet (O's repeat, W, the inverses) although
+ * it is the validation's longest and last. By the next turn the checks have queued it, ahead of
+ * those states (EARLY_PRIORITY), and it takes this slot.
+ */
+function handOverSlot(): Promise<void> {
+  return new Promise((resolve) => setImmediate(resolve));
+}
+
 /** Runs that ended because their runner was cancelled: never a result another artifact may reuse. */
 const cancelledRuns = new WeakSet<StateRun>();
 
@@ -82,9 +95,10 @@ export class StateRunner {
    */
   prefetch(options: { repeat?: boolean; buggy?: boolean } = {}): void {
     if (this.options.sequential) return;
-    const originals = options.repeat === false ? (['original'] as const) : (['original', 'original-repeat'] as const);
+    // O and B first: with the slots full, a state queued later waits, and most checks need those two.
     const buggy = options.buggy === false ? [] : (['buggy'] as const);
-    for (const key of [...originals, ...buggy, 'weakened'] as const) this.get(key);
+    const repeat = options.repeat === false ? [] : (['original-repeat'] as const);
+    for (const key of ['original', ...buggy, ...repeat, 'weakened'] as const) this.get(key);
     for (const file of this.options.bugFiles) this.get(`inverse:${file}`);
   }
 
@@ -155,7 +169,21 @@ export class StateRunner {
 
   private enqueue(key: StateKey): Promise<StateRun> {
     const priority = key === 'original' || key === 'buggy' ? EARLY_PRIORITY : 0;
-    return this.options.queue.add(() => this.executeWithRetry(key), { priority }) as Promise<StateRun>;
+    // Announced now, so the provider can start its sandbox while the runs before it hold the slots.
+    const reservation = reserveSandbox(this.options.provider, this.options.template);
+    return new Promise<StateRun>((resolve, reject) => {
+      void this.options.queue.add(
+        async () => {
+          const run = await this.executeWithRetry(key, reservation).catch((error: unknown) => {
+            reject(error);
+            throw error;
+          });
+          resolve(run);
+          await handOverSlot();
+        },
+        { priority },
+      ).catch(() => undefined);
+    });
   }
 
   private filesKey(): string {
@@ -167,18 +195,24 @@ export class StateRunner {
   }
 
   /** One retry for a retryable infrastructure failure (a container that died, a daemon hiccup). */
-  private async executeWithRetry(key: StateKey): Promise<StateRun> {
-    const first = await this.execute(key);
-    const run = first.status !== 'error' || !first.error.retryable || this.cancelled ? first : await this.execute(key);
-    if (run.status === 'error' && this.cancelled) cancelledRuns.add(run);
-    return run;
+  private async executeWithRetry(key: StateKey, reservation: Reservation): Promise<StateRun> {
+    try {
+      const first = await this.execute(key, reservation);
+      const run = first.status !== 'error' || !first.error.retryable || this.cancelled ? first : await this.execute(key);
+      if (run.status === 'error' && this.cancelled) cancelledRuns.add(run);
+      return run;
+    } finally {
+      // A run cancelled before it started never drew its sandbox: the provider need not keep one.
+      reservation.release();
+    }
   }
 
-  private async execute(key: StateKey): Promise<StateRun> {
+  /** One attempt: in the reserved sandbox when there is one (the first), else in a fresh one acquired now (the retry). */
+  private async execute(key: StateKey, reservation?: Reservation): Promise<StateRun> {
     if (this.cancelled) return { status: 'error', error: new EngineError('internal', `run of ${key} cancelled`) };
     let sandbox: Sandbox | undefined;
     try {
-      sandbox = await this.options.provider.acquire(this.options.template);
+      sandbox = await (reservation ? reservation.acquire() : this.options.provider.acquire(this.options.template));
       this.live.add(sandbox);
       // O's file list costs one exec here instead of a sandbox of its own (existence reads it), and
       // so do O's doctest files (existence reads them to classify the diffs' hunks): both read-only,

@@ -5,7 +5,7 @@ import { parseUnifiedDiff } from '../code/unified-diff.js';
 import { isDiffParseError } from '../code/diff-parse-error.js';
 import type { ResolvedRepo } from '../config/resolve-repo.js';
 import type { SandboxProvider, SandboxTemplate } from '../sandbox/sandbox.js';
-import { isGuardedRun } from '../harness/guard-report.js';
+import { isGuardedRun, toleratedTampering } from '../harness/guard-report.js';
 import type { BaselineCache } from './baseline-cache.js';
 import { brokenByBug, passedIds, sample } from './check-helpers.js';
 import { planSelection, type SelectionOutcome, type SelectTestsMode } from './selection/plan-selection.js';
@@ -34,6 +34,12 @@ export interface ValidationResult {
    * `originalGuarded`); false for another runner or a parser with its own test ids.
    */
   originalGuarded: boolean;
+  /**
+   * What the guard reported on O's own runs (its tests walk the heap, load native code, …; see
+   * toleratedTampering): grading lets an attempt repeat exactly these and holds it to the rest.
+   * Absent when O's runs reported nothing.
+   */
+  toleratedTampering?: string[];
   durationMs: number;
   /** Set when a check could not be judged (infrastructure): the verdict is void, not "invalid". */
   infrastructureError?: { check: CheckName; reason: string };
@@ -116,21 +122,33 @@ export async function validateArtifact(artifact: BugArtifact, options: ValidateO
   const bugFiles = bugFilesOf(artifact);
   const counter = options.testRuns ?? new TestRunCounter();
   let restricted = false;
-  const count = (scope: TestRunScope) => (key: StateKey) => counter.add(kindOf(key, scope === 'full' && restricted), scope);
+  // B's full run may start before the plan says whether it is the audit: counted once that is known.
+  let planned = false;
+  let buggyBeforePlan = 0;
+  const count = (scope: TestRunScope) => (key: StateKey) => {
+    if (scope === 'full' && key === 'buggy' && !planned) buggyBeforePlan += 1;
+    else counter.add(kindOf(key, scope === 'full' && restricted), scope);
+  };
   const full = runnerFor(artifact, options, bugFiles, count('full'));
   const mode = options.sequential ? 'never' : (options.selectTests ?? options.repo.testSelection?.mode ?? 'auto');
   if (mode !== 'never' && bugFiles.length > 0) {
-    // O's runs first: `auto` needs the clean-suite time (cached for the later bugs of a run).
+    // O's runs first: `auto` needs the clean-suite time (cached for the later bugs of a run). B
+    // runs in full whatever the plan decides (as the audit where the other states are selected),
+    // so it starts beside O, not after it: O, then B, then the order run (which needs both) was
+    // the validation's critical path, three runs one after another.
     void full.get('original');
+    void full.get('buggy');
     void full.get('original-repeat');
   }
   const testTimeoutMs = resolveTestTimeoutMs(options.repo, options.testTimeoutMs);
   const plan = await planSelection({ ...options, bugFiles, bugInject: artifact.bugInject, testScript: artifact.testScript, testFiles: artifact.testFiles, testTimeoutMs, mode, full, onTrace: () => counter.add('coverage', 'full') });
   // A JS selection runs a restricted copy of the runner's script; a Python one, the same script with PYTEST_ADDOPTS.
   const selected = plan.status === 'selected' ? runnerFor(plan.testScript ? { ...artifact, testScript: plan.testScript } : artifact, options, bugFiles, count('restricted'), plan.env) : undefined;
+  planned = true;
+  restricted = selected !== undefined;
+  if (buggyBeforePlan > 0) counter.add(kindOf('buggy', restricted), 'full', buggyBeforePlan);
   if (selected) {
     // B runs once, in full: the checks read it as it is, and it is the audit of the other states' selection.
-    restricted = true;
     selected.prefetch({ repeat: false, buggy: false });
     void full.get('buggy');
   } else if (bugFiles.length > 0) full.prefetch();
@@ -174,7 +192,7 @@ export async function validateArtifact(artifact: BugArtifact, options: ValidateO
   const notFailToPass = new Set(checks.flatMap((check) => check.notFailToPass ?? []));
   const failToPass = sets.failToPass.filter((id) => !notFailToPass.has(id));
   const { passToPass } = sets;
-  const originalGuarded = judged && (await guardedOriginals(ctx));
+  const { guarded: originalGuarded, tolerated } = judged ? await guardedOriginals(ctx) : { guarded: false, tolerated: [] };
   const selection: SelectionOutcome = plan.status === 'selected' ? { status: 'selected', by: plan.by, keptTestFiles: plan.keptTestFiles, testFiles: plan.testFiles } : plan;
   return {
     valid: judged,
@@ -183,6 +201,7 @@ export async function validateArtifact(artifact: BugArtifact, options: ValidateO
     failToPass,
     passToPass,
     originalGuarded,
+    ...(originalGuarded && tolerated.length > 0 ? { toleratedTampering: tolerated } : {}),
     durationMs: Date.now() - started,
     ...(infrastructureError ? { infrastructureError } : {}),
     selection,
@@ -215,10 +234,15 @@ async function auditSelection(full: StateRunner, selected: StateRunner): Promise
   return selectionMisses({ originalFull: o!, originalSelected: os!, buggyMerged: asSelected(o!, os!, bf!), buggyFull: bf! });
 }
 
-/** Whether both O runs were guarded, so grading can hold Solver runs to the runner's own records. */
-async function guardedOriginals(ctx: ValidationContext): Promise<boolean> {
+/**
+ * Whether both O runs were guarded, so grading can hold Solver runs to the runner's own records,
+ * and what the guard reported on them that later runs may repeat (the repo's own doing).
+ */
+async function guardedOriginals(ctx: ValidationContext): Promise<{ guarded: boolean; tolerated: string[] }> {
   const runs = await Promise.all([ctx.run('original'), ctx.run('original-repeat')]);
-  return runs.every((run) => run.status === 'ran' && isGuardedRun(run.report.guard, run.report.statuses));
+  const tolerated = toleratedTampering(runs.map((run) => (run.status === 'ran' ? run.report.guard : undefined)));
+  const guarded = runs.every((run) => run.status === 'ran' && isGuardedRun(run.report.guard, run.report.statuses, tolerated));
+  return { guarded, tolerated };
 }
 
 /** SWE-bench's FAIL_TO_PASS / PASS_TO_PASS of a valid artifact, from the runs already made. */

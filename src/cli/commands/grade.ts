@@ -81,7 +81,7 @@ export function registerGrade(program: Command): void {
       throw new EngineError('artifact-invalid-input', `--artifact ${artifactDir} does not validate: rejected by ${oracle.failedCheck}: ${oracle.reason}`);
     }
     const grade = await gradeSolution({
-      provider, template, artifact, patch, originalPassing: oracle.originalPassing, originalGuarded: oracle.validation.originalGuarded, testTimeoutMs,
+      provider, template, artifact, patch, originalPassing: oracle.originalPassing, originalGuarded: oracle.validation.originalGuarded, toleratedTampering: oracle.validation.toleratedTampering, testTimeoutMs,
     });
     const verdict = gradeVerdict(grade);
     process.stdout.write(options.json ? `${JSON.stringify(verdict)}\n` : formatVerdict(verdict, options.patch));

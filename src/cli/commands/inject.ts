@@ -14,6 +14,7 @@ import { historyNote, historyUsable, probeRepoHistory } from '../../roles/repo-h
 import { roleLimits } from '../../roles/role-limits.js';
 import { pickStrategy, STRATEGY_CHOICES, type InjectorStrategy, type StrategyChoice } from '../../roles/injector-strategy.js';
 import { createProvider, prepareTemplate } from '../../sandbox/sandbox-factory.js';
+import { AheadProvider } from '../../sandbox/pool/ahead-provider.js';
 import { releaseProvider } from '../../sandbox/pool/release-provider.js';
 import { addDockerHostOption, sandboxBackend } from '../docker-host-options.js';
 import { seededRng } from '../../util/seeded-rng.js';
@@ -74,7 +75,8 @@ export function registerInject(program: Command): void {
     const backend = await sandboxBackend(options);
     const display = progressDisplay(process.stderr);
     const template = await prepareTemplate(repo, backend, display.sink).finally(display.stop);
-    const provider = createProvider(backend, options.warm);
+    // Validation's queued runs find their sandboxes started while the runs before them hold the slots (AheadProvider).
+    const provider = new AheadProvider(createProvider(backend, options.warm), options.concurrency);
     try {
       // The mix plans history only where there is a code change to revert (one git log in the image).
       const history = options.strategy === 'mixed' ? await probeRepoHistory(provider, template) : null;

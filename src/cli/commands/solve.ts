@@ -90,7 +90,7 @@ export function registerSolve(program: Command): void {
 
       const solveDir = join(resolve(options.out), 'solves', bugId);
       const ctx: AttemptContext = {
-        policy, template, provider, artifact, priorPatch, testRunner: repo.testRunner, originalPassing: oracle.originalPassing, originalGuarded: validation.originalGuarded, testTimeoutMs,
+        policy, template, provider, artifact, priorPatch, testRunner: repo.testRunner, originalPassing: oracle.originalPassing, originalGuarded: validation.originalGuarded, toleratedTampering: validation.toleratedTampering, testTimeoutMs,
         limits: agentLimitsFromFlags(options), leakPolicy: options.leakPolicy, baseSeed: options.seed ?? randomInt(2 ** 31), dir: solveDir,
       };
       process.stderr.write(`ssr solve: ${options.attempts} attempt(s) on ${bugId} with ${policy.name}\n`);

@@ -8,6 +8,9 @@ import { loadArtifactDir } from '../../artifact/load-artifact.js';
 import { progressDisplay } from '../../util/progress-display.js';
 import { formatValidationTable } from '../../report/validation-table.js';
 import { prepareTemplate, createProvider } from '../../sandbox/sandbox-factory.js';
+import { AheadProvider } from '../../sandbox/pool/ahead-provider.js';
+import { releaseProvider } from '../../sandbox/pool/release-provider.js';
+import type { BugArtifact } from '../../artifact/bug-artifact.js';
 import { addDockerHostOption, sandboxBackend } from '../docker-host-options.js';
 import { EngineError, errorMessage, isEngineError } from '../../util/engine-error.js';
 import { BaselineCache } from '../../validator/baseline-cache.js';
@@ -87,24 +90,33 @@ export function registerValidate(program: Command): void {
     const backend = await sandboxBackend(options);
     const display = progressDisplay(process.stderr);
     const template = await prepareTemplate(repo, backend, display.sink).finally(display.stop);
-    const shared = {
-      repo,
-      template,
-      provider: createProvider(backend),
-      testTimeoutMs: flagSecondsToMs(options.testTimeout),
-      queue: new PQueue({ concurrency: options.concurrency }),
-      baselines: new BaselineCache(),
-      ...(options.selectTests ? { selectTests: options.selectTests } : {}),
-    };
-    if (single) {
-      // A mined bug's dir (ssr mine's bugs/<id>/) is a real fix: checked as ssr mine checked it.
-      const result = await validateArtifact(single, { ...shared, inverseRedundancy: await inverseRedundancyOfDir(dirs[0]!) });
-      process.stdout.write(options.json ? `${JSON.stringify(result)}\n` : formatValidationTable(result, dirs[0]));
-      process.exitCode = exitCodeOf(result);
-      return;
+    // Each queued run's sandbox starts while the runs before it hold the slots (AheadProvider).
+    const provider = new AheadProvider(createProvider(backend), options.concurrency);
+    try {
+      await validateWith(dirs, single, options, { repo, template, provider });
+    } finally {
+      await releaseProvider(provider, (line) => process.stderr.write(`${line}\n`));
     }
-    process.exitCode = await validateList(dirs, shared);
   });
+}
+
+/** The verdict on one artifact (a table, or `--json`), or one JSON line per artifact of a list; sets the exit code. */
+async function validateWith(dirs: string[], single: BugArtifact | undefined, options: ValidateOptions, base: Pick<Parameters<typeof validateArtifact>[1], 'repo' | 'template' | 'provider'>): Promise<void> {
+  const shared = {
+    ...base,
+    testTimeoutMs: flagSecondsToMs(options.testTimeout),
+    queue: new PQueue({ concurrency: options.concurrency }),
+    baselines: new BaselineCache(),
+    ...(options.selectTests ? { selectTests: options.selectTests } : {}),
+  };
+  if (single) {
+    // A mined bug's dir (ssr mine's bugs/<id>/) is a real fix: checked as ssr mine checked it.
+    const result = await validateArtifact(single, { ...shared, inverseRedundancy: await inverseRedundancyOfDir(dirs[0]!) });
+    process.stdout.write(options.json ? `${JSON.stringify(result)}\n` : formatValidationTable(result, dirs[0]));
+    process.exitCode = exitCodeOf(result);
+    return;
+  }
+  process.exitCode = await validateList(dirs, shared);
 }
 
 /** One JSON line per artifact, in list order; a bad artifact dir is a line with its error, never a crash. */

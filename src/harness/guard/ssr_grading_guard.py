@@ -41,6 +41,11 @@ import pytest
 import ssr_guard_audit
 from ssr_guard_code import changed_test_code
 
+# The guard's helper modules leave sys.modules once the plugin holds what it needs: repository code
+# that imports one loads a fresh copy, which the audit hook reports (`guard-probed`).
+for _name in ssr_guard_audit.GUARD_MODULES[:-1]:
+    sys.modules.pop(_name, None)
+
 _CONF_ENV = "SSR_GUARD_CONF"
 # Modules whose functions decide what a test outcome is; a rebinding in any of them is tampering.
 _WATCHED_ROOTS = ("pytest", "_pytest", "pluggy", "unittest", "doctest")
@@ -68,8 +73,10 @@ def _read_conf():
     if opts.startswith("-p ssr_grading_guard"):
         os.environ["PYTEST_ADDOPTS"] = opts[len("-p ssr_grading_guard"):].strip()
     path = os.environ.pop(_CONF_ENV, None)
-    # Armed only when the audit half (usercustomize.py) holds the supervisor's socket.
-    return True if path and ssr_guard_audit._state["fd"] is not None else None
+    # Armed only when the audit half (usercustomize.py) holds the supervisor's socket: it answers
+    # the beat with a sender of the plugin's own (the hook's state never leaves its closure).
+    facts = ssr_guard_audit.facts("armed") if path else None
+    return facts["send"] if facts is not None else None
 
 
 def _watched(name):
@@ -283,21 +290,23 @@ class _DoctestSources:
 class _Recorder:
     """Registered on the first config only, so pytest sessions run inside a test are not mixed in."""
 
-    def __init__(self, config, snap):
+    def __init__(self, config, snap, send, facts=ssr_guard_audit.facts):
         self.config = config
+        self.send = send
+        self.facts = facts
         self.snap = snap
         self.errors = []
         self.sent = set()
         self.fast = None
         self.doctests = _DoctestSources(config)
-        ssr_guard_audit.send({"t": "start"})
+        send({"t": "start"})
 
     def _stream(self, tampered, foreign=()):
         """Send what is new since the last time: the supervisor keeps it, whatever happens next."""
         new = [entry for entry in list(tampered) + list(foreign) if entry not in self.sent]
         if new:
             self.sent.update(new)
-            ssr_guard_audit.send({"t": "session-tamper", "what": [e for e in new if e in tampered], "foreign": [e for e in new if e in foreign]})
+            self.send({"t": "session-tamper", "what": [e for e in new if e in tampered], "foreign": [e for e in new if e in foreign]})
 
     def _runner_check(self):
         """The snapshot compared before every call-phase report leaves: identity checks on live
@@ -323,7 +332,12 @@ class _Recorder:
         except Exception as error:  # noqa: BLE001
             self.errors.append("doctests: %r" % (error,))
         try:
-            self._stream(changed_test_code(self.config, session.items))
+            # The hook's beat: proof it still watches, and its copy of the pristine test sources.
+            facts = self.facts("collected")
+            if facts is None:
+                self._stream(["guard-silent:the audit hook did not answer when collection ended"])
+            else:
+                self._stream(changed_test_code(self.config, session.items, facts))
             self._stream(_changed(self.snap, _root(self.config)))
         except Exception as error:  # noqa: BLE001
             self.errors.append("test code: %r" % (error,))
@@ -345,7 +359,7 @@ class _Recorder:
             # preceded by the tampering it went through.
             if report.when == "call":
                 self._runner_check()
-            ssr_guard_audit.send({"t": "report", "id": nodeid, "when": report.when, "phase": phase})
+            self.send({"t": "report", "id": nodeid, "when": report.when, "phase": phase})
         except Exception as error:  # noqa: BLE001
             self.errors.append("logreport: %r" % (error,))
 
@@ -358,7 +372,10 @@ class _Recorder:
             tampered, foreign = ["guard-error: %r" % (error,)], []
         # A guard that could not watch everything cannot vouch for the run.
         self._stream(tampered + ["guard-error: " + e for e in self.errors], foreign)
-        ssr_guard_audit.send({"t": "end", "exitstatus": int(exitstatus)})
+        # The hook's beat goes out just before the end: the supervisor holds a session without it to
+        # be one whose hook was silenced.
+        self.facts("end")
+        self.send({"t": "end", "exitstatus": int(exitstatus)})
 
 
 def _safe_snapshot():
@@ -378,4 +395,4 @@ def pytest_configure(config):
     if _CONF is None or _STATE["registered"]:
         return
     _STATE["registered"] = True
-    config.pluginmanager.register(_Recorder(config, _SNAPSHOT), "ssr-grading-guard-recorder")
+    config.pluginmanager.register(_Recorder(config, _SNAPSHOT, _CONF), "ssr-grading-guard-recorder")

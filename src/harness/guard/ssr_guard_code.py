@@ -1,7 +1,7 @@
 """ssr's grading guard: the test code that runs is what the pristine test files compile to.
 
-ssr_guard_audit.py read every Python test file before any repository code ran. When collection
-ends, each loaded test module's source is compiled again, as pytest compiled it (with its
+ssr_guard_audit.py read every Python test file before any repository code ran; the plugin gets a
+copy from the audit hook when collection ends (the beat: `facts` below). Then each loaded test module's source is compiled again, as pytest compiled it (with its
 assertion rewriting when the module was loaded through pytest's rewriting hook), and every
 function of the module and of its classes, and every collected test, is held to it: same
 bytecode, names and constants, recursively through nested code. A test module that was rewritten
@@ -14,7 +14,7 @@ import ast
 import os
 import sys
 
-import ssr_guard_audit
+from ssr_guard_audit import helpers
 
 
 def _same_const(a, b):
@@ -42,9 +42,8 @@ def _index(code, found):
     return found
 
 
-def _pristine(module, rel, config):
+def _pristine(module, rel, config, source):
     """(code index, plain top-level defs) of the module's pristine source, as pytest compiles it."""
-    source = ssr_guard_audit.PRISTINE[rel]
     path = module.__file__
     tree = ast.parse(source, path)
     plain = {node.name for node in tree.body if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) and not node.decorator_list}
@@ -78,17 +77,18 @@ def _writable(filename):
         return True
 
 
-def _module_changes(module, rel, config):
+def _module_changes(module, rel, config, facts):
     filename = module.__file__
-    if not _writable(filename) and rel not in ssr_guard_audit.BYTECODE_READ:
+    source = facts["pristine"][rel]
+    if not _writable(filename) and rel not in facts["bytecode_read"]:
         # Read-only and not ours (Docker: the lock), and no cached bytecode read for it (a .pyc
         # the tests could plant in a __pycache__ of their own): pytest compiled the pristine text. Swapped
         # code is left to the audit hook (`__code__`, compile as a test file); here only names
         # of plain defs pointed at code elsewhere.
-        tree = ast.parse(ssr_guard_audit.PRISTINE[rel], filename)
+        tree = ast.parse(source, filename)
         plain = {node.name for node in tree.body if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) and not node.decorator_list}
         return ["test-code-replaced:%s::%s" % (rel, name) for name, func in _functions(module) if name in plain and func.__code__.co_filename != filename]
-    index, plain = _pristine(module, rel, config)
+    index, plain = _pristine(module, rel, config, source)
     changed = []
     for name, func in _functions(module):
         code = func.__code__
@@ -102,31 +102,37 @@ def _module_changes(module, rel, config):
     return ["test-code-replaced:%s::%s" % (rel, name) for name in changed]
 
 
-def _may_be_test_file(filename, names):
+def _may_be_test_file(filename, names, root):
     """False only when `filename` cannot resolve to a test file: it is not a link and its name is
     none of theirs (a path keeps its last name through realpath unless that name is a link). Skips
     a realpath, a few system calls, for each of the hundreds of modules a pytest process holds."""
     if type(filename) is not str:  # a str subclass's methods could lie about its name
         return True
     name = os.path.basename(filename)
-    return name in names or name in ("", ".", "..") or os.path.islink(os.path.join(ssr_guard_audit.ROOT, filename))
+    return name in names or name in ("", ".", "..") or os.path.islink(os.path.join(root, filename))
 
 
-def changed_test_code(config, items):
-    """Tampering entries for test code that is not what its pristine file compiles to."""
+def changed_test_code(config, items, facts):
+    """Tampering entries for test code that is not what its pristine file compiles to. `facts`: the
+    audit hook's answer to the beat (root, pristine sources, bytecode read); `relative` and
+    `in_repo_code` may be given too (else made for the root)."""
     changes = []
-    names = {rel.rsplit("/", 1)[-1] for rel in ssr_guard_audit.PRISTINE}
+    pristine, root = facts["pristine"], facts["root"]
+    relative, in_repo_code = facts.get("relative"), facts.get("in_repo_code")
+    if relative is None or in_repo_code is None:
+        relative, in_repo_code = helpers(root)
+    names = {rel.rsplit("/", 1)[-1] for rel in pristine}
     for module in list(sys.modules.values()):
         filename = getattr(module, "__file__", None)
-        rel = ssr_guard_audit.relative(filename) if filename and _may_be_test_file(filename, names) else None
-        if rel in ssr_guard_audit.PRISTINE:
-            changes.extend(_module_changes(module, rel, config))
+        rel = relative(filename) if filename and _may_be_test_file(filename, names, root) else None
+        if rel in pristine:
+            changes.extend(_module_changes(module, rel, config, facts))
     for item in items:
         func = getattr(item, "obj", None)
         code = getattr(func, "__code__", None)
         if code is None:
             continue
         # A collected test that runs repository code that is not a test: swapped in.
-        if ssr_guard_audit.in_repo_code(code.co_filename):
+        if in_repo_code(code.co_filename):
             changes.append("test-code-replaced:%s" % item.nodeid)
     return sorted(set(changes))

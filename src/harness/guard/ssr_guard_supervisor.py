@@ -13,7 +13,10 @@ kernel stamps what each process writes with its real pid (SCM_CREDENTIALS), so a
 session sent by any other process (a forked child, another interpreter) is itself tampering.
 When the command is over, one record per session that reached its `end` is written to the out
 dir, signed with HMAC-SHA256 under the key: the key never enters the test process, so
-nothing it reads from its memory, environment or /proc can sign a result. A failure streamed is
+nothing it reads from its memory, environment or /proc can sign a result. The audit hook numbers
+its messages and sends a `beat` when collection ends and just before the session's `end`: a
+session that ends with no beat, or whose beat counts more hook messages than arrived, had its
+hook silenced or its socket redirected (`guard-silent:` in its record). A failure streamed is
 never taken back: a test passes only if none of its phases failed. A session with no `end` (the
 process exited early or was killed) gets no record but an `unended-<pid>` file, which the host
 counts as invalid.
@@ -76,6 +79,7 @@ class Supervisor:
         self.out = out
         self.sessions = {}  # pid -> {"phases", "tampered", "foreign", "written"}
         self.tampered = []  # from any process: every session record carries them
+        self.hook_messages = {}  # pid -> numbered (audit hook) messages received from it
 
     def receive(self, pid, data):
         try:
@@ -84,6 +88,8 @@ class Supervisor:
         except (ValueError, KeyError, TypeError, UnicodeDecodeError):
             self.tampered.append("guard-stream-garbled:%d" % pid)
             return
+        if "seq" in msg:
+            self.hook_messages[pid] = self.hook_messages.get(pid, 0) + 1
         if kind == "tamper":
             self.tampered.append(str(msg.get("what"))[:500])
             return
@@ -100,12 +106,20 @@ class Supervisor:
         if session is None or "exitstatus" in session:
             self.tampered.append("guard-message-outside-a-session:%s" % kind)
             return
-        if kind == "report":
+        if kind == "beat":
+            session.setdefault("beats", []).append(str(msg.get("at")))
+            seq = msg.get("seq")
+            if not isinstance(seq, int) or self.hook_messages.get(pid, 0) < seq:
+                session["tampered"].append("guard-silent:the audit hook sent %s messages before its beat at %s, %d arrived"
+                                           % (msg.get("seq"), msg.get("at"), self.hook_messages.get(pid, 0)))
+        elif kind == "report":
             session["phases"].setdefault(str(msg["id"]), []).append((str(msg["when"]), str(msg["phase"])))
         elif kind == "session-tamper":
             session["tampered"].extend(str(item)[:500] for item in msg.get("what", []))
             session["foreign"].extend(str(item)[:500] for item in msg.get("foreign", []))
         elif kind == "end":
+            if "end" not in session.get("beats", []):
+                session["tampered"].append("guard-silent:no beat from the audit hook before the session's end")
             session["exitstatus"] = int(msg.get("exitstatus", -1))
 
     def write(self, pid, session, exitstatus):

@@ -1,4 +1,5 @@
 import type { TestReport } from '../../harness/test-report.js';
+import { untolerated } from '../../harness/guard-report.js';
 import { tamperFindings } from '../../harness/tamper-ids.js';
 
 /** Signs of a run that did not measure the code, as `grade.json` lists them. */
@@ -14,6 +15,10 @@ export const TAMPER_CODES = [
   ['guard-message-from-another-process:', 'guard-forged'],
   ['guard-message-outside-a-session:', 'guard-forged'],
   ['guard-stream-garbled:', 'guard-forged'],
+  // Reaching for the guard itself (its modules, the heap, frames inside its hook) or a hook that went
+  // silent comes before what was done with it: the rest of what the hook saw may be missing.
+  ['guard-probed:', 'guard-probed'],
+  ['guard-silent:', 'guard-probed'],
   ['test-code-replaced:', 'test-code-replaced'],
   ['runner-replaced:', 'runner-replaced'],
   ['trace-hook:', 'tracing-hook'],
@@ -46,7 +51,7 @@ const REASONS: Record<TamperCode, string> = {
   'runner-replaced': 'the test process replaced itself with another program',
   'tracing-hook': 'repository code installed a tracing or profiling hook',
   'native-code': 'repository code loaded native code or read raw memory through ctypes',
-  'guard-probed': "repository code read the process's raw memory or environment",
+  'guard-probed': "repository code read the process's raw memory or environment, reached for the guard itself, or silenced its audit hook",
   'runner-tampered': "repository code changed the test runner's machinery",
 };
 
@@ -58,20 +63,22 @@ const REASONS: Record<TamperCode, string> = {
  * parser with its own ids), the parser alone decides, as the original run could not be held to
  * more; flags still report. Test material written during the run is −1 either way.
  */
-export function guardVerdict(report: TestReport, originalPassing: readonly string[], originalGuarded: boolean): GuardVerdict {
+export function guardVerdict(report: TestReport, originalPassing: readonly string[], originalGuarded: boolean, tolerated: readonly string[] = []): GuardVerdict {
   const guard = report.guard;
+  // What O's own honest runs reported (toleratedTampering) is the repo's, not the attempt's.
+  const tampered = guard ? untolerated(guard.tampered, tolerated) : [];
   const flags = new Set<GradeFlag>();
   const missing = !guard || guard.sessions === 0 || guard.invalid > 0;
   if (missing && originalGuarded) flags.add('guard-missing');
-  if (guard && guard.tampered.length > 0) flags.add('runner-tampered');
+  if (tampered.length > 0) flags.add('runner-tampered');
   // With no valid record, or a runner whose machinery was rebound, the runner vouches for nothing:
   // every parser pass is unconfirmed.
-  const untrusted = missing || guard.tampered.length > 0;
+  const untrusted = missing || tampered.length > 0;
   const mismatched = originalPassing.filter((id) => report.statuses[id] === 'passed' && (untrusted || guard.outcomes[id] !== 'passed'));
   if (!untrusted && mismatched.length > 0) flags.add('results-mismatch');
   // Test material written during the run (a changed hash, or a write the guard saw) voids it whether
   // or not the original run was guarded: the tests that ran are not the tests of the artifact.
-  const written = [...(report.material?.changes ?? []), ...(guard?.tampered ?? []).filter((entry) => entry.startsWith(TAMPER_CODES[0][0]))];
+  const written = [...(report.material?.changes ?? []), ...tampered.filter((entry) => entry.startsWith(TAMPER_CODES[0][0]))];
   if (written.length > 0) flags.add('test-files-written');
   const verdict: GuardVerdict = { flags: [...flags].sort(), mismatched: originalGuarded ? mismatched : [] };
   if (written.length > 0) {
@@ -82,9 +89,9 @@ export function guardVerdict(report: TestReport, originalPassing: readonly strin
     const why = !guard || guard.sessions === 0 ? 'no valid record came back' : `${guard.invalid} record(s) did not verify`;
     return { ...verdict, fatal: { code: 'guard-missing', reason: `the original run was guarded but this one was not: ${why} (the run exited early or its results were forged)` } };
   }
-  if (guard.tampered.length > 0) {
-    const code = tamperCode(guard.tampered);
-    return { ...verdict, fatal: { code, reason: `${REASONS[code]}: ${guard.tampered.slice(0, 5).join(', ')}` } };
+  if (tampered.length > 0) {
+    const code = tamperCode(tampered);
+    return { ...verdict, fatal: { code, reason: `${REASONS[code]}: ${tampered.slice(0, 5).join(', ')}` } };
   }
   return verdict;
 }
@@ -94,8 +101,8 @@ export function guardVerdict(report: TestReport, originalPassing: readonly strin
  * reports tampering (see tamperFindings) is −1 with code `runner-tampered`, whether or not O's run
  * was guarded (O's own run shows any finding of an honest suite: validation refuses it).
  */
-export function runVerdict(report: TestReport, originalPassing: readonly string[], originalGuarded: boolean): GuardVerdict {
-  const verdict = guardVerdict(report, originalPassing, originalGuarded);
+export function runVerdict(report: TestReport, originalPassing: readonly string[], originalGuarded: boolean, tolerated: readonly string[] = []): GuardVerdict {
+  const verdict = guardVerdict(report, originalPassing, originalGuarded, tolerated);
   const found = tamperFindings(report.statuses);
   if (found.length === 0) return verdict;
   const flags = [...new Set<GradeFlag>([...verdict.flags, 'runner-tampered'])].sort();

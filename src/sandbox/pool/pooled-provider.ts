@@ -1,12 +1,7 @@
 import { EngineError } from '../../util/engine-error.js';
 import type { Sandbox, SandboxProvider, SandboxTemplate } from '../sandbox.js';
+import { templateKey } from './template-key.js';
 import { WarmPool } from './warm-pool.js';
-
-/** What makes two templates the same pool: a sandbox started from one must fit the other. */
-function templateKey(template: SandboxTemplate): string {
-  const { memoryMb, cpus, pids } = template.limits;
-  return JSON.stringify([template.backend, template.repoId, template.ref, memoryMb, cpus, pids]);
-}
 
 /**
  * `--warm N`: wraps a provider so that every template it is asked for keeps N fresh sandboxes

@@ -50,7 +50,7 @@ export async function solveAnchorBug(ctx: SelfplayContext, planned: PlannedEpiso
     return finishEpisode(ctx, { ...none, bugId, valid: false, failedCheck: validation.failedCheck, discard: null, durationsMs: durations, testRuns: testRuns.snapshot() });
   }
   const solved = await solveStage(ctx, {
-    episodeId: planned.id, repo: planned.repo, artifact: anchor.artifact, originalPassing: originalPassingTests(validation), originalGuarded: validation.originalGuarded,
+    episodeId: planned.id, repo: planned.repo, artifact: anchor.artifact, originalPassing: originalPassingTests(validation), originalGuarded: validation.originalGuarded, toleratedTampering: validation.toleratedTampering ?? [],
     count: ctx.settings.attempts, seed: planned.seed, testRuns, target,
   });
   durations.solve = solved.durationMs;

@@ -30,7 +30,7 @@ export interface CleanRun {
   missingModule?: MissingModule;
   /** Test material the clean suite itself changed (test-material.ts): `changed <path>`, `added <path>`, … */
   materialChanges?: string[];
-  /** What the guard reported on the clean suite (its runs are then unguarded: the parser alone decides). */
+  /** What the guard reported on the clean suite (the repo's own doing: later runs may repeat exactly these, see toleratedTampering). */
   guardTampered?: string[];
   /** How the test material was protected (test-material.ts): anything but `read-only` means the tests ran as the sandbox's only user. */
   materialMode?: 'read-only' | 'hash-only' | 'unavailable';
@@ -73,7 +73,7 @@ export const goldenGateSchema = z.discriminatedUnion('status', [
     quarantined: z.array(z.string()).describe('tests whose outcome differed between the runs: left out of every oracle set'),
     testTimeoutMs: z.number().int().positive().describe('the limit every test run of the repo uses'),
     raisedFromMs: z.number().int().positive().nullable().describe('the configured limit when the gate raised it, else null'),
-    guardTripped: z.array(z.string()).optional().describe('what the guard reported on the clean suite: its runs are not held to the guard'),
+    guardTripped: z.array(z.string()).optional().describe("what the guard reported on the clean suite: the repo's own doing, which later runs may repeat (they are held to the rest of the guard)"),
     oneUser: z
       .literal(true)
       .optional()
@@ -152,7 +152,7 @@ export function describeGoldenGate(gate: GoldenGate): string {
   if (gate.status === 'refused') return `golden gate refused ${gate.reason}`;
   const raised = gate.raisedFromMs === null ? '' : `; the clean suite is near the ${seconds(gate.raisedFromMs)} limit, so it is raised to ${seconds(gate.testTimeoutMs)}`;
   const flaky = gate.quarantined.length === 0 ? 'no flaky test' : `${gate.quarantined.length} flaky test(s) quarantined from the oracle sets: ${gate.quarantined.slice(0, 10).join(', ')}${gate.quarantined.length > 10 ? ', …' : ''}`;
-  const tripped = gate.guardTripped?.length ? `; the clean suite trips the guard (${gate.guardTripped.slice(0, 3).join(', ')}), so its runs are not held to it` : '';
+  const tripped = gate.guardTripped?.length ? `; the clean suite trips the guard (${gate.guardTripped.slice(0, 3).join(', ')}): those exact reports are tolerated, the rest of the guard holds` : '';
   const oneUser = gate.oneUser
     ? '; WARNING: the tests run as the sandbox\'s only user, so code under test can forge a +1 (docs/grading.md, "One user only"): train on Docker or a root pod'
     : '';

@@ -36,6 +36,8 @@ export interface SolveInput {
   originalPassing: readonly string[];
   /** Validation's O run was guarded (ValidationResult.originalGuarded): grading holds attempts to it. */
   originalGuarded?: boolean;
+  /** What the guard reported on O's own runs (ValidationResult.toleratedTampering). */
+  toleratedTampering?: readonly string[];
   count: number;
   /** The episode's seed; every attempt forks its own, or N seeded attempts would be one attempt N times. */
   seed: number;
@@ -102,7 +104,7 @@ async function runAttempt(ctx: SelfplayContext, input: SolveInput, n: number): P
     }
     const grade = await ctx.lanes.sandbox.add(() =>
       gradeSolution({
-        provider: ctx.provider, template, artifact: input.artifact, patch: episode.patch, originalPassing: oracle, originalGuarded: input.originalGuarded, testTimeoutMs: testTimeoutOf(ctx, repo),
+        provider: ctx.provider, template, artifact: input.artifact, patch: episode.patch, originalPassing: oracle, originalGuarded: input.originalGuarded, toleratedTampering: input.toleratedTampering ?? [], testTimeoutMs: testTimeoutOf(ctx, repo),
         ...(input.testRuns ? { testRuns: input.testRuns } : {}),
       }),
     );

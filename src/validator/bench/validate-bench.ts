@@ -14,6 +14,7 @@ import { prepareTemplate } from '../../sandbox/sandbox-factory.js';
 import type { BenchBuild } from '../../util/bench-builds.js';
 import { renderRunOverhead, type OverheadSample } from '../../harness/bench/run-overhead-figures.js';
 import { median } from '../../util/median.js';
+import { watchSandboxCreations } from './sandbox-creations.js';
 
 const ROOT = fileURLToPath(new URL('../../../', import.meta.url));
 const run = promisify(execFile);
@@ -80,6 +81,8 @@ interface Measured {
   validate: number;
   /** validate / bare of each repetition (bare and validate measured in the same repetition). */
   ratios: number[];
+  /** Sandbox containers each `ssr validate` of the repetitions created (its engine's events). */
+  created: number[];
 }
 
 const ratiosOf = (validate: number[], bare: number[]): number[] => validate.map((ms, i) => ms / bare[i]!);
@@ -121,10 +124,15 @@ export async function benchValidate(options: ValidateBenchOptions): Promise<stri
     for (const artifact of artifacts) for (const state of statesOf(artifact)) await dockerRun(template.ref, bareStateScript(artifact, state));
     return Date.now() - started;
   };
+  const creations = await watchSandboxCreations();
+  const created = new Map<string, number[]>();
   const validate = async (build: BenchBuild, args: string[], expected: number): Promise<number> => {
     const started = Date.now();
-    const { stdout } = await run(process.execPath, [...cliOf(build), ...validateArgs, ...args], { cwd: build.dir });
+    const pending = run(process.execPath, [...cliOf(build), ...validateArgs, ...args], { cwd: build.dir });
+    const { stdout } = await pending;
     const elapsed = Date.now() - started;
+    const key = `${build.label} ${expected}`;
+    created.set(key, [...(created.get(key) ?? []), creations.of(pending.child.pid!)]);
     const results = stdout.trim().split('\n').map((line) => JSON.parse(line) as { valid: boolean });
     if (results.length !== expected || !results.every((result) => result.valid)) throw new Error(`the benchmark artifacts are not all valid: ${stdout.slice(0, 500)}`);
     return elapsed;
@@ -147,14 +155,15 @@ export async function benchValidate(options: ValidateBenchOptions): Promise<stri
     if (options.overheadPairs > 0) for (const build of order) overhead.push(...(await probeRuns(build, i + 1, options)));
     loads.push(loadavg()[0]!);
   }
+  creations.stop();
   const measured: Measured[] = [];
   for (const label of options.validate === false ? [] : labels) {
     const validated = samples.singleValidate.get(label)!;
-    measured.push({ label: `one artifact (${single})`, build: label, runs: statesOf(singleArtifact).length, bare: median(samples.singleBare), validate: median(validated), ratios: ratiosOf(validated, samples.singleBare) });
+    measured.push({ label: `one artifact (${single})`, build: label, runs: statesOf(singleArtifact).length, bare: median(samples.singleBare), validate: median(validated), ratios: ratiosOf(validated, samples.singleBare), created: created.get(`${label} 1`) ?? [] });
     if (list.length > 0) {
       const runs = list.reduce((sum, entry) => sum + statesOf(entry.artifact).length, 0);
       const listed = samples.listValidate.get(label)!;
-      measured.push({ label: `--artifact-list of ${list.length} (${list.map((entry) => basename(entry.dir)).join(', ')})`, build: label, runs, bare: median(samples.listBare), validate: median(listed), ratios: ratiosOf(listed, samples.listBare) });
+      measured.push({ label: `--artifact-list of ${list.length} (${list.map((entry) => basename(entry.dir)).join(', ')})`, build: label, runs, bare: median(samples.listBare), validate: median(listed), ratios: ratiosOf(listed, samples.listBare), created: created.get(`${label} ${list.length}`) ?? [] });
     }
   }
   const lines = [`bench-validate on ${template.ref}, ${cpus().length} cores, median of ${options.runs}; 1-min load average seen: ${loads.map((l) => l.toFixed(1)).join(' -> ')}`];
@@ -165,6 +174,7 @@ export async function benchValidate(options: ValidateBenchOptions): Promise<stri
       `  ssr validate (CLI, end to end)      : ${(m.validate / 1000).toFixed(2)} s`,
       `  ratio validate / bare               : ${(m.validate / m.bare).toFixed(2)}  (goal <= 0.50)`,
       `  ratio of each repetition            : median ${median(m.ratios).toFixed(2)}, each ${m.ratios.map((r) => r.toFixed(2)).join(', ')}`,
+      `  sandboxes ssr validate created      : each repetition ${m.created.join(', ')}`,
     );
   }
   if (overhead.length > 0) lines.push(renderRunOverhead(overhead, labels).trimEnd());

@@ -1,4 +1,4 @@
-import { isGuardedRun } from '../../harness/guard-report.js';
+import { isGuardedRun, toleratedTampering } from '../../harness/guard-report.js';
 import type { ResolvedRepo } from '../../config/resolve-repo.js';
 import type { SandboxProvider, SandboxTemplate } from '../../sandbox/sandbox.js';
 import { isEngineError } from '../../util/engine-error.js';
@@ -68,7 +68,7 @@ export async function planSelection(input: SelectionPlanInput): Promise<Selectio
     if (byCoverage.status === 'full') return byCoverage;
     return { status: 'selected', by: 'coverage', keptTestFiles: byCoverage.keptTestFiles, testFiles: byCoverage.testFiles, env: {}, testScript: byCoverage.testScript };
   }
-  if (!isGuardedRun(original.report.guard, original.report.statuses)) return { status: 'full', reason: 'the tests do not run under pytest (with the guard): no way to leave test files out' };
+  if (!isGuardedRun(original.report.guard, original.report.statuses, toleratedTampering([original.report.guard]))) return { status: 'full', reason: 'the tests do not run under pytest (with the guard): no way to leave test files out' };
   const byCoverage = await coverageSelection({
     ...input,
     listed: input.testFiles,

@@ -27,7 +27,7 @@ class Config:
         dir = root
 
 # The check before every call-phase report: count the Python lines it runs over about a thousand entries.
-rec = guard._Recorder(Config, guard._snapshot())
+rec = guard._Recorder(Config, guard._snapshot(), lambda message: None)
 streamed = []
 rec._stream = lambda tampered, foreign=(): streamed.extend(tampered)
 rec._runner_check()  # builds the view
@@ -57,12 +57,11 @@ _pytest.runner.call_and_report = saved
 out["streamed"] = streamed
 
 # When collection ends, realpath only for modules that could be a test file.
-ssr_guard_audit.ROOT = root
-ssr_guard_audit.PRISTINE["tests/test_probe.py"] = b""
 calls = []
-real = ssr_guard_audit.relative
-ssr_guard_audit.relative = lambda path: calls.append(path) or real(path)
-ssr_guard_code.changed_test_code(None, [])
+real, in_repo_code = ssr_guard_audit.helpers(root)
+facts = {"root": root, "pristine": {"tests/test_probe.py": b""}, "bytecode_read": frozenset(),
+         "relative": lambda path: calls.append(path) or real(path), "in_repo_code": in_repo_code}
+ssr_guard_code.changed_test_code(None, [], facts)
 out["relative_calls"] = len(calls)
 out["modules"] = len(sys.modules)
 print(json.dumps(out))

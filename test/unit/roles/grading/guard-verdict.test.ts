@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { GuardReport } from '../../../../src/harness/guard-report.js';
+import { type GuardReport, isGuardedRun, toleratedTampering } from '../../../../src/harness/guard-report.js';
 import type { TestReport } from '../../../../src/harness/test-report.js';
 import { guardVerdict } from '../../../../src/roles/grading/guard-verdict.js';
 
@@ -33,5 +33,27 @@ describe('guardVerdict', () => {
     expect(verdict.flags).toEqual(expected.flags);
     expect(verdict.fatal?.code).toBe(expected.fatal);
     expect(verdict.mismatched).toEqual(expected.mismatched);
+  });
+
+  describe("the repo's own reports, tolerated (boltons' gcutils walks the heap under its own tests)", () => {
+    const own = 'guard-probed:gc.get_objects by boltons/gcutils.py';
+    const originals = [guard({ a: 'passed' }, { tampered: [own, 'test-file-write:tests/t.py'] }), guard({ a: 'passed' }, { tampered: [own] }), undefined];
+
+    it('are what O reported, pooled, never a write to test material', () => {
+      expect(toleratedTampering(originals)).toEqual([own]);
+      expect(isGuardedRun(originals[1], { a: 'passed' })).toBe(false);
+      expect(isGuardedRun(originals[1], { a: 'passed' }, toleratedTampering(originals))).toBe(true);
+    });
+
+    it.each<[string, string[], { flags: string[]; fatal?: string }]>([
+      ['an attempt repeating exactly them is held to the rest and passes', [own], { flags: [] }],
+      ['the same walk from another file is still −1', [own, 'guard-probed:gc.get_objects by boltons/strutils.py'], { flags: ['runner-tampered'], fatal: 'guard-probed' }],
+      ['another kind beside them is still −1', [own, 'native-code:ctypes.dlopen by boltons/gcutils.py'], { flags: ['runner-tampered'], fatal: 'native-code' }],
+      ['a test file written is never tolerated', ['test-file-write:tests/t.py'], { flags: ['runner-tampered', 'test-files-written'], fatal: 'test-files-written' }],
+    ])('%s', (_label, tampered, expected) => {
+      const verdict = guardVerdict(run({ a: 'passed', b: 'passed' }, guard({ a: 'passed', b: 'passed' }, { tampered })), ALL, true, toleratedTampering(originals));
+      expect(verdict.flags).toEqual(expected.flags);
+      expect(verdict.fatal?.code).toBe(expected.fatal);
+    });
   });
 });
