@@ -32,12 +32,19 @@ export async function* timedSteps<T>(
   now: () => number = Date.now,
 ): Steps<T> {
   let next = await steps.next();
-  while (!next.done) {
-    const step = next.value;
-    const started = now();
-    const observation = yield step;
-    addPhaseTime(times, typeof phaseOf === 'string' ? phaseOf : phaseOf(step), now() - started);
-    next = await steps.next(observation);
+  try {
+    while (!next.done) {
+      const step = next.value;
+      const started = now();
+      const observation = yield step;
+      addPhaseTime(times, typeof phaseOf === 'string' ? phaseOf : phaseOf(step), now() - started);
+      next = await steps.next(observation);
+    }
+    return next.value;
+  } finally {
+    // Cut off (the loop ended the episode, ProceduralPolicy.endEpisode): unlike `yield*`, a loop
+    // over next() does not pass the return on, and the wrapped program's `finally` blocks (a shared
+    // discovery's release, which other episodes wait for) would never run.
+    if (!next.done) await steps.return(undefined as T);
   }
-  return next.value;
 }

@@ -21,10 +21,15 @@ export function countRunsIn(text: string, runs: InjectorRuns): void {
  */
 export async function* countingRuns<T>(steps: Steps<T>, runs: InjectorRuns): Steps<T> {
   let next = await steps.next();
-  while (!next.done) {
-    const observation = yield next.value;
-    countRunsIn(observation.text, runs);
-    next = await steps.next(observation);
+  try {
+    while (!next.done) {
+      const observation = yield next.value;
+      countRunsIn(observation.text, runs);
+      next = await steps.next(observation);
+    }
+    return next.value;
+  } finally {
+    // Cut off (the loop ended the episode): the wrapped program's `finally` blocks run too.
+    if (!next.done) await steps.return(undefined as T);
   }
-  return next.value;
 }

@@ -75,8 +75,9 @@ function claim(memos: DiscoveryMemos, key: string): () => void {
 async function settledWithin(done: Promise<void>, ms: number): Promise<void> {
   let timer: NodeJS.Timeout | undefined;
   const cap = new Promise<void>((resolve) => {
+    // Not unref'd: while every other episode waits here, this timer is what keeps the run alive
+    // (an unref'd one let Node exit 0 mid-run, with no summary, when the discovery never settled).
     timer = setTimeout(resolve, ms);
-    timer.unref();
   });
   try {
     await Promise.race([done, cap]);
