@@ -3,11 +3,11 @@ import { jsRunnerSchema, type JsRunner } from '../../harness/js-test-files.js';
 import { jsTestScript } from '../../harness/js-test-script.js';
 import { testFilesForRunner } from '../../harness/repo-test-files.js';
 import type { StatusMap } from '../../harness/test-report.js';
-import type { SandboxProvider, SandboxTemplate } from '../../sandbox/sandbox.js';
 import { isEngineError } from '../../util/engine-error.js';
 import { BaselineCache } from '../baseline-cache.js';
 import { jsTestFileOf } from '../test-file-of.js';
 import { changedLines } from './changed-lines.js';
+import type { CoveragePlanInput } from './coverage-plan.js';
 import { selectByCoverage } from './coverage-selection.js';
 import { traceOriginalJs } from './trace-original-js.js';
 
@@ -41,20 +41,8 @@ export function jsRunnerOfScript(testScript: string): JsRunner | null {
   return jsRunnerSchema.options.find((runner) => testFilesForRunner(runner).testScript === testScript) ?? null;
 }
 
-export interface JsCoveragePlanInput {
-  provider: SandboxProvider;
-  template: SandboxTemplate;
-  baselines: BaselineCache;
-  bugInject: string;
-  testScript: string;
-  listed: readonly string[];
-  /** O's full run: its ids say which test files the suite runs; its time bounds the traced run's. */
-  original: { statuses: StatusMap; durationMs: number };
-  /** The repo's test time limit, s: the traced run gets up to three times it. */
-  testTimeoutS: number;
-  /** Told when the traced run starts (not when the cache answers): the episode's count of runs. */
-  onTrace?: () => void;
-}
+/** What a JS plan reads: the same as the Python plan's (coverage-plan.ts). */
+export type JsCoveragePlanInput = CoveragePlanInput;
 
 /** A JS selection: the runner's script restricted to the kept test files, or the whole suite and why. */
 export type JsCoveragePlan =
