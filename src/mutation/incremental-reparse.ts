@@ -15,6 +15,11 @@ type Edit = { start: number; end: number; replacement: string };
 export function incrementalReparser(original: string, language: SourceLanguage): <T>(mutated: string, edit: Edit, use: (tree: Parser.Tree) => T) => T {
   let scratch = parseSource(original, language);
   return (mutated, edit, use) => {
+    // An edit that does not describe the text (a replacement of the wrong length) would put the
+    // private tree out of step for every later mutant: that one is parsed whole instead.
+    if (typeof edit.replacement !== 'string' || mutated.length !== original.length - (edit.end - edit.start) + edit.replacement.length) {
+      return use(parseSource(mutated, language));
+    }
     const newEnd = edit.start + edit.replacement.length;
     scratch.edit(delta(original, mutated, edit.start, edit.end, newEnd));
     const tree = parseSource(mutated, language, scratch);

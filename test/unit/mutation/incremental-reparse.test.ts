@@ -36,4 +36,18 @@ describe('incrementalReparser', () => {
     expect(hasError(good)).toBe(false);
     expect(hasError(broken)).toBe(true);
   });
+
+  it('parses whole a mutant its edit does not describe, and stays in step for the mutants after it', () => {
+    const source = `const x = n.toString();\n${readFileSync(join(FIXTURES, 'cart.mjs'), 'utf8')}`;
+    const reparse = incrementalReparser(source, 'javascript');
+    const at = source.indexOf('toString');
+    // The text got a function's source where the edit claims an empty replacement.
+    const text = `${source.slice(0, at)}function toString() { [native code] }${source.slice(at + 8)}`;
+    const wrong = { start: at, end: at + 8, replacement: '' };
+    expect(reparse(text, wrong, (tree) => tree.rootNode.toString())).toBe(parseSource(text, 'javascript').rootNode.toString());
+    for (const { candidate } of enumerateCandidates(source, parseSource(source, 'javascript'), { language: 'javascript' })) {
+      const mutated = applyCandidate(source, candidate);
+      expect(reparse(mutated, candidate, (tree) => tree.rootNode.toString())).toBe(parseSource(mutated, 'javascript').rootNode.toString());
+    }
+  });
 });

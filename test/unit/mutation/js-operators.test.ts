@@ -1,3 +1,5 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { parseSource } from '../../../src/code/parse-source.js';
 import type { SourceLanguage } from '../../../src/code/source-language.js';
@@ -110,6 +112,17 @@ describe('JavaScript / TypeScript mutation operators', () => {
     const covered = new Set(ROWS.map(([name]) => name));
     expect(jsOperators.map((operator) => operator.name).filter((name) => !covered.has(name))).toEqual([]);
     for (const operator of jsOperators) expect(operator.languages).toEqual(['javascript', 'typescript', 'tsx']);
+  });
+
+  it('takes no inherited Object property (toString) for a copying twin, and keeps the checks after it in step', () => {
+    // Object.prototype.toString once passed for the twin of `toString`: a function for a replacement, whose
+    // length put the incremental re-parse out of step with the text, so most later valid mutants failed the check.
+    const module = readFileSync(join(import.meta.dirname, '../../fixtures/javascript/cart.mjs'), 'utf8');
+    const alone = listCandidates(module, { language: js }).map((c) => `${c.operator}@${c.line + 1}:${c.replacement}`);
+    const after = listCandidates(`const s = n.toString();\n${module}`, { language: js });
+    expect(alone.length).toBeGreaterThan(40);
+    expect(after.filter((c) => c.line > 1).map((c) => `${c.operator}@${c.line}:${c.replacement}`)).toEqual(alone);
+    expect(after.filter((c) => c.line === 1).map((c) => c.operator)).toEqual(['js-optional-chaining']);
   });
 
   it('mutates TSX with the tsx grammar and leaves types, interfaces and imports alone', () => {

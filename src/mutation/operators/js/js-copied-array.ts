@@ -23,7 +23,8 @@ export const jsCopiedArray: MutationOperator = {
     const property = callee?.type === 'member_expression' ? callee.childForFieldName('property') : null;
     const object = callee?.childForFieldName('object');
     if (!property || !object) return [];
-    const twin = COPYING[property.text];
+    // Own keys only: `x.toString()` would otherwise find Object.prototype.toString as its "twin".
+    const twin = Object.hasOwn(COPYING, property.text) ? COPYING[property.text] : undefined;
     if (twin) return [{ start: property.startIndex, end: property.endIndex, replacement: twin, description: `\`${property.text}\` → in-place \`${twin}\`` }];
     if (!IN_PLACE.has(property.text)) return [];
     const original = copiedFrom(object);
