@@ -18,19 +18,38 @@ export { applyCandidate, applyCandidates } from './apply-candidates.js';
  * text count once. A module that does not parse to begin with has no candidates.
  */
 export function listCandidates(source: string, query: CandidateQuery = {}): Candidate[] {
+  const { proposals, isValid } = proposeCandidates(source, query);
+  return proposals.filter((candidate) => isValid(candidate));
+}
+
+/** A module's unchecked proposals and the check that keeps the valid ones ({@link proposeCandidates}). */
+export interface ProposedCandidates {
+  /** Every proposal of the query, in listCandidates' order, before the check. */
+  proposals: Candidate[];
+  /** listCandidates' rule for one proposal: it parses, gains no comment, and its text was not valid before (the first asked keeps a shared text). */
+  isValid(candidate: Candidate): boolean;
+}
+
+/**
+ * listCandidates in two halves, for a caller that tries a few of many proposals: checking every
+ * proposal re-parses a JS/TS module once per proposal (2 s for numeral.js's 1,225), so the check
+ * is left to the proposals actually tried. No proposals for a module that does not parse.
+ */
+export function proposeCandidates(source: string, query: CandidateQuery = {}): ProposedCandidates {
   const language = query.language ?? 'python';
   const tree = parseSource(source, language);
-  if (unparsable(tree, language)) return [];
-  const isValid = mutationChecker(source, tree, language);
+  if (unparsable(tree, language)) return { proposals: [], isValid: () => false };
+  const check = mutationChecker(source, tree, language);
   const seenTexts = new Set<string>();
-  const out: Candidate[] = [];
-  for (const { candidate } of enumerateCandidates(source, tree, query)) {
-    const digest = createHash('sha1').update(applyCandidate(source, candidate)).digest('hex');
-    if (seenTexts.has(digest) || !isValid([candidate])) continue;
-    seenTexts.add(digest);
-    out.push(candidate);
-  }
-  return out;
+  return {
+    proposals: enumerateCandidates(source, tree, query).map((proposal) => proposal.candidate),
+    isValid(candidate) {
+      const digest = createHash('sha1').update(applyCandidate(source, candidate)).digest('hex');
+      if (seenTexts.has(digest) || !check([candidate])) return false;
+      seenTexts.add(digest);
+      return true;
+    },
+  };
 }
 
 /** Options of {@link pickCandidates}. */

@@ -22,6 +22,8 @@ export interface BugCandidate {
   file: string;
   record: BugRecord;
   apply: { type: 'edit'; edit: LineEdit } | { type: 'bash'; command: string };
+  /** Whether the change is valid (parses, adds no comment, a text not tried before), asked just before it is tried; absent: known valid. */
+  check?: () => boolean;
   /** The assistant text of the turn that makes the change. */
   rationale: string;
 }

@@ -67,6 +67,8 @@ export async function* findBug(ctx: ProgramContext, candidates: BugCandidate[], 
   while (queue.length > 0 && attempts < options.maxAttempts && hasTurns(ctx, options.reserveTurns + 3)) {
     const candidate = queue.shift()!;
     if (kept.some((k) => k.file === candidate.file)) continue;
+    // A JS/TS mutant is checked only now: not a turn, not an attempt when it fails.
+    if (candidate.check && !candidate.check()) continue;
     const index = attempts++;
     const diffPath = `${WORK_DIR}/cand_${index}.diff`;
     const tried: PhaseTimes = {};

@@ -1,4 +1,4 @@
-import { findAll, splitText } from '../../../tools/line-match.js';
+import { findAll, splitText, type SplitText } from '../../../tools/line-match.js';
 
 /** One call of the `edit` tool: whole lines to find exactly once, and what replaces them. */
 export interface LineEdit {
@@ -13,7 +13,7 @@ export interface LineEdit {
  * texts have the same lines (equal, or differing only in the final newline).
  */
 export function lineEditBetween(before: string, after: string): LineEdit | null {
-  const a = splitText(before);
+  const a = splitOnce(before);
   const b = splitText(after);
   let head = 0;
   while (head < a.lines.length && head < b.lines.length && a.lines[head] === b.lines[head]) head++;
@@ -41,4 +41,12 @@ export function lineEditBetween(before: string, after: string): LineEdit | null 
 /** Lines as the edit tool reads a block back: one trailing newline is dropped, so a last blank line needs its own. */
 export function joinBlock(lines: readonly string[]): string {
   return lines.join('\n') + (lines.length > 0 && lines.at(-1) === '' ? '\n' : '');
+}
+
+// The lines of the text last split as `before`: every candidate of a file is an edit of the same text.
+let lastBefore: { text: string; split: SplitText } | undefined;
+
+function splitOnce(text: string): SplitText {
+  if (lastBefore?.text !== text) lastBefore = { text, split: splitText(text) };
+  return lastBefore.split;
 }

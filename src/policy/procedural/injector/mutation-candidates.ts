@@ -1,7 +1,7 @@
 import { languageOfPath, type SourceLanguage } from '../../../code/source-language.js';
 import type { CandidateQuery } from '../../../mutation/candidate-query.js';
 import { resolveOperators } from '../../../mutation/candidate-query.js';
-import { applyCandidate, listCandidates } from '../../../mutation/mutate.js';
+import { applyCandidate, listCandidates, proposeCandidates } from '../../../mutation/mutate.js';
 import type { Candidate, MutationKind } from '../../../mutation/mutation-operator.js';
 import type { SeededRng } from '../../../util/seeded-rng.js';
 import type { BugCandidate } from './bug-candidate.js';
@@ -65,15 +65,15 @@ export function mutationCandidates(
   coverage: ReadonlyMap<string, ReadonlySet<number>> | null,
   rng: SeededRng,
 ): BugCandidate[] {
-  const groups = new Map<string, { file: string; candidate: Candidate }[]>();
+  const groups = new Map<string, { file: string; candidate: Candidate; check?: () => boolean }[]>();
   for (const [file, source] of sources) {
     const covered = coverage?.get(file);
     if (coverage && !covered) continue;
     const language = languageOfPath(file) ?? 'python';
-    const found = listCandidates(source, { ...strategyQuery(kind, language), ...(covered ? { withinLines: [...covered] } : {}) });
-    for (const candidate of found) {
+    const query = { ...strategyQuery(kind, language), ...(covered ? { withinLines: [...covered] } : {}) };
+    for (const { candidate, check } of candidatesOf(source, language, query)) {
       const group = groups.get(candidate.operator) ?? [];
-      group.push({ file, candidate });
+      group.push({ file, candidate, ...(check ? { check } : {}) });
       groups.set(candidate.operator, group);
     }
   }
@@ -85,13 +85,14 @@ export function mutationCandidates(
     let index = pools.findIndex((pool) => (draw -= pool.weight) < 0);
     if (index < 0) index = pools.length - 1;
     const pool = pools[index]!;
-    const { file, candidate } = pool.items.pop()!;
+    const { file, candidate, check } = pool.items.pop()!;
     if (pool.items.length === 0) pools.splice(index, 1);
     const source = sources.get(file)!;
     const mutated = applyCandidate(source, candidate);
     const edit = lineEditBetween(source, mutated);
-    // Doctest examples are tests: a change that edits or deletes one is no bug in the code.
-    if (!edit || changesExamples(source, mutated)) continue;
+    // Doctest examples are tests: a change that edits or deletes one is no bug in the code. Only
+    // Python has them (a JS file with `>>>`, an unsigned shift, would be parsed as Python per candidate).
+    if (!edit || (languageOfPath(file) === 'python' && changesExamples(source, mutated))) continue;
     out.push({
       file,
       record: {
@@ -103,8 +104,20 @@ export function mutationCandidates(
         description: candidate.description,
       },
       apply: { type: 'edit', edit },
+      ...(check ? { check } : {}),
       rationale: `Try a ${candidate.kind === 'removal' ? 'removal' : 'mutation'} in ${file} line ${candidate.line} (${candidate.operator}).`,
     });
   }
   return out;
+}
+
+/**
+ * A module's candidates: Python's checked up front (its check parses the enclosing statement
+ * alone), a JS/TS module's proposals with their check left for when one is tried (that check
+ * re-parses the module, seconds for all of a large one's, of which a search tries a few).
+ */
+function candidatesOf(source: string, language: SourceLanguage, query: CandidateQuery): { candidate: Candidate; check?: () => boolean }[] {
+  if (language === 'python') return listCandidates(source, query).map((candidate) => ({ candidate }));
+  const { proposals, isValid } = proposeCandidates(source, query);
+  return proposals.map((candidate) => ({ candidate, check: () => isValid(candidate) }));
 }

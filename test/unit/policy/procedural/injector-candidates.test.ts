@@ -9,6 +9,7 @@ import {
   parseHistoryLog,
 } from '../../../../src/policy/procedural/injector/history-candidates.js';
 import { mutationCandidates } from '../../../../src/policy/procedural/injector/mutation-candidates.js';
+import { applyCandidate, listCandidates } from '../../../../src/mutation/mutate.js';
 import { applyEdit } from '../../../../src/tools/line-match.js';
 import { seededRng } from '../../../../src/util/seeded-rng.js';
 
@@ -43,6 +44,21 @@ describe('mutationCandidates', () => {
     const coverage = new Map([['inventory.py', new Set([1, 2, 3])]]);
     const candidates = mutationCandidates(SOURCES, 'operator', coverage, seededRng(1));
     expect(candidates.every((c) => c.file === 'inventory.py' && [1, 2, 3].includes(c.record.line!))).toBe(true);
+  });
+});
+
+describe('mutationCandidates on JavaScript', () => {
+  const cart = readFileSync(join(import.meta.dirname, '..', '..', '..', 'fixtures', 'javascript', 'cart.mjs'), 'utf8');
+
+  it('checks a proposal only when asked, and passes exactly the mutants listCandidates keeps', () => {
+    const candidates = mutationCandidates(new Map([['cart.mjs', cart]]), 'operator', null, seededRng(2));
+    expect(candidates.every((c) => typeof c.check === 'function')).toBe(true);
+    const text = (c: (typeof candidates)[number]) => (c.apply.type === 'edit' ? applyEdit(cart, c.apply.edit.search, c.apply.edit.replace) : null);
+    const valid = candidates.filter((c) => c.check!()).map(text).map((outcome) => (outcome?.status === 'edited' ? outcome.text : ''));
+    const listed = listCandidates(cart, { language: 'javascript', kinds: ['operator'] }).map((c) => applyCandidate(cart, c));
+    expect(valid.sort()).toEqual(listed.sort());
+    // A text already passed is not passed again (listCandidates' one candidate per text).
+    expect(candidates[0]!.check!()).toBe(false);
   });
 });
 
