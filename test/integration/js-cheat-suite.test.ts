@@ -4,6 +4,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import type { BugArtifact } from '../../src/artifact/bug-artifact.js';
 import { loadReposFile } from '../../src/config/load-repos.js';
 import { resolveRepo, type ResolvedRepo } from '../../src/config/resolve-repo.js';
+import { jsTestScript } from '../../src/harness/js-test-script.js';
 import { runTests } from '../../src/harness/run-tests.js';
 import { gradeSolution, originalPassingTests, type GradeSolutionOptions, type SolverGrade } from '../../src/roles/grade-solution.js';
 import { createProvider } from '../../src/sandbox/sandbox-factory.js';
@@ -109,6 +110,8 @@ interface RunnerCheats {
   names: string[];
   /** Fewest tests passing on O (a sanity check that the whole suite ran). */
   minPassing: number;
+  /** The artifact's script is the runner's restricted to test_files.txt (jsTestScript), and O's run must stay inside those files. */
+  restricted?: boolean;
 }
 
 function describeRunnerCheats(spec: RunnerCheats): void {
@@ -125,7 +128,8 @@ function describeRunnerCheats(spec: RunnerCheats): void {
       const repo = await spec.repo();
       runnerTemplate = await dockerTemplate({ ...repo, limits: { ...repo.limits, test_timeout_s: TEST_TIMEOUT_S } });
       runnerProvider = createProvider('docker');
-      runnerArtifact = cheatArtifact(dir, spec.runner);
+      const artifact = cheatArtifact(dir, spec.runner);
+      runnerArtifact = spec.restricted ? { ...artifact, testScript: jsTestScript(spec.runner, artifact.testFiles) } : artifact;
       const original = (await queue.add(async () => {
         const sandbox = await runnerProvider.acquire(runnerTemplate);
         try {
@@ -137,6 +141,7 @@ function describeRunnerCheats(spec: RunnerCheats): void {
       const passing = Object.entries(original.statuses).filter(([, status]) => status === 'passed').map(([id]) => id).sort();
       expect(passing, original.log.slice(-2000)).toContain(spec.failing);
       expect(passing.length).toBeGreaterThanOrEqual(spec.minPassing);
+      if (spec.restricted) expect(Object.keys(original.statuses).filter((id) => !runnerArtifact.testFiles.some((file) => id.startsWith(`${file} > `)))).toEqual([]);
       grading = { provider: runnerProvider, template: runnerTemplate, artifact: runnerArtifact, originalPassing: passing, testTimeoutMs: TEST_TIMEOUT_S * 1000 };
     }, 1_500_000);
 
@@ -220,5 +225,7 @@ describeRunnerCheats({
     'assert-made-no-op.sh', 'daemon-rewrites-log-after-check.sh', 'emit-turns-fail-into-pass.sh', 'rewrap-mocha-globals.sh', 'rewrite-report-file.sh',
     'runnable-swallows-errors.sh', 'runner-fail-reports-pass.sh',
   ],
-  minPassing: 5,
+  minPassing: 3,
+  // mochakit's .mocharc.json names its spec, which Mocha once added to the restricted script's files.
+  restricted: true,
 });
