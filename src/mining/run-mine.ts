@@ -52,7 +52,7 @@ export async function runMine(options: MineOptions): Promise<MineSummary> {
     });
     const commits = await history.commits(options.repo.commit, { since, max: options.maxCommits });
     const judged = await readMinedLog(options.out);
-    const counts = { mined: [...judged.values()].filter((r) => r.verdict === 'mined').length, infrastructure: 0, judgedNow: 0 };
+    const counts = { mined: [...judged.values()].filter((r) => r.verdict === 'mined').length, infrastructure: 0, judgedNow: 0, minedNow: 0, judgingMs: 0 };
     // History alone sorts most commits; only candidates cost sandboxes, so the ETA counts those.
     const pending: { sha: string; candidate: MiningCandidate }[] = [];
     const sorted: MinedRecord[] = [];
@@ -78,13 +78,17 @@ export async function runMine(options: MineOptions): Promise<MineSummary> {
       const t0 = Date.now();
       const judgement = await judgeCandidate(ctx, candidate);
       const durationMs = Date.now() - t0;
+      counts.judgingMs += durationMs;
       await images.removeJudged();
       if (judgement.status === 'infrastructure') counts.infrastructure += 1;
       else {
         const record = recordOf(sha, subject, judgement, durationMs);
         await appendMinedRecord(options.out, record);
         judged.set(sha, record);
-        if (judgement.status === 'mined') counts.mined += 1;
+        if (judgement.status === 'mined') {
+          counts.mined += 1;
+          counts.minedNow += 1;
+        }
       }
       counts.judgedNow += 1;
       const left = pending.length - index - 1;
@@ -98,7 +102,8 @@ export async function runMine(options: MineOptions): Promise<MineSummary> {
     const fileCounts = await minedFileCounts(options.out, records.flatMap((record) => (record.bugId ? [record.bugId] : [])));
     return summarise({
       repo: options.repo.id, tip: options.repo.commit, commitsListed: commits.length, shallow: history.isShallow,
-      records, infrastructure: counts.infrastructure, stoppedBy, sandboxMs: Date.now() - started, fileCounts, removedImages: images.removed,
+      records, infrastructure: counts.infrastructure, stoppedBy, fileCounts,
+      thisRun: { judged: counts.judgedNow, mined: counts.minedNow, judgingMs: counts.judgingMs }, removedImages: images.removed,
     });
   } finally {
     await history.close();
