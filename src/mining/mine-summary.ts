@@ -1,3 +1,4 @@
+import type { AheadCounts } from '../sandbox/pool/ahead-provider.js';
 import type { MinedRecord } from './mined-log.js';
 import { SKIP_REASONS, SKIP_REASON_TEXT, type SkipReason } from './skip-reasons.js';
 
@@ -30,6 +31,8 @@ export interface MineSummary {
   judgingSeconds: number;
   /** Sandbox images (or bwrap templates) built for the commits this run judged and removed after (none with `--keep-images`). */
   removedImages: string[];
+  /** Validation's sandboxes started ahead of their runs in this run (AheadProvider); null when the provider starts none ahead. */
+  sandboxesAhead: AheadCounts | null;
 }
 
 export interface SummaryInput {
@@ -45,6 +48,7 @@ export interface SummaryInput {
   /** Files each mined bug changes, by bug id (minedFileCounts). */
   fileCounts: ReadonlyMap<string, number>;
   removedImages: string[];
+  sandboxesAhead?: AheadCounts;
 }
 
 export function summarise(input: SummaryInput): MineSummary {
@@ -60,6 +64,7 @@ export function summarise(input: SummaryInput): MineSummary {
     secondsPerBug: mined > 0 ? Math.round(judgingMs / mined / 100) / 10 : null,
     judgedNow: judged, minedNow: mined, judgingSeconds: Math.round(judgingMs / 100) / 10,
     removedImages: [...input.removedImages],
+    sandboxesAhead: input.sandboxesAhead ? { ...input.sandboxesAhead } : null,
   };
 }
 

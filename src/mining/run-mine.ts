@@ -4,6 +4,7 @@ import type { ResolvedRepo } from '../config/resolve-repo.js';
 import type { SandboxBackend, SandboxProvider } from '../sandbox/sandbox.js';
 import { EngineError } from '../util/engine-error.js';
 import type { ProgressSink } from '../util/progress.js';
+import { AheadProvider } from '../sandbox/pool/ahead-provider.js';
 import { BaselineCache } from '../validator/baseline-cache.js';
 import { classifyCommit, type MiningCandidate } from './classify-commit.js';
 import { judgeCandidate, type Judgement } from './judge-commit.js';
@@ -103,7 +104,8 @@ export async function runMine(options: MineOptions): Promise<MineSummary> {
     return summarise({
       repo: options.repo.id, tip: options.repo.commit, commitsListed: commits.length, shallow: history.isShallow,
       records, infrastructure: counts.infrastructure, stoppedBy, fileCounts,
-      thisRun: { judged: counts.judgedNow, mined: counts.minedNow, judgingMs: counts.judgingMs }, removedImages: images.removed,
+      thisRun: { judged: counts.judgedNow, mined: counts.minedNow, judgingMs: counts.judgingMs },
+      removedImages: images.removed, ...(options.provider instanceof AheadProvider ? { sandboxesAhead: options.provider.counts } : {}),
     });
   } finally {
     await history.close();
