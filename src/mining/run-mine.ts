@@ -67,7 +67,9 @@ export async function runMine(options: MineOptions): Promise<MineSummary> {
     await appendMinedRecords(options.out, sorted);
     for (const record of sorted) judged.set(record.commit, record);
     const images = new JudgedImages(options.repo.commit, options.keepImages === true, options.onLine);
-    const ctx = { ...options, history, queue: new PQueue({ concurrency: options.concurrency }), baselines: new BaselineCache(), onTemplate: images.onTemplate };
+    // Images removed once judged are this run's own (imageScope: the out dir); kept ones are shared by content.
+    const scope = options.keepImages === true ? {} : { imageScope: `ssr mine --out ${options.out}` };
+    const ctx = { ...options, history, queue: new PQueue({ concurrency: options.concurrency }), baselines: new BaselineCache(), onTemplate: images.onTemplate, ...scope };
     const started = Date.now();
     let stoppedBy: MineSummary['stoppedBy'] = 'history-end';
     for (const [index, { sha, candidate }] of pending.entries()) {
