@@ -7,6 +7,7 @@ import { readTrajectory } from '../../src/agent/trajectory.js';
 import { parseUnifiedDiff } from '../../src/code/unified-diff.js';
 import { episodeRecordSchema, type EpisodeRecord } from '../../src/corpus/episode-record.js';
 import { readJsTestFiles } from '../../src/harness/js-test-files.js';
+import { TEST_MAP } from '../../src/policy/procedural/injector/injector-commands.js';
 import { runCli, type CliRun } from '../helpers/cli.js';
 import { episodeLines } from './selfplay-helpers.js';
 
@@ -98,6 +99,20 @@ describe('ssr selfplay on the jskit example with the procedural policy (real Doc
       expect(script).not.toMatch(/pytest|find \./);
       expect(bugFile(record, 'test_parser.py')).toBe(node.testParser);
     }
+  });
+
+  it("reads the V8 trace from the clean run's coverage instead of running the suite a second time", async () => {
+    const commands: string[] = [];
+    for (const record of records.filter((r) => r.order === 1)) {
+      const trajectory = await readTrajectory(join(out, 'trajectories', `${record.id}-inject.jsonl`));
+      for (const step of trajectory.steps) if (step.toolCall?.name === 'bash') commands.push(String((step.toolCall.arguments as { command?: unknown }).command));
+    }
+    const traces = commands.filter((command) => command.includes(`--map ${TEST_MAP}`));
+    expect(traces.length).toBeGreaterThanOrEqual(1);
+    const collecting = 'NODE_V8_COVERAGE=/';
+    for (const trace of traces) expect(trace).not.toContain(collecting);
+    // Each trace's coverage came from one clean run (an episode that restored the memo ran neither).
+    expect(commands.filter((command) => command.includes('@@suite') && command.includes(collecting)).length).toBe(traces.length);
   });
 
   it('told both roles the language and the runner', async () => {

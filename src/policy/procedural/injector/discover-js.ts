@@ -38,7 +38,10 @@ export async function* discoverJs(runner: JsRunner, options: Omit<DiscoverOption
   const key = memoKey(listing.text, { runner, coverage: options.coverage, maxRunS: options.maxRunS });
   return yield* sharedDiscovery(sharing(options, key), async function* (memo): Steps<Discovery> {
     const restored = memo !== null;
-    const clean = { limit: 50, timeoutS: options.maxRunS };
+    // The clean run writes its V8 coverage where a trace can use it, so the trace reads that run
+    // instead of running the suite again (V8's coverage costs a Node process little).
+    const collects = !restored && options.coverage && V8_RUNNERS.has(runner) && listed.every(coverableByV8);
+    const clean = { limit: 50, timeoutS: options.maxRunS, ...(collects ? { v8CoverageDir: V8_DIR } : {}) };
     const cleanText = restored ? memo.cleanText : (yield bash(runCommand(suite, 'o', clean), `Run the whole test suite once with ${RUNNER_NAMES[runner]} to see which tests pass.`)).text;
     const baseline = parseRunSummary(cleanText);
     if (!baseline || baseline.passed === 0) return { status: 'failed', reason: `no test passes on the original repository (${RUNNER_NAMES[runner]})` };
@@ -49,28 +52,36 @@ export async function* discoverJs(runner: JsRunner, options: Omit<DiscoverOption
     const runLimitS = Number.isFinite(cleanMs) ? runLimitSeconds(cleanMs / 1000, options.maxRunS) : options.maxRunS;
     const facts: RepoFacts = { sourceFiles, testFiles, codeFiles, suite, baseline, perFile: countsPerFile(baseline, suite, testFiles), coverage: null, runLimitS };
     const traces = options.coverage && V8_RUNNERS.has(runner) && codeFiles.every(coverableByV8);
-    const traceText = !traces ? null : restored ? memo.traceText : yield* traceV8Coverage(suite, codeFiles, [...testFiles], options.maxRunS);
+    const traceText = !traces ? null : restored ? memo.traceText : yield* traceV8Coverage(suite, codeFiles, [...testFiles], options.maxRunS, collects);
     if (traceText !== null) facts.coverage = coverageOf(traceText);
     if (!restored && key !== null && options.memos && (traceText === null || facts.coverage !== null)) yield* saveDiscovery(options.memos, key, { suite, cleanText, traceText });
     return { status: 'ok', facts };
   });
 }
 
-async function* traceV8Coverage(suite: TestSuite, codeFiles: readonly string[], testFiles: readonly string[], timeoutS: number): Steps<string> {
+/** Where the clean run (or the trace's own run) leaves its V8 coverage. */
+const V8_DIR = `${WORK_DIR}/v8`;
+
+/** The per-test-file line map: from the clean run's coverage when it collected it (`collected`), else from a run of its own. */
+async function* traceV8Coverage(suite: TestSuite, codeFiles: readonly string[], testFiles: readonly string[], timeoutS: number, collected: boolean): Steps<string> {
   const list = `${WORK_DIR}/code_files.txt`;
   const tests = `${WORK_DIR}/test_files.txt`;
-  const dir = `${WORK_DIR}/v8`;
   const lines = `${WORK_DIR}/cov.txt`;
+  const run = collected ? [] : [
+    `rm -rf ${V8_DIR} && mkdir -p ${V8_DIR}`,
+    `cd /repo && NODE_V8_COVERAGE=${V8_DIR} timeout --kill-after=5 ${timeoutS} ${searchCommand(suite)} > ${WORK_DIR}/cov.log 2>&1`,
+  ];
   const command = [
     heredoc(list, codeFiles.join('\n')),
     heredoc(tests, testFiles.join('\n')),
-    `rm -rf ${dir} && mkdir -p ${dir}`,
-    `cd /repo && NODE_V8_COVERAGE=${dir} timeout --kill-after=5 ${timeoutS} ${searchCommand(suite)} > ${WORK_DIR}/cov.log 2>&1`,
+    ...run,
     // Each test file's own Node process: which of them ran each line (the candidates' test files).
-    `python3 ${WORK_DIR}/v8_lines.py ${list} ${dir} --map ${TEST_MAP} ${tests} > ${lines}`,
+    `cd /repo && python3 ${WORK_DIR}/v8_lines.py ${list} ${V8_DIR} --map ${TEST_MAP} ${tests} > ${lines}`,
     readBackCommand(lines),
   ].join('\n');
-  const traced = yield bash(command, 'Run the suite with V8 coverage to see which lines of the code the tests execute, to break only code they reach.');
+  const traced = yield bash(command, collected
+    ? 'Read which lines of the code the tests executed in that run (V8 coverage), to break only code they reach.'
+    : 'Run the suite with V8 coverage to see which lines of the code the tests execute, to break only code they reach.');
   const read = yield* readBack(lines, traced.text, 'Read the rest of the traced lines.');
   return read.status === 'ok' ? read.text : '';
 }

@@ -97,7 +97,7 @@ function listingCommand(globs: string, filter: string, tag: string): string {
 export function runCommand(
   suite: TestSuite,
   label: string,
-  options: { timeoutS: number; files?: readonly string[]; against?: string; fails?: boolean; limit?: number; ran?: readonly string[] },
+  options: { timeoutS: number; files?: readonly string[]; against?: string; fails?: boolean; limit?: number; ran?: readonly string[]; v8CoverageDir?: string },
 ): string {
   const log = `${WORK_DIR}/${label}.log`;
   const json = `${WORK_DIR}/${label}.json`;
@@ -108,8 +108,10 @@ export function runCommand(
     options.limit !== undefined ? ` --limit ${options.limit}` : '',
     options.ran && options.ran.length > 0 ? ` --ran ${shellQuoteAll(options.ran)}` : '',
   ].join('');
+  // With a coverage folder, every Node process of the run writes its V8 coverage there (a JS trace read later).
+  const coverage = options.v8CoverageDir ? { make: `rm -rf ${options.v8CoverageDir} && mkdir -p ${options.v8CoverageDir} && `, env: `NODE_V8_COVERAGE=${options.v8CoverageDir} ` } : { make: '', env: '' };
   return [
-    `cd /repo && __ssr_t0=$(date +%s%N) && timeout --kill-after=5 ${options.timeoutS} ${searchCommand(suite, options.files)} > ${log} 2>&1; ` +
+    `cd /repo && ${coverage.make}__ssr_t0=$(date +%s%N) && ${coverage.env}timeout --kill-after=5 ${options.timeoutS} ${searchCommand(suite, options.files)} > ${log} 2>&1; ` +
       `__ssr_rc=$?; echo "@@exit $__ssr_rc"; echo "@@suite ${options.files ? 'restricted' : 'full'}"; echo "@@ms $(( ($(date +%s%N) - __ssr_t0) / 1000000 ))"`,
     `python3 ${parserPath(suite)} < ${log} > ${json} && ${summary}`,
   ].join('\n');
