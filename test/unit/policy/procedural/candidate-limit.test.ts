@@ -53,13 +53,13 @@ describe('pytest durations and early stops, read from a real log', () => {
 });
 
 describe('candidateLimitS: a candidate run\'s limit from its own tests\' clean time', () => {
-  it('is start-up plus the selected files\' durations, times 3, plus 3 s; never under the clean run, never over the run limit', () => {
-    // Start-up 2 − 1.4 = 0.6 s; t/a.py 0.2 s: 3 × 0.8 + 3 = 5.4 → 6 s (was 16 s).
+  it('is start-up plus the selected files\' durations, times 6, plus 2 s; never under the clean run, never over the run limit', () => {
+    // Start-up 2 − 1.4 = 0.6 s; t/a.py 0.2 s: 6 × 0.8 + 2 = 6.8 → 7 s (was 16 s).
     expect(expectedRunS(facts(), ONLY_A)).toBeCloseTo(0.8);
-    expect(candidateLimitS(facts(), ONLY_A, { slowdown: 1 })).toBe(6);
-    expect(candidateLimitS(facts(), FULL, { slowdown: 1 })).toBe(9);
+    expect(candidateLimitS(facts(), ONLY_A, { slowdown: 1 })).toBe(7);
+    expect(candidateLimitS(facts(), FULL, { slowdown: 1 })).toBe(14);
     // No durations (unittest, JS, an old memo): the whole clean run's time.
-    expect(candidateLimitS(facts(''), ONLY_A, { slowdown: 1 })).toBe(9);
+    expect(candidateLimitS(facts(''), ONLY_A, { slowdown: 1 })).toBe(14);
     expect(candidateLimitS(facts(), FULL, { slowdown: 4 })).toBe(16);
     const untimed = { ...facts(), baseline: parseRunSummary('@@run passed=1 failed=0')! };
     expect(candidateLimitS(untimed, ONLY_A, { slowdown: 1 })).toBe(16);
@@ -67,12 +67,12 @@ describe('candidateLimitS: a candidate run\'s limit from its own tests\' clean t
 
   it('grows with the episode\'s pace: a slow finished run, a timeout', () => {
     const pace = { slowdown: 1 };
-    updatePace(pace, facts(), ONLY_A, parseRunSummary('@@exit 1\n@@ms 1200\n@@run passed=1 failed=1')!);
+    updatePace(pace, facts(), ONLY_A, parseRunSummary('@@exit 1\n@@ms 2000\n@@run passed=1 failed=1')!);
     expect(pace.slowdown).toBe(1);
-    // 4 s for a 0.8 s estimate: the next such run may take 1.5 × 4 s plus the slack.
-    updatePace(pace, facts(), ONLY_A, parseRunSummary('@@exit 1\n@@ms 4000\n@@run passed=1 failed=1')!);
+    // 6 s for a 0.8 s estimate: the next such run may take twice 6 s plus the slack.
+    updatePace(pace, facts(), ONLY_A, parseRunSummary('@@exit 1\n@@ms 6000\n@@run passed=1 failed=1')!);
     expect(pace.slowdown).toBeCloseTo(2.5);
-    expect(candidateLimitS(facts(), ONLY_A, pace)).toBe(9);
+    expect(candidateLimitS(facts(), ONLY_A, pace)).toBe(14);
     updatePace(pace, facts(), ONLY_A, parseRunSummary('@@exit 124\n@@ms 9000\n@@run passed=0 failed=0')!);
     expect(pace.slowdown).toBeCloseTo(3.75);
   });
@@ -109,12 +109,12 @@ describe('findBug runs each candidate under its own limit', () => {
     const ctx = { budget: { turnsLeft: 100, tokensLeft: 100_000 } } as ProgramContext;
     const search = findBug(ctx, [candidate('loops'), candidate('breaks')], { facts: facts(), minChangedFiles: 1, minFailingTests: 1, breadth: BREADTH, maxAttempts: 5, coverage, reserveTurns: 0 });
     const first = (await search.next()).value as ProgramStep;
-    expect(command(first)).toContain('timeout --kill-after=5 6 ');
+    expect(command(first)).toContain('timeout --kill-after=5 7 ');
     expect(command(first)).toContain('--maxfail=81 t/a.py');
     // Killed at the limit with one behavioural failure seen so far: not a bug to keep.
-    const second = (await search.next(observe('@@edited 1\n@@exit 124\n@@ms 6004\n@@run passed=4 failed=1\n@@broken t/a.py::t1\tAssertionError\t3'))).value as ProgramStep;
+    const second = (await search.next(observe('@@edited 1\n@@exit 124\n@@ms 7004\n@@run passed=4 failed=1\n@@broken t/a.py::t1\tAssertionError\t3'))).value as ProgramStep;
     expect(command(second)).toContain('cand_1.diff');
-    expect(command(second)).toContain('timeout --kill-after=5 7 ');
+    expect(command(second)).toContain('timeout --kill-after=5 10 ');
     const confirm = (await search.next(observe('@@edited 1\n@@exit 1\n@@ms 900\n@@run passed=4 failed=1\n@@broken t/a.py::t1\tAssertionError\t3'))).value as ProgramStep;
     expect(command(confirm)).toContain('@@buggy-reused');
     const done = await search.next(observe('@@buggy-reused'));
