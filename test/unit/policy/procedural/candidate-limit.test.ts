@@ -36,7 +36,10 @@ describe('pytest durations and early stops, read from a real log', () => {
     const dir = mkdtempSync(join(tmpdir(), 'ssr-cand-limit-'));
     const log = readFileSync(LOG, 'utf8');
     writeFileSync(join(dir, 't.log'), log);
-    writeFileSync(join(dir, 't.json'), execFileSync('python3', [join(defaultsDir(), 'test_parser.py')], { input: log, encoding: 'utf8' }));
+    const statuses = execFileSync('python3', [join(defaultsDir(), 'test_parser.py')], { input: log, encoding: 'utf8' });
+    // The durations section and the stop line leave the parser's statuses as they are.
+    expect(JSON.parse(statuses)).toEqual({ 'tests/test_quick.py::test_a': 'failed', 'tests/test_slow.py::test_slow_one': 'passed', 'tests/test_slow.py::test_slow_two': 'failed' });
+    writeFileSync(join(dir, 't.json'), statuses);
     const out = execFileSync('python3', [join(assetsDir(), 'scripts', 'summarize_run.py'), '--kind', 'pytest', '--log', 't.log', '--statuses', 't.json'], { cwd: dir, encoding: 'utf8' });
     // test_slow.py: 0.30 + 0.20 s; test_quick.py's tests were all under pytest's 5 ms listing threshold.
     expect(out).toContain('@@durations 1\n@@dur tests/test_slow.py 0.500\n');
