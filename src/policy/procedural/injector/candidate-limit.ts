@@ -9,7 +9,7 @@ import { groupOfFile } from './test-suite.js';
  * never a wrong verdict), so the limit is cut close to what the run should take: the clean run's
  * time for the test files it runs (pytest's per-file durations; the whole clean run otherwise),
  * times {@link CANDIDATE_FACTOR} and the episode's {@link CandidatePace}, plus a few seconds.
- * Never less than the whole clean suite took at that pace, never more than the suite's run limit
+ * Never less than {@link CANDIDATE_FLOOR_S} nor the whole clean suite's time at that pace, never more than the suite's run limit
  * (facts.runLimitS, which every other run keeps).
  */
 
@@ -21,6 +21,8 @@ import { groupOfFile } from './test-suite.js';
 export const CANDIDATE_FACTOR = 6;
 /** …plus this many seconds (interpreter start-up jitter on a loaded machine). */
 export const CANDIDATE_SLACK_S = 2;
+/** No candidate's run gets less, s: a small suite's clean run measured at a quiet moment is no promise under a load spike. */
+export const CANDIDATE_FLOOR_S = 5;
 /** A finished run that took R times its estimate lets the next ones take R / this times theirs, times the factor (2 R). */
 const PACE_DIVISOR = 3;
 /** After a run that hit its limit, the next limits grow by this (a loaded machine, not a loop, may have caused it). */
@@ -56,7 +58,7 @@ export function candidateLimitS(facts: RepoFacts, tests: CandidateTests, pace: C
   const expected = expectedRunS(facts, tests);
   if (expected === null) return facts.runLimitS;
   const cleanS = Number(facts.baseline.markers.get('ms')) / 1000;
-  const limit = Math.max(Math.ceil(pace.slowdown * cleanS), Math.ceil(pace.slowdown * CANDIDATE_FACTOR * expected + CANDIDATE_SLACK_S));
+  const limit = Math.max(CANDIDATE_FLOOR_S, Math.ceil(pace.slowdown * cleanS), Math.ceil(pace.slowdown * CANDIDATE_FACTOR * expected + CANDIDATE_SLACK_S));
   return Math.min(facts.runLimitS, limit);
 }
 

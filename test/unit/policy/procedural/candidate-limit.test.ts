@@ -56,7 +56,7 @@ describe('pytest durations and early stops, read from a real log', () => {
 });
 
 describe('candidateLimitS: a candidate run\'s limit from its own tests\' clean time', () => {
-  it('is start-up plus the selected files\' durations, times 6, plus 2 s; never under the clean run, never over the run limit', () => {
+  it('is start-up plus the selected files\' durations, times 6, plus 2 s; never under 5 s nor the clean run, never over the run limit', () => {
     // Start-up 2 − 1.4 = 0.6 s; t/a.py 0.2 s: 6 × 0.8 + 2 = 6.8 → 7 s (was 16 s).
     expect(expectedRunS(facts(), ONLY_A)).toBeCloseTo(0.8);
     expect(candidateLimitS(facts(), ONLY_A, { slowdown: 1 })).toBe(7);
@@ -64,6 +64,10 @@ describe('candidateLimitS: a candidate run\'s limit from its own tests\' clean t
     // No durations (unittest, JS, an old memo): the whole clean run's time.
     expect(candidateLimitS(facts(''), ONLY_A, { slowdown: 1 })).toBe(14);
     expect(candidateLimitS(facts(), FULL, { slowdown: 4 })).toBe(16);
+    // t/a.py holds the slow tests: 0.3 + 1.7 s.
+    expect(candidateLimitS(facts('@@durations 1\n@@dur t/a.py 1.700'), ONLY_A, { slowdown: 1 })).toBe(14);
+    // A quick suite: 6 × 0.3 + 2 = 3.8 s, raised to the 5 s floor.
+    expect(candidateLimitS({ ...facts(), baseline: parseRunSummary('@@ms 300\n@@run passed=1 failed=0')! }, ONLY_A, { slowdown: 1 })).toBe(5);
     const untimed = { ...facts(), baseline: parseRunSummary('@@run passed=1 failed=0')! };
     expect(candidateLimitS(untimed, ONLY_A, { slowdown: 1 })).toBe(16);
   });
