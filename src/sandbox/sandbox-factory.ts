@@ -4,7 +4,7 @@ import { BwrapProvider } from './bwrap/bwrap-provider.js';
 import { bwrapTemplatesDir, prepareBwrapTemplate } from './bwrap/bwrap-template.js';
 import { pruneBwrapTemplates } from './bwrap/prune-templates.js';
 import { dockerClient } from './docker/docker-client.js';
-import { DockerProvider } from './docker/docker-provider.js';
+import { DockerProvider, sweepOrphansOnce } from './docker/docker-provider.js';
 import { pruneRepoImages } from './docker/prune-repo-images.js';
 import { PooledProvider } from './pool/pooled-provider.js';
 import { currentRepoImageTag, ensureRepoImage } from './docker/repo-image.js';
@@ -21,6 +21,8 @@ import type { SandboxBackend, SandboxProvider, SandboxTemplate } from './sandbox
 export async function prepareTemplate(repo: ResolvedRepo, backend: SandboxBackend, progress: ProgressSink): Promise<SandboxTemplate> {
   if (backend === 'bwrap') return prepareBwrapTemplate(repo, progress);
   if (backend === 'k8s') return (await import('./k8s/k8s-template.js')).prepareK8sTemplate(repo, progress);
+  // Once per process, before the first sandbox: started now, it overlaps the image check.
+  void sweepOrphansOnce(dockerClient());
   const ref = await ensureRepoImage(dockerClient(), repo, progress);
   return { backend: 'docker', repoId: repo.id, ref, limits: limitsOf(repo) };
 }
