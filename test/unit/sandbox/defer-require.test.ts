@@ -27,9 +27,21 @@ describe('deferRequire', () => {
     expect(require(heavy)).not.toBe(api.add);
   });
 
-  it("defers dockerode's BuildKit session and SSH agent, and an ssh:// engine still gets the real agent", async () => {
+  it('loads a module exporting an object at its first property read (tar-fs: `tar.pack`)', () => {
+    const heavy = join(dir, 'heavy-object.cjs');
+    writeFileSync(heavy, 'globalThis.objectLoads = (globalThis.objectLoads ?? 0) + 1;\nmodule.exports = { pack: (what) => `packed ${what}` };\n');
+    const loads = (): number => (globalThis as { objectLoads?: number }).objectLoads ?? 0;
+    deferRequire(heavy);
+    const tar = require(heavy) as { pack: (what: string) => string };
+    expect(loads()).toBe(0);
+    expect(tar.pack('context')).toBe('packed context');
+    expect('pack' in tar).toBe(true);
+    expect(loads()).toBe(1);
+  });
+
+  it("defers dockerode's BuildKit session, tar-fs and SSH agent, and an ssh:// engine still gets the real agent", async () => {
     // If a dockerode upgrade moves these files the deferral stops silently: this says so.
-    expect(dockerodeDeferredFiles().map((file) => file.split('/').slice(-2).join('/'))).toEqual(['lib/session.js', 'lib/ssh.js']);
+    expect(dockerodeDeferredFiles().map((file) => file.split('/').slice(-2).join('/'))).toEqual(['lib/session.js', 'tar-fs/index.js', 'lib/ssh.js']);
     const Docker = dockerode();
     // Port 1 refuses at once: the error is the real ssh2 client's, not a stand-in's.
     const refused = await new Docker({ protocol: 'ssh', host: '127.0.0.1', port: 1, username: 'nobody' }).ping().then(
