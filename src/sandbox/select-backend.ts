@@ -1,5 +1,4 @@
 import { EngineError, errorMessage } from '../util/engine-error.js';
-import { probeBwrap } from './bwrap/bwrap-probe.js';
 import { dockerClient } from './docker/docker-client.js';
 import type { SandboxBackend } from './sandbox.js';
 
@@ -32,6 +31,8 @@ export async function probeDockerBackend(): Promise<BackendProbe> {
 /** Does bubblewrap run here, with the namespaces a sandbox needs? (fails where user namespaces are off) */
 export async function probeBwrapBackend(): Promise<BackendProbe> {
   try {
+    // Loaded here: a run that finds its Docker engine never probes bubblewrap.
+    const { probeBwrap } = await import('./bwrap/bwrap-probe.js');
     await probeBwrap();
     return { status: 'ok', detail: 'bubblewrap can create sandboxes' };
   } catch (error) {

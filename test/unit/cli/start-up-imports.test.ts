@@ -47,9 +47,11 @@ describe('what a command loads before it needs it', () => {
     expect(heavy).toEqual([]);
   });
 
-  it("a validation loads jsdiff, tree-sitter and dockerode only when it calls them (doctest rules, import-graph selection, the first engine request)", () => {
+  it('a validation loads jsdiff, tree-sitter, dockerode and bubblewrap only when it calls them (doctest rules, import-graph selection, the first engine request, a bwrap sandbox)', () => {
     const loaded = [...loadedBy('src/cli/commands/validate-run.ts')];
     expect(loaded.filter((module) => ['diff', 'tree-sitter', 'tree-sitter-python', 'dockerode'].includes(module))).toEqual([]);
+    // Nor bubblewrap's modules: they load for --sandbox bwrap (or auto with no engine) only.
+    expect(loaded.filter((module) => module.startsWith(join('src', 'sandbox', 'bwrap')) && !module.endsWith('lazy-bwrap-provider.ts'))).toEqual([]);
     // The walk itself reaches the modules that load them lazily.
     expect(loaded).toEqual(expect.arrayContaining([join('src', 'code', 'apply-hunks.ts'), join('src', 'code', 'python', 'parse-python.ts'), join('src', 'sandbox', 'docker', 'docker-client.ts')]));
   });
