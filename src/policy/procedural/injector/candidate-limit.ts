@@ -36,6 +36,12 @@ const TIMEOUT_GROWTH = 1.5;
  */
 export interface CandidatePace {
   slowdown: number;
+  /**
+   * How crowded the machine is as the run starts (runnable tasks per core, at least 1): a load
+   * spike slows the run by about this much, so the limit grows with it (never past the suite's
+   * run limit). Idle, the limit stays tight; on a busy CI machine it is the suite's old limit.
+   */
+  crowding?: () => number;
 }
 
 /** Seconds a run of `tests` should take on the clean tree: the clean run's start-up share plus its files' durations; null: the clean run was not timed. */
@@ -58,7 +64,8 @@ export function candidateLimitS(facts: RepoFacts, tests: CandidateTests, pace: C
   const expected = expectedRunS(facts, tests);
   if (expected === null) return facts.runLimitS;
   const cleanS = Number(facts.baseline.markers.get('ms')) / 1000;
-  const limit = Math.max(CANDIDATE_FLOOR_S, Math.ceil(pace.slowdown * cleanS), Math.ceil(pace.slowdown * CANDIDATE_FACTOR * expected + CANDIDATE_SLACK_S));
+  const slowdown = Math.max(pace.slowdown, pace.crowding?.() ?? 1);
+  const limit = Math.max(CANDIDATE_FLOOR_S, Math.ceil(slowdown * cleanS), Math.ceil(slowdown * CANDIDATE_FACTOR * expected + CANDIDATE_SLACK_S));
   return Math.min(facts.runLimitS, limit);
 }
 

@@ -47,6 +47,8 @@ export interface SearchOptions {
   reserveTurns: number;
   /** Where the candidates' runs (`kept`, `rejected`) and B's confirmation (`confirm`) add their wall time, ms. */
   times?: PhaseTimes;
+  /** How crowded the machine is now (see CandidatePace.crowding); absent: runs are limited as on an idle machine. */
+  crowding?: () => number;
   /** Called after a rejection: more candidates to try next (history's compatibility fixes). */
   onRejected?: (candidate: BugCandidate, verdict: Extract<AttemptVerdict, { status: 'rejected' }>, index: number) => Steps<BugCandidate[]>;
 }
@@ -65,7 +67,7 @@ export async function* findBug(ctx: ProgramContext, candidates: BugCandidate[], 
   const queue = orderByReach(candidates, options.coverage ?? null, options.breadth);
   const times = options.times ?? {};
   const kept: KeptChange<KeptCandidate>[] = [];
-  const pace: CandidatePace = { slowdown: 1 };
+  const pace: CandidatePace = { slowdown: 1, ...(options.crowding ? { crowding: options.crowding } : {}) };
   let attempts = 0;
   while (queue.length > 0 && attempts < options.maxAttempts && hasTurns(ctx, options.reserveTurns + 3)) {
     const candidate = queue.shift()!;

@@ -83,6 +83,15 @@ describe('candidateLimitS: a candidate run\'s limit from its own tests\' clean t
     updatePace(pace, facts(), ONLY_A, parseRunSummary('@@exit 124\n@@ms 9000\n@@run passed=0 failed=0')!);
     expect(pace.slowdown).toBeCloseTo(3.75);
   });
+
+  it('a crowded machine stretches the limit by its load per core, never past the suite\'s run limit', () => {
+    expect(candidateLimitS(facts(), ONLY_A, { slowdown: 1, crowding: () => 1 })).toBe(7);
+    // 6 × 0.8 × 2 + 2 = 11.6 → 12 s at twice as many runnable tasks as cores.
+    expect(candidateLimitS(facts(), ONLY_A, { slowdown: 1, crowding: () => 2 })).toBe(12);
+    // The pace and the crowding are not multiplied: the slower of the two sets the limit.
+    expect(candidateLimitS(facts(), ONLY_A, { slowdown: 2, crowding: () => 1.5 })).toBe(12);
+    expect(candidateLimitS(facts(), ONLY_A, { slowdown: 1, crowding: () => 40 })).toBe(facts().runLimitS);
+  });
 });
 
 describe('candidateMaxFail: a stop only a rejected change reaches', () => {
