@@ -31,6 +31,15 @@ def apart_message(failures: List[Tuple[int, str]], world: int, path: str, versio
             "(--resume <checkpoint>; /weights/save's checkpoints before this load are intact)")
 
 
+def half_copied_message(path: str, error: Exception, version: int) -> str:
+    """What every refusal says after a one-process trainer's copy stopped part way: the model holds
+    part of `path`'s weights and part of its version's, which no checkpoint describes."""
+    return (f"the trainer's weights are part old, part new: copying {path}'s weights into the model stopped part way ({error}), "
+            f"after some tensors were copied, so they are neither version {version} nor {path}'s. "
+            "Every step, save and load is refused until the trainer is restarted: restart the job from the last checkpoint "
+            "(--resume <checkpoint>; /weights/save's checkpoints before this load are intact)")
+
+
 def refuse_if_apart(trainer: object) -> None:
     """Raises RanksApartError when `trainer` is in that state (see the module's docstring)."""
     apart = getattr(trainer, "ranks_apart", None)
