@@ -20,6 +20,11 @@ export interface ResolvedRepo {
   testSelection?: TestSelectionSettings;
   /** `test.runner` of repos.yaml; absent means pytest (a repo run by path, or an older caller). */
   testRunner?: TestRunner;
+  /**
+   * Set by a command that removes the image it builds once done (`ssr mine`'s judged commits): the
+   * image gets a tag of its own, which nobody else shares (repoImageTag); absent, the tag is the content's.
+   */
+  imageScope?: string;
 }
 
 const SHA = /^[0-9a-f]{40}$/;

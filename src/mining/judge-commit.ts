@@ -35,6 +35,12 @@ export interface JudgeContext {
   progress: ProgressSink;
   /** Told of the template (image) each commit is judged in, once it is ready (run-mine removes it after). */
   onTemplate?: (template: SandboxTemplate, commit: string) => void;
+  /**
+   * Set when the images of judged commits are removed after (no `--keep-images`): each then gets a
+   * tag of this run's own (ResolvedRepo.imageScope), so the removal never takes an image another
+   * clone's run or command shares by content. The pinned commit's image is never scoped (nor removed).
+   */
+  imageScope?: string;
 }
 
 export type Judgement =
@@ -53,7 +59,7 @@ const skipped = (reason: SkipReason, detail: string): Judgement => ({ status: 's
  */
 export async function judgeCandidate(ctx: JudgeContext, candidate: MiningCandidate): Promise<Judgement> {
   const artifact = await commitArtifact(ctx.history, candidate, runnerOf(ctx.repo));
-  const repo: ResolvedRepo = { ...ctx.repo, commit: candidate.sha };
+  const repo = judgedRepo(ctx, candidate.sha);
   try {
     return await judgeInSandboxes(ctx, repo, candidate, artifact);
   } catch (error) {
@@ -102,6 +108,12 @@ async function judgeInSandboxes(ctx: JudgeContext, repo: ResolvedRepo, candidate
   const together = partsTogether(validation.checks);
   const kept = together.length > 0 ? `; kept with ${together.join(', ')}, which alone fix(es) no failing test when reverted (a real fix's files may only fix it together)` : '';
   return { status: 'mined', bugId, detail: `${failToPass.length} failing test(s) in ${artifact.testFiles.length} file(s), ${candidate.codeFiles.length} code file(s)${kept}` };
+}
+
+/** The repo at a candidate commit; its image is the run's own (imageScope) unless it is the pinned commit's, which is shared and kept. */
+export function judgedRepo(ctx: Pick<JudgeContext, 'repo' | 'imageScope'>, sha: string): ResolvedRepo {
+  const scoped = ctx.imageScope !== undefined && sha !== ctx.repo.commit;
+  return { ...ctx.repo, commit: sha, ...(scoped ? { imageScope: ctx.imageScope } : {}) };
 }
 
 /** Code files of a kept multi-file fix that fix no failing test when reverted alone (inverse redundancy, recorded not enforced). */

@@ -1,3 +1,4 @@
+import type { AheadCounts } from '../sandbox/pool/ahead-provider.js';
 import type { MinedRecord } from './mined-log.js';
 import { SKIP_REASONS, SKIP_REASON_TEXT, type SkipReason } from './skip-reasons.js';
 
@@ -20,10 +21,18 @@ export interface MineSummary {
   infrastructure: number;
   shallow: boolean;
   stoppedBy: 'max' | 'max-commits' | 'history-end';
-  /** Seconds of sandbox work per real bug found in this run (null without one). */
+  /** Seconds of judging per real bug, this run's alone: its judging time over the real bugs it found (null when it found none). */
   secondsPerBug: number | null;
+  /** Candidate commits this run judged (infrastructure failures included); earlier runs' verdicts read back are not. */
+  judgedNow: number;
+  /** Real bugs this run found (of `mined`, which counts earlier runs' too). */
+  minedNow: number;
+  /** Seconds this run spent judging candidates (building, gating, validating), the numerator of `secondsPerBug`. */
+  judgingSeconds: number;
   /** Sandbox images (or bwrap templates) built for the commits this run judged and removed after (none with `--keep-images`). */
   removedImages: string[];
+  /** Validation's sandboxes started ahead of their runs in this run (AheadProvider); null when the provider starts none ahead. */
+  sandboxesAhead: AheadCounts | null;
 }
 
 export interface SummaryInput {
@@ -34,30 +43,35 @@ export interface SummaryInput {
   records: MinedRecord[];
   infrastructure: number;
   stoppedBy: MineSummary['stoppedBy'];
-  sandboxMs: number;
+  /** This run's work alone: candidates judged, the real bugs among them, and the time judging them took. */
+  thisRun: { judged: number; mined: number; judgingMs: number };
   /** Files each mined bug changes, by bug id (minedFileCounts). */
   fileCounts: ReadonlyMap<string, number>;
   removedImages: string[];
+  sandboxesAhead?: AheadCounts;
 }
 
 export function summarise(input: SummaryInput): MineSummary {
   const skipped = Object.fromEntries(SKIP_REASONS.map((reason) => [reason, 0])) as Record<SkipReason, number>;
   for (const record of input.records) if (record.reason) skipped[record.reason] += 1;
   const bugIds = input.records.flatMap((record) => (record.bugId ? [record.bugId] : []));
-  const minedMs = input.records.reduce((sum, record) => sum + record.durationMs, 0);
+  // Only this run's judging over only this run's bugs: the records read back hold earlier runs' durations and bugs.
+  const { judged, mined, judgingMs } = input.thisRun;
   return {
     repo: input.repo, tip: input.tip, commitsListed: input.commitsListed, scanned: input.records.length, mined: bugIds.length, bugIds,
     multiFile: bugIds.filter((id) => (input.fileCounts.get(id) ?? 0) > 1).length, skipped,
     infrastructure: input.infrastructure, shallow: input.shallow, stoppedBy: input.stoppedBy,
-    secondsPerBug: bugIds.length > 0 ? Math.round(minedMs / bugIds.length / 100) / 10 : null,
+    secondsPerBug: mined > 0 ? Math.round(judgingMs / mined / 100) / 10 : null,
+    judgedNow: judged, minedNow: mined, judgingSeconds: Math.round(judgingMs / 100) / 10,
     removedImages: [...input.removedImages],
+    sandboxesAhead: input.sandboxesAhead ? { ...input.sandboxesAhead } : null,
   };
 }
 
 /** The summary for a person: found, scanned, and each reason with a count. */
 export function formatMineSummary(summary: MineSummary, out: string): string {
   const lines = [
-    `${summary.repo}: ${summary.mined} real bug(s) in ${summary.scanned} of ${summary.commitsListed} commit(s) scanned${summary.secondsPerBug === null ? '' : ` (${summary.secondsPerBug} s of judging per real bug)`} → ${out}/bugs/`,
+    `${summary.repo}: ${summary.mined} real bug(s) in ${summary.scanned} of ${summary.commitsListed} commit(s) scanned${summary.secondsPerBug === null ? '' : ` (${summary.secondsPerBug} s of judging per real bug found in this run)`} → ${out}/bugs/`,
   ];
   if (summary.mined > 0) lines.push(`  ${summary.multiFile} of them change more than one file`);
   if (summary.shallow) lines.push('  the clone is shallow: its oldest commits have no parent to mine (git fetch --unshallow for more)');

@@ -4,6 +4,7 @@ import type { ResolvedRepo } from '../config/resolve-repo.js';
 import type { SandboxBackend, SandboxProvider } from '../sandbox/sandbox.js';
 import { EngineError } from '../util/engine-error.js';
 import type { ProgressSink } from '../util/progress.js';
+import { AheadProvider } from '../sandbox/pool/ahead-provider.js';
 import { BaselineCache } from '../validator/baseline-cache.js';
 import { classifyCommit, type MiningCandidate } from './classify-commit.js';
 import { judgeCandidate, type Judgement } from './judge-commit.js';
@@ -52,7 +53,7 @@ export async function runMine(options: MineOptions): Promise<MineSummary> {
     });
     const commits = await history.commits(options.repo.commit, { since, max: options.maxCommits });
     const judged = await readMinedLog(options.out);
-    const counts = { mined: [...judged.values()].filter((r) => r.verdict === 'mined').length, infrastructure: 0, judgedNow: 0 };
+    const counts = { mined: [...judged.values()].filter((r) => r.verdict === 'mined').length, infrastructure: 0, judgedNow: 0, minedNow: 0, judgingMs: 0 };
     // History alone sorts most commits; only candidates cost sandboxes, so the ETA counts those.
     const pending: { sha: string; candidate: MiningCandidate }[] = [];
     const sorted: MinedRecord[] = [];
@@ -66,7 +67,9 @@ export async function runMine(options: MineOptions): Promise<MineSummary> {
     await appendMinedRecords(options.out, sorted);
     for (const record of sorted) judged.set(record.commit, record);
     const images = new JudgedImages(options.repo.commit, options.keepImages === true, options.onLine);
-    const ctx = { ...options, history, queue: new PQueue({ concurrency: options.concurrency }), baselines: new BaselineCache(), onTemplate: images.onTemplate };
+    // Images removed once judged are this run's own (imageScope: the out dir); kept ones are shared by content.
+    const scope = options.keepImages === true ? {} : { imageScope: `ssr mine --out ${options.out}` };
+    const ctx = { ...options, history, queue: new PQueue({ concurrency: options.concurrency }), baselines: new BaselineCache(), onTemplate: images.onTemplate, ...scope };
     const started = Date.now();
     let stoppedBy: MineSummary['stoppedBy'] = 'history-end';
     for (const [index, { sha, candidate }] of pending.entries()) {
@@ -78,13 +81,17 @@ export async function runMine(options: MineOptions): Promise<MineSummary> {
       const t0 = Date.now();
       const judgement = await judgeCandidate(ctx, candidate);
       const durationMs = Date.now() - t0;
+      counts.judgingMs += durationMs;
       await images.removeJudged();
       if (judgement.status === 'infrastructure') counts.infrastructure += 1;
       else {
         const record = recordOf(sha, subject, judgement, durationMs);
         await appendMinedRecord(options.out, record);
         judged.set(sha, record);
-        if (judgement.status === 'mined') counts.mined += 1;
+        if (judgement.status === 'mined') {
+          counts.mined += 1;
+          counts.minedNow += 1;
+        }
       }
       counts.judgedNow += 1;
       const left = pending.length - index - 1;
@@ -98,7 +105,9 @@ export async function runMine(options: MineOptions): Promise<MineSummary> {
     const fileCounts = await minedFileCounts(options.out, records.flatMap((record) => (record.bugId ? [record.bugId] : [])));
     return summarise({
       repo: options.repo.id, tip: options.repo.commit, commitsListed: commits.length, shallow: history.isShallow,
-      records, infrastructure: counts.infrastructure, stoppedBy, sandboxMs: Date.now() - started, fileCounts, removedImages: images.removed,
+      records, infrastructure: counts.infrastructure, stoppedBy, fileCounts,
+      thisRun: { judged: counts.judgedNow, mined: counts.minedNow, judgingMs: counts.judgingMs },
+      removedImages: images.removed, ...(options.provider instanceof AheadProvider ? { sandboxesAhead: options.provider.counts } : {}),
     });
   } finally {
     await history.close();

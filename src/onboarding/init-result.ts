@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { goldenGateSchema } from '../selfplay/golden-gate/judge-golden-gate.js';
 import { dependencyHintSchema } from './dependency-hints.js';
+import { initTestTimeoutSchema } from './init-test-timeout.js';
 import { runnerDetectionSchema } from './detectors/detector.js';
 
 /** Something `ssr init` could not decide, and the repos.yaml field (or repo change) that settles it. */
@@ -22,6 +23,7 @@ export const initResultSchema = z.object({
   dependencies: z.array(dependencyHintSchema),
   gate: goldenGateSchema.nullable().describe('the two clean runs (golden gate); null when init stopped before them'),
   cleanSuite: z.object({ passed: z.number().int(), failed: z.number().int() }).nullable().describe('the first clean run, quarantined tests left out'),
+  testTimeout: initTestTimeoutSchema.optional().describe('the limits.test_timeout_s decided and why; absent when the gate did not pass'),
   entry: z.record(z.string(), z.unknown()).nullable().describe('the repos.yaml entry written (or that would be, with --dry-run)'),
   replaced: z.boolean().describe('an entry with this id was already in the file and was replaced'),
   undecided: z.array(undecidedSchema),

@@ -16,6 +16,8 @@ import type { InitResult } from './init-result.js';
 import { repoFilesAt } from './repo-files.js';
 import { writeReposEntry } from './write-repos-entry.js';
 import { resolveTestTimeoutMs } from '../config/test-timeout.js';
+import { cpuPressureShare, cpuPressureTotalUs } from './cpu-pressure.js';
+import { decideInitTestTimeout } from './init-test-timeout.js';
 
 export interface InitOptions {
   /** The local git repository to onboard (its HEAD). */
@@ -136,7 +138,10 @@ async function gate(repo: ResolvedRepo, options: InitOptions, result: InitResult
   options.progress({ stage: 'golden gate', message: 'running the clean test suite twice' });
   // init decides min_passing_tests from what passes here: the gate must not refuse a small suite for the default.
   const gated = { ...repo, thresholds: { ...repo.thresholds, min_passing_tests: 1 } };
+  // How busy the machine was while the clean runs ran decides whether a raised limit is written (decideInitTestTimeout).
+  const [pressureStart, gateStart] = [await cpuPressureTotalUs(), Date.now()];
   const verdict = await runGoldenGate({ repo: gated, template, provider: createProvider(options.backend), testTimeoutMs: limitMs, onCleanRun: (run) => runs.push(run) });
+  const cpuPressure = cpuPressureShare(pressureStart, await cpuPressureTotalUs(), Date.now() - gateStart);
   result.gate = verdict;
   const missing = runs.find((run) => run.missingModule !== undefined && !run.missingModule.own)?.missingModule;
   const failedToRun = verdict.status === 'refused' || (runs[0] !== undefined && countClean(runs[0], verdict.quarantined).passed === 0);
@@ -169,6 +174,9 @@ async function gate(repo: ResolvedRepo, options: InitOptions, result: InitResult
     decided.thresholds = { min_passing_tests: passed };
     result.notes.push(`only ${passed} test(s) pass: thresholds.min_passing_tests set to ${passed} (default ${DEFAULT_MIN_PASSING})`);
   }
-  decided.limits = { test_timeout_s: verdict.raisedFromMs === null ? repo.limits.test_timeout_s : Math.ceil(verdict.testTimeoutMs / 1000) };
+  const { timeout, note } = decideInitTestTimeout(verdict, repo.limits.test_timeout_s, cpuPressure);
+  result.testTimeout = timeout;
+  if (note !== undefined) result.notes.push(note);
+  decided.limits = { test_timeout_s: timeout.written };
   return { decided, image: repo.image };
 }

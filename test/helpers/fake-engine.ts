@@ -11,6 +11,8 @@ export interface FakeEngine {
   url: string;
   /** While false, every call gets 503: the engine's API is gone. */
   state: { answering: boolean };
+  /** `METHOD /path` of every request, in order. */
+  requests: string[];
   close(): Promise<void>;
 }
 
@@ -20,7 +22,9 @@ export interface FakeEngine {
  */
 export async function fakeEngine(info: Record<string, unknown> = HEALTHY_INFO): Promise<FakeEngine> {
   const state = { answering: true };
+  const requests: string[] = [];
   const server = createServer((request, response) => {
+    requests.push(`${request.method} ${request.url}`);
     if (!state.answering) return void response.writeHead(503).end('down');
     if (request.url?.endsWith('/_ping')) return void response.end('OK');
     if (request.url?.endsWith('/info')) return void response.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(info));
@@ -28,5 +32,5 @@ export async function fakeEngine(info: Record<string, unknown> = HEALTHY_INFO): 
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const url = `tcp://127.0.0.1:${(server.address() as { port: number }).port}`;
-  return { server, url, state, close: () => new Promise((resolve) => server.close(() => resolve())) };
+  return { server, url, state, requests, close: () => new Promise((resolve) => server.close(() => resolve())) };
 }

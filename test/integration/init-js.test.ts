@@ -56,20 +56,17 @@ describe('ssr init on JavaScript repos', () => {
     const run = await runCli(['init', repo, '--repos', reposFile, '--sandbox', 'docker', '--test-timeout', '900', '--json']);
     expect(run.code, `${run.stdout}\n${run.stderr}`).toBe(0);
     const result = initResultSchema.parse(JSON.parse(run.stdout));
-    try {
-      expect(result).toMatchObject({ status: 'written', id: 'jskit', language: { language: 'javascript' }, runner: { runner: 'node-test', testRunner: 'node-test', supported: true }, undecided: [] });
-      expect(result.runner!.evidence).toContain('package.json scripts.test: node --test');
-      expect(result.gate).toMatchObject({ status: 'passed', tests: 33, quarantined: [] });
-      expect(result.cleanSuite).toEqual({ passed: 33, failed: 0 });
-      const loaded = await loadReposFile(reposFile);
-      expect(loaded.file.repos[0]).toMatchObject({ id: 'jskit', source: { path: 'jskit', commit: result.commit }, image: { setup: [{ npm: 'ci' }] }, test: { runner: 'node-test' } });
-      expect(loaded.file.repos[0]!.limits.test_timeout_s).toBeGreaterThanOrEqual(900);
-      expect(readFileSync(reposFile, 'utf8')).toContain('# jskit: written by ssr init: javascript, node-test (package.json scripts.test: node --test');
-      // What selfplay builds from the entry is the very image the gate ran in.
-      expect(result.gate!.image).toBe(repoImageTag(await resolveRepo('jskit', loaded)));
-    } finally {
-      await removeImage(result.gate?.image);
-    }
+    expect(result).toMatchObject({ status: 'written', id: 'jskit', language: { language: 'javascript' }, runner: { runner: 'node-test', testRunner: 'node-test', supported: true }, undecided: [] });
+    expect(result.runner!.evidence).toContain('package.json scripts.test: node --test');
+    expect(result.gate).toMatchObject({ status: 'passed', tests: 33, quarantined: [] });
+    expect(result.cleanSuite).toEqual({ passed: 33, failed: 0 });
+    const loaded = await loadReposFile(reposFile);
+    expect(loaded.file.repos[0]).toMatchObject({ id: 'jskit', source: { path: 'jskit', commit: result.commit }, image: { setup: [{ npm: 'ci' }] }, test: { runner: 'node-test' } });
+    expect(loaded.file.repos[0]!.limits.test_timeout_s).toBeGreaterThanOrEqual(900);
+    expect(readFileSync(reposFile, 'utf8')).toContain('# jskit: written by ssr init: javascript, node-test (package.json scripts.test: node --test');
+    // What selfplay builds from the entry is the very image the gate ran in.
+    expect(result.gate!.image).toBe(repoImageTag(await resolveRepo('jskit', loaded)));
+    // Not removed: the clone's commit and recipe are the example's, so this is the jskit image every test shares (image tags name content).
   }, 1_500_000);
 
   it('refuses a suite that needs the network at test time and a package the image lacks, naming both', async () => {

@@ -34,8 +34,12 @@ describe('ssr mine + ssr eval on pyrange (real git history, real Docker, real py
     // Newest first: commit 6 (its test passes before), then the exponent fix, where --max 1 stops.
     const first = await cli(['mine', '--repo', 'pyrange', '--out', mined(), '--max', '1', '--json']);
     expect(first.code, first.stderr).toBe(0);
-    const firstSummary = JSON.parse(first.stdout) as { removedImages: string[] };
+    const firstSummary = JSON.parse(first.stdout) as { removedImages: string[]; sandboxesAhead: { started: number; served: number; unused: number } | null };
     expect(firstSummary).toMatchObject({ commitsListed: 6, scanned: 5, mined: 1, multiFile: 0, stoppedBy: 'max' });
+    // Validation's runs drew sandboxes started ahead of them (AheadProvider); a commit whose validation stopped early leaves some unused.
+    const ahead = firstSummary.sandboxesAhead!;
+    expect(ahead.served).toBeGreaterThan(0);
+    expect(ahead.served + ahead.unused).toBeLessThanOrEqual(ahead.started);
     expect(first.stderr).toMatch(/\[2\/3 candidates, 6 commits\] 437237550258 real bug bug-\w+ · 1 real bug\(s\) · ETA \S+/);
     // The image built for the exponent fix is gone once it is judged; the pinned commit's (the first candidate's, self-play's) stays.
     expect(firstSummary.removedImages).toEqual([expect.stringMatching(/^ssr-repo-pyrange:[0-9a-f]{12}$/)]);
@@ -61,7 +65,8 @@ describe('ssr mine + ssr eval on pyrange (real git history, real Docker, real py
     expect(byCommit.get(FIX_EXPONENT)!.validation.failToPass).toEqual(['tests/test_text.py::test_parse_bounds_with_an_exponent']);
 
     const again = await cli(['mine', '--repo', 'pyrange', '--out', mined(), '--json']);
-    expect(JSON.parse(again.stdout)).toMatchObject({ scanned: 6, mined: 2, bugIds: summary.bugIds });
+    // The window's totals read earlier runs back; this run judged nothing, so it has no rate of its own.
+    expect(JSON.parse(again.stdout)).toMatchObject({ scanned: 6, mined: 2, bugIds: summary.bugIds, judgedNow: 0, minedNow: 0, secondsPerBug: null });
     expect(again.stderr).not.toContain('candidates');
     expect((await readFile(join(mined(), 'mined.jsonl'), 'utf8')).trim().split('\n')).toHaveLength(6);
   }, 600_000);

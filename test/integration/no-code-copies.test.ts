@@ -64,7 +64,9 @@ beforeAll(async () => {
     testScript: 'python3 -m pytest -v tests/test_core.py\n',
     testParser: 'print("{}")\n',
   };
-  base = await resolveRepo(dir, undefined);
+  // A scope of this run's own: the tests read what the build itself does (its progress, its refusal), so a
+  // same-content image an earlier run left (tags name content, and the dates are fixed) must not stand in.
+  base = { ...(await resolveRepo(dir, undefined)), imageScope: dir };
   // pip steps install offline: setuptools from the image (no build isolation), the index a local file:// one (build network none).
   const index = await localPackageIndex();
   demoPackage = index.distribution;

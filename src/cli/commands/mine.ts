@@ -3,6 +3,7 @@ import type { Command } from 'commander';
 import { formatMineSummary } from '../../mining/mine-summary.js';
 import { runMine } from '../../mining/run-mine.js';
 import { SKIP_REASONS } from '../../mining/skip-reasons.js';
+import { AheadProvider } from '../../sandbox/pool/ahead-provider.js';
 import { createProvider } from '../../sandbox/sandbox-factory.js';
 import { releaseProvider } from '../../sandbox/pool/release-provider.js';
 import type { ProgressEvent } from '../../util/progress.js';
@@ -45,7 +46,8 @@ export function registerMine(program: Command): void {
   command.action(async (options: MineFlags) => {
     const repo = await resolveRepoOptions(options);
     const backend = await sandboxBackend(options);
-    const provider = createProvider(backend);
+    // Validation's queued runs find their sandboxes started while the runs before them hold the slots (AheadProvider), as in ssr validate.
+    const provider = new AheadProvider(createProvider(backend), options.concurrency);
     const out = resolve(options.out);
     const log = (line: string) => process.stderr.write(`ssr mine: ${line}\n`);
     const progress = (event: ProgressEvent) => {

@@ -29,17 +29,20 @@ function baseIdentity(repo: ResolvedRepo, userBase?: string): string {
 
 /**
  * `ssr-repo-<id>:<hash12>`; the hash covers everything the image is built from: the base (for a
- * user's `image.base`, its image id when given), the source, the commit and the setup steps.
- * The package index the steps install from is deliberately not part of it (like the Debian mirror).
+ * user's `image.base`, its image id when given), the commit and the setup steps. Not where the
+ * repo was cloned from: the commit names its tree and history, so every clone and worktree of a
+ * repo shares one image instead of building (and keeping) its own. The package index the steps
+ * install from is deliberately not part of it either (like the Debian mirror). A repo with an
+ * `imageScope` (an image its builder removes when done) gets a tag of its own.
  */
 export function repoImageTag(repo: ResolvedRepo, userBaseId?: string): string {
   const canonical = JSON.stringify({
     base: baseIdentity(repo, userBaseId),
-    location: repo.location,
     commit: repo.commit,
     setup: repo.image.setup,
     packages: [...repo.image.packages].sort(),
     version: REPO_IMAGE_VERSION,
+    ...(repo.imageScope === undefined ? {} : { scope: repo.imageScope }),
   });
   return `ssr-repo-${repo.id}:${createHash('sha256').update(canonical).digest('hex').slice(0, 12)}`;
 }

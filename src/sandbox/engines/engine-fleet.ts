@@ -2,6 +2,7 @@ import type Docker from 'dockerode';
 import { EngineError } from '../../util/engine-error.js';
 import type { ProgressSink } from '../../util/progress.js';
 import { DockerProvider } from '../docker/docker-provider.js';
+import { AheadProvider } from '../pool/ahead-provider.js';
 import { PooledProvider } from '../pool/pooled-provider.js';
 import type { SandboxProvider } from '../sandbox.js';
 import type { EngineAddress } from './engine-address.js';
@@ -75,8 +76,11 @@ export class EngineFleet {
     if (addresses.length === 0) throw new EngineError('usage', 'no Docker engine given (--docker-host URL or SSR_DOCKER_HOSTS)');
     const engines = (await probeEngines(addresses)).map(({ address, docker, facts }) => {
       const inner = new DockerProvider(docker);
-      const provider = options.warm ? new PooledProvider(inner, options.warm) : inner;
-      return { name: address.name, docker, facts, slots: options.slotsPerHost ?? slotsOf(facts), provider, down: null, lost: new AbortController() };
+      const slots = options.slotsPerHost ?? slotsOf(facts);
+      // As on one engine (run-selfplay): validation's queued runs find their sandboxes started on
+      // this engine while the runs before them hold its slots, at most its slots ahead per image.
+      const provider = new AheadProvider(options.warm ? new PooledProvider(inner, options.warm) : inner, slots);
+      return { name: address.name, docker, facts, slots, provider, down: null, lost: new AbortController() };
     });
     return new EngineFleet(engines, options);
   }
@@ -137,7 +141,7 @@ export class EngineFleet {
     this.retry(engine, this.options.retryMs ?? 1000);
   }
 
-  /** Stop probing engines that are down and remove the sandboxes started ahead (--warm). */
+  /** Stop probing engines that are down and remove the sandboxes started ahead (validation's, and --warm's). */
   async dispose(): Promise<void> {
     this.closed = true;
     for (const timer of this.timers) clearTimeout(timer);

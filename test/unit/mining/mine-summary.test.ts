@@ -27,11 +27,30 @@ describe('the ssr mine summary', () => {
     expect([...fileCounts]).toEqual([['bug-one', 1], ['bug-two', 2]]);
     const summary = summarise({
       repo: 'r', tip: 'f'.repeat(40), commitsListed: 5, shallow: false, records: [...ids.map((id, i) => record(i + 1, id)), record(9, null)],
-      infrastructure: 0, stoppedBy: 'history-end', sandboxMs: 1, fileCounts, removedImages: ['ssr-repo-r:0123456789ab'],
+      infrastructure: 0, stoppedBy: 'history-end', thisRun: { judged: 5, mined: 4, judgingMs: 4000 }, fileCounts, removedImages: ['ssr-repo-r:0123456789ab'],
     });
     expect(summary).toMatchObject({ mined: 4, multiFile: 1, removedImages: ['ssr-repo-r:0123456789ab'] });
     const text = formatMineSummary(summary, '/out');
-    expect(text).toContain('r: 4 real bug(s) in 5 of 5 commit(s) scanned (1 s of judging per real bug) → /out/bugs/\n  1 of them change more than one file\n');
+    expect(text).toContain('r: 4 real bug(s) in 5 of 5 commit(s) scanned (1 s of judging per real bug found in this run) → /out/bugs/\n  1 of them change more than one file\n');
     expect(text).toContain('  removed 1 sandbox image(s) built for the commits judged (--keep-images keeps them)\n');
+  });
+
+  it("counts only this run's judging and bugs in secondsPerBug: a rerun's window also holds earlier runs' verdicts", () => {
+    // An earlier run judged commits 1 and 2 (60 s each, one real bug); this run judged 3 and 4 (10 s and 20 s) and found one more.
+    const earlier = [{ ...record(1, 'bug-one'), durationMs: 60_000 }, { ...record(2, null), durationMs: 60_000 }];
+    const now = [{ ...record(3, 'bug-two'), durationMs: 10_000 }, { ...record(4, null), durationMs: 20_000 }];
+    const summary = summarise({
+      repo: 'r', tip: 'f'.repeat(40), commitsListed: 4, shallow: false, records: [...earlier, ...now], infrastructure: 0, stoppedBy: 'history-end',
+      thisRun: { judged: 2, mined: 1, judgingMs: 30_000 }, fileCounts: new Map(), removedImages: [],
+    });
+    // The window's totals still count both runs; the rate counts this run's 30 s over its one bug, not 150 s over two.
+    expect(summary).toMatchObject({ scanned: 4, mined: 2, secondsPerBug: 30, judgedNow: 2, minedNow: 1, judgingSeconds: 30 });
+    const rerun = summarise({
+      repo: 'r', tip: 'f'.repeat(40), commitsListed: 4, shallow: false, records: [...earlier, ...now], infrastructure: 0, stoppedBy: 'history-end',
+      thisRun: { judged: 0, mined: 0, judgingMs: 0 }, fileCounts: new Map(), removedImages: [],
+    });
+    // A rerun that judged nothing found nothing: no rate, and the line says none.
+    expect(rerun).toMatchObject({ mined: 2, secondsPerBug: null, judgedNow: 0, minedNow: 0 });
+    expect(formatMineSummary(rerun, '/out')).not.toContain('per real bug');
   });
 });

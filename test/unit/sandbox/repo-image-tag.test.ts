@@ -27,7 +27,7 @@ describe('repoImageTag', () => {
 
   it.each([
     ['the commit', { commit: 'b'.repeat(40) }],
-    ['the location', { location: '/srv/other' }],
+    ['an image scope (an image its builder removes when done)', { imageScope: 'ssr mine --out /runs/m' }],
     ['the setup commands', { image: recipe([], ['pip install -e .']) }],
     ['the extra packages', { image: recipe(['make']) }],
   ])('changes with %s', (_, overrides) => {
@@ -39,6 +39,11 @@ describe('repoImageTag', () => {
     ['limits', { limits: limitsSchema.parse({ memory_mb: 512 }) }],
   ])('ignores %s (they apply at acquire time)', (_, overrides) => {
     expect(repoImageTag(repo(overrides))).toBe(repoImageTag(repo()));
+  });
+
+  it('is the same for every clone or worktree of the repo: the commit, not where it was cloned from, names the content', () => {
+    expect(repoImageTag(repo({ location: '/home/dev/other-clone' }))).toBe(repoImageTag(repo()));
+    expect(repoImageTag(repo({ location: 'https://example.com/demo.git' }))).toBe(repoImageTag(repo()));
   });
 
   it('ignores the order of extra packages', () => {

@@ -1,7 +1,9 @@
 import type { Server } from 'node:http';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { parseEngineAddress } from '../../../../src/sandbox/engines/engine-address.js';
 import { EngineFleet } from '../../../../src/sandbox/engines/engine-fleet.js';
+import { reserveSandbox } from '../../../../src/sandbox/pool/ahead-provider.js';
+import { template } from '../../../helpers/fake-sandbox-provider.js';
 import { fakeEngine } from '../../../helpers/fake-engine.js';
 
 describe('EngineFleet', () => {
@@ -58,5 +60,18 @@ describe('EngineFleet', () => {
     expect(placed).toBe(nameB);
     expect(fleet.engine(nameB).lost.signal.aborted).toBe(false);
     expect(lines.join('\n')).toMatch(new RegExp(`${nameB} is down \\(it does not answer a ping\\)[^]*${nameB} is back up`));
+  });
+
+  it("starts a sandbox an episode's validation announces on the lease's engine before the run asks for it (AheadProvider per engine)", async () => {
+    const a = await fakeEngine();
+    servers.push(a.server);
+    fleet = await EngineFleet.connect([parseEngineAddress(a.url)], { slotsPerHost: 2 });
+    const lease = await fleet.lease();
+    const before = a.requests.length;
+    const reservation = reserveSandbox(lease.provider, template({ backend: 'docker' }));
+    // Nothing has acquired yet: the engine hears of the sandbox (its orphan sweep, then its create) only because it starts ahead.
+    await vi.waitFor(() => expect(a.requests.slice(before).some((request) => request.includes('/containers/'))).toBe(true), { timeout: 10_000, interval: 10 });
+    reservation.release();
+    lease.release();
   });
 });
