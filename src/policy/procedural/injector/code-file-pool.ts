@@ -1,5 +1,5 @@
 import type { SeededRng } from '../../../util/seeded-rng.js';
-import type { RepoFacts } from './repo-facts.js';
+import type { RepoFacts, SourceFile } from './repo-facts.js';
 
 /**
  * Bytes of code the Injector reads at most, over all the files it reads: a budget, not a per-file
@@ -16,12 +16,20 @@ export interface PoolFile {
   covered: number | undefined;
 }
 
-/** The code files worth reading: at least 10 lines, within the budget, and reached by the tests when coverage is known. */
+/**
+ * Whether a code file of this size may be read at all: at least 10 lines, within the budget.
+ * Discovery traces only such files: no other can become a candidate, whatever the tests run.
+ */
+export function mayBeRead(size: Pick<SourceFile, 'lines' | 'bytes'> | undefined): boolean {
+  return size !== undefined && size.lines >= 10 && size.bytes <= READ_BUDGET_BYTES;
+}
+
+/** The code files worth reading: {@link mayBeRead}, and reached by the tests when coverage is known. */
 export function codeFilePool(facts: Pick<RepoFacts, 'codeFiles' | 'sourceFiles' | 'coverage'>): PoolFile[] {
   return facts.codeFiles.flatMap((path) => {
     const size = facts.sourceFiles.get(path);
     const covered = facts.coverage?.get(path)?.size;
-    if (!size || size.lines < 10 || size.bytes > READ_BUDGET_BYTES || (facts.coverage !== null && (covered ?? 0) === 0)) return [];
+    if (!size || !mayBeRead(size) || (facts.coverage !== null && (covered ?? 0) === 0)) return [];
     return [{ path, bytes: size.bytes, lines: size.lines, covered }];
   });
 }

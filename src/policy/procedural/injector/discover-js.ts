@@ -6,7 +6,8 @@ import type { DiscoverOptions, Discovery } from './discover.js';
 import { memoKey, saveDiscovery, TREE_KEY_COMMAND } from './discovery-memo.js';
 import { sharedDiscovery, sharing } from './shared-discovery.js';
 import { injectorAssets } from './injector-assets.js';
-import { heredoc, jsSetupCommand, runCommand, TEST_MAP, WORK_DIR } from './injector-commands.js';
+import { heredoc, jsSetupCommand, LISTING_FILE, runCommand, TEST_MAP, WORK_DIR } from './injector-commands.js';
+import { readBack, readBackCommand } from './read-back.js';
 import { classifyJsFiles, coverableByV8 } from './js-files.js';
 import { countsPerFile, coverageOf, parseSourceListing, type RepoFacts } from './repo-facts.js';
 import { parseRunSummary } from './run-summary.js';
@@ -27,7 +28,9 @@ const V8_RUNNERS: ReadonlySet<JsRunner> = new Set(['node-test', 'mocha', 'tape',
 export async function* discoverJs(runner: JsRunner, options: Omit<DiscoverOptions, 'runner'>): Steps<Discovery> {
   const listing = yield bash(`${jsSetupCommand(injectorAssets(), runner)}\n${TREE_KEY_COMMAND}`, 'Write my helper scripts to /tmp and list the JavaScript and TypeScript files of the repo.');
   if (!listing.ok) return { status: 'failed', reason: `setup failed: ${listing.text.slice(-300)}` };
-  const sourceFiles = parseSourceListing(listing.text);
+  const read = yield* readBack(LISTING_FILE, listing.text, 'Read the rest of the file listing.');
+  if (read.status === 'failed') return { status: 'failed', reason: `listing the repository failed: ${read.reason}` };
+  const sourceFiles = parseSourceListing(read.text);
   const { testFiles, codeFiles: listed } = classifyJsFiles(sourceFiles.keys());
   if (listed.length === 0) return { status: 'failed', reason: 'the repository has no JavaScript or TypeScript code files' };
 
@@ -57,13 +60,17 @@ async function* traceV8Coverage(suite: TestSuite, codeFiles: readonly string[], 
   const list = `${WORK_DIR}/code_files.txt`;
   const tests = `${WORK_DIR}/test_files.txt`;
   const dir = `${WORK_DIR}/v8`;
+  const lines = `${WORK_DIR}/cov.txt`;
   const command = [
     heredoc(list, codeFiles.join('\n')),
     heredoc(tests, testFiles.join('\n')),
     `rm -rf ${dir} && mkdir -p ${dir}`,
     `cd /repo && NODE_V8_COVERAGE=${dir} timeout --kill-after=5 ${timeoutS} ${searchCommand(suite)} > ${WORK_DIR}/cov.log 2>&1`,
     // Each test file's own Node process: which of them ran each line (the candidates' test files).
-    `python3 ${WORK_DIR}/v8_lines.py ${list} ${dir} --map ${TEST_MAP} ${tests} | head -c 15000`,
+    `python3 ${WORK_DIR}/v8_lines.py ${list} ${dir} --map ${TEST_MAP} ${tests} > ${lines}`,
+    readBackCommand(lines),
   ].join('\n');
-  return (yield bash(command, 'Run the suite with V8 coverage to see which lines of the code the tests execute, to break only code they reach.')).text;
+  const traced = yield bash(command, 'Run the suite with V8 coverage to see which lines of the code the tests execute, to break only code they reach.');
+  const read = yield* readBack(lines, traced.text, 'Read the rest of the traced lines.');
+  return read.status === 'ok' ? read.text : '';
 }

@@ -3,7 +3,9 @@ import type { TestRunner } from '../../../config/repos-schema.js';
 import { bash, type Steps } from '../program.js';
 import { discoverJs } from './discover-js.js';
 import { injectorAssets } from './injector-assets.js';
-import { heredoc, runCommand, setupCommand, TEST_MAP, WORK_DIR } from './injector-commands.js';
+import { heredoc, LISTING_FILE, runCommand, setupCommand, TEST_MAP, WORK_DIR } from './injector-commands.js';
+import { mayBeRead } from './code-file-pool.js';
+import { readBack, readBackCommand } from './read-back.js';
 import { classifyPyFiles, countsPerFile, coverageOf, parseSourceListing, type SourceFile, type RepoFacts } from './repo-facts.js';
 import { runLimitSeconds } from '../run-limits.js';
 import { parseRunSummary } from './run-summary.js';
@@ -25,7 +27,9 @@ export async function* discover(options: DiscoverOptions): Steps<Discovery> {
   if (options.runner && options.runner !== 'pytest') return yield* discoverJs(options.runner, options);
   const listing = yield bash(`${setupCommand(injectorAssets())}\n${TREE_KEY_COMMAND}`, 'Write my helper scripts to /tmp and list the Python files of the repo.');
   if (!listing.ok) return { status: 'failed', reason: `setup failed: ${listing.text.slice(-300)}` };
-  const sourceFiles = parseSourceListing(listing.text);
+  const listed = yield* readBack(LISTING_FILE, listing.text, 'Read the rest of the file listing.');
+  if (listed.status === 'failed') return { status: 'failed', reason: `listing the repository failed: ${listed.reason}` };
+  const sourceFiles = parseSourceListing(listed.text);
   const { testFiles, codeFiles } = classifyPyFiles(sourceFiles.keys());
   if (codeFiles.length === 0) return { status: 'failed', reason: 'the repository has no Python code files' };
 
@@ -33,7 +37,8 @@ export async function* discover(options: DiscoverOptions): Steps<Discovery> {
   return yield* sharedDiscovery(sharing(options, key), async function* (memo): Steps<Discovery> {
     const restored = memo !== null;
     let suite: TestSuite = restored ? memo.suite : { kind: 'pytest' };
-    const clean = { limit: 50, timeoutS: options.maxRunS };
+    // pytest's per-test durations: each candidate's run limit comes from its own tests' clean time (candidateLimitS).
+    const clean = { limit: 50, timeoutS: options.maxRunS, pytest: { durations: true } };
     let cleanText = restored ? memo.cleanText : (yield bash(runCommand(suite, 'o', clean), 'Run the whole test suite once with pytest to see which tests pass.')).text;
     let baseline = parseRunSummary(cleanText);
     if (!restored && (!baseline || baseline.passed === 0)) {
@@ -50,7 +55,9 @@ export async function* discover(options: DiscoverOptions): Steps<Discovery> {
     const runLimitS = Number.isFinite(cleanMs) ? runLimitSeconds(cleanMs / 1000, options.maxRunS) : options.maxRunS;
     const facts: RepoFacts = { sourceFiles, testFiles, codeFiles, suite, baseline, perFile: countsPerFile(baseline, suite, testFiles), coverage: null, runLimitS };
     // Tracing slows the suite several times over: it gets the cap, not the clean run's limit.
-    const traceText = !options.coverage ? null : restored ? memo.traceText : yield* traceCoverage(suite, codeFiles, options.maxRunS);
+    // Only files that may be read are traced: no other can become a candidate (see codeFilePool).
+    const traced = codeFiles.filter((file) => mayBeRead(sourceFiles.get(file)));
+    const traceText = !options.coverage ? null : restored ? memo.traceText : yield* traceCoverage(suite, traced, options.maxRunS);
     if (traceText !== null) facts.coverage = coverageOf(traceText);
     // A trace that failed is not kept: the next episode tries it again.
     if (!restored && key !== null && options.memos && (traceText === null || facts.coverage !== null)) yield* saveDiscovery(options.memos, key, { suite, cleanText, traceText });
@@ -68,15 +75,20 @@ export interface DiscoverOptions {
   onWait?: (ms: number) => void;
 }
 
+/** The traced run's `@@cov` lines, read back whole ('' when they did not come back: no coverage, the next episode traces again). */
 async function* traceCoverage(suite: TestSuite, codeFiles: readonly string[], timeoutS: number): Steps<string> {
   const list = `${WORK_DIR}/code_files.txt`;
+  const lines = `${WORK_DIR}/cov.txt`;
   const args = suite.kind === 'unittest' ? `unittest discover -s ${suite.startDir}` : 'pytest -q -p no:cacheprovider';
   const command = [
     heredoc(list, codeFiles.join('\n')),
     `cd /repo && PYTHONDONTWRITEBYTECODE=1 timeout --kill-after=5 ${timeoutS} python3 ${WORK_DIR}/trace_lines.py ${list} --map ${TEST_MAP} ${args} > ${WORK_DIR}/cov.log 2>&1`,
-    `grep '^@@cov' ${WORK_DIR}/cov.log | head -c 15000`,
+    `grep '^@@cov' ${WORK_DIR}/cov.log > ${lines}`,
+    readBackCommand(lines),
   ].join('\n');
-  return (yield bash(command, 'Trace which lines of the code the tests execute, to break only code the tests reach.')).text;
+  const traced = yield bash(command, 'Trace which lines of the code the tests execute, to break only code the tests reach.');
+  const read = yield* readBack(lines, traced.text, 'Read the rest of the traced lines.');
+  return read.status === 'ok' ? read.text : '';
 }
 
 /** The directory holding most test files: '.' when it is a package (ids are dotted from the root), else itself. */

@@ -3,7 +3,8 @@ import { testFilesForRunner } from '../../../harness/repo-test-files.js';
 import { shellQuote, shellQuoteAll } from '../../../util/shell-quote.js';
 import type { InjectorAssets } from './injector-assets.js';
 import { JS_SOURCE_GLOBS, JS_TEST_LIKE } from './js-files.js';
-import { searchCommand, type TestSuite } from './test-suite.js';
+import { readBackCommand } from './read-back.js';
+import { searchCommand, type PytestExtras, type TestSuite } from './test-suite.js';
 
 /** The Injector's own scratch files (helpers, logs, candidate diffs), outside the repository. */
 export const WORK_DIR = '/tmp/ssr_work';
@@ -13,6 +14,8 @@ export const ARTIFACT_DIR = '/tmp/ssr_art';
 export const BASELINE_JSON = `${WORK_DIR}/o.json`;
 /** Which test files executed each code line in the traced clean run (trace_lines.py --map). */
 export const TEST_MAP = `${WORK_DIR}/tcov.txt`;
+/** The setup's listing of the repository's source files (read back whole, see readBack). */
+export const LISTING_FILE = `${WORK_DIR}/listing.txt`;
 /** Status map of the combined buggy run (B), which the weakened run is compared with. */
 export const BUGGY_JSON = `${WORK_DIR}/b.json`;
 
@@ -23,8 +26,10 @@ export function parserPath(suite: TestSuite): string {
 
 /**
  * One bash command that writes the helper scripts (with quoted heredocs: no expansion) and lists
- * the repository: `@@files N` then `@@py LINES BYTES PATH` for Python files, test-like paths first
- * (at most 150 of those and 200 others, so the listing stays under the tool's 16 KiB output cap).
+ * the repository: `@@files N`, then {@link LISTING_FILE} (`@@py LINES BYTES PATH` for every tracked
+ * Python file, test-like paths first) through readBackCommand: whole, so a file past the tool's
+ * 16 KiB output cap is listed too (the listing used to stop at 200 code files, and networkx's 79
+ * others were never traced nor mutated).
  */
 export function setupCommand(assets: InjectorAssets): string {
   const files: [string, string][] = [
@@ -35,21 +40,22 @@ export function setupCommand(assets: InjectorAssets): string {
     [`${WORK_DIR}/unittest_parser.py`, assets.unittestParser],
   ];
   const writes = files.map(([path, content]) => heredoc(path, content));
-  const listing = (filter: string, limit: number) => listingCommand(`'*.py'`, filter, limit, '@@py');
+  const listing = (filter: string) => listingCommand(`'*.py'`, filter, '@@py');
   return [
     `rm -rf ${WORK_DIR} ${ARTIFACT_DIR} && mkdir -p ${WORK_DIR} ${ARTIFACT_DIR}`,
     ...writes,
     'cd /repo',
     `echo "@@files $(git ls-files | wc -l)"`,
-    listing(`-E '(^|/)(tests?|testing)/|(^|/)test_[^/]*$|_test\\.py$|(^|/)conftest\\.py$'`, 150),
-    listing(`-v -E '(^|/)(tests?|testing)/|(^|/)test_[^/]*$|_test\\.py$|(^|/)conftest\\.py$'`, 200),
+    `{ ${listing(`-E '(^|/)(tests?|testing)/|(^|/)test_[^/]*$|_test\\.py$|(^|/)conftest\\.py$'`)}`,
+    `${listing(`-v -E '(^|/)(tests?|testing)/|(^|/)test_[^/]*$|_test\\.py$|(^|/)conftest\\.py$'`)}; } > ${LISTING_FILE}`,
+    readBackCommand(LISTING_FILE),
   ].join('\n');
 }
 
 /**
  * {@link setupCommand} for a JS/TS repo: the helpers plus the runner's parser (as `js_parser.py`),
  * and `@@src LINES BYTES PATH` for the JS/TS files (declarations and bundles left out), test-like
- * paths first.
+ * paths first, in {@link LISTING_FILE} read back whole.
  */
 export function jsSetupCommand(assets: InjectorAssets, runner: JsRunner): string {
   const files: [string, string][] = [
@@ -61,22 +67,22 @@ export function jsSetupCommand(assets: InjectorAssets, runner: JsRunner): string
     [parserPath({ kind: 'js', runner }), testFilesForRunner(runner).testParser],
   ];
   const globs = JS_SOURCE_GLOBS.map((glob) => `'${glob}'`).join(' ');
-  const sources = (filter: string, limit: number) =>
-    listingCommand(globs, `-v -E '\\.d\\.[cm]?ts$|\\.min\\.js$' | grep -z ${filter}`, limit, '@@src');
+  const sources = (filter: string) => listingCommand(globs, `-v -E '\\.d\\.[cm]?ts$|\\.min\\.js$' | grep -z ${filter}`, '@@src');
   return [
     `rm -rf ${WORK_DIR} ${ARTIFACT_DIR} && mkdir -p ${WORK_DIR} ${ARTIFACT_DIR}`,
     ...files.map(([path, content]) => heredoc(path, content)),
     'cd /repo',
     `echo "@@files $(git ls-files | wc -l)"`,
-    sources(`-E '${JS_TEST_LIKE}'`, 150),
-    sources(`-v -E '${JS_TEST_LIKE}'`, 200),
+    `{ ${sources(`-E '${JS_TEST_LIKE}'`)}`,
+    `${sources(`-v -E '${JS_TEST_LIKE}'`)}; } > ${LISTING_FILE}`,
+    readBackCommand(LISTING_FILE),
   ].join('\n');
 }
 
-// Tracked files matching `globs`, filtered by `grep -z <filter>`, at most `limit`: `TAG LINES BYTES PATH` each.
-function listingCommand(globs: string, filter: string, limit: number, tag: string): string {
+// Tracked files matching `globs`, filtered by `grep -z <filter>`: `TAG LINES BYTES PATH` each.
+function listingCommand(globs: string, filter: string, tag: string): string {
   return (
-    `git ls-files -z -- ${globs} | grep -z ${filter} | head -z -n ${limit} | xargs -0 -r wc -lc | ` +
+    `git ls-files -z -- ${globs} | grep -z ${filter} | xargs -0 -r wc -lc | ` +
     `awk '$NF != "total" { n=$1; b=$2; $1=""; $2=""; sub(/^ +/, ""); print "${tag}", n, b, $0 }'`
   );
 }
@@ -86,12 +92,13 @@ function listingCommand(globs: string, filter: string, limit: number, tag: strin
  * the suite's parser into `<label>.json` and summarise it (against the clean baseline when
  * `against` is given; `ran`: the groups a run restricted to `files` ran, the other tests of the
  * baseline keep their status there and in `<label>.json`, see summarize_run.py). Prints `@@exit N` with the test command's exit status (124: timed out) and
- * `@@ms N` with its wall time, then summarize_run.py's `@@` lines.
+ * `@@ms N` with its wall time, then summarize_run.py's `@@` lines. `pytest` (durations, maxFail):
+ * see {@link PytestExtras}; a run pytest stopped at maxFail prints `@@stopped N` (failures).
  */
 export function runCommand(
   suite: TestSuite,
   label: string,
-  options: { timeoutS: number; files?: readonly string[]; against?: string; fails?: boolean; limit?: number; ran?: readonly string[] },
+  options: { timeoutS: number; files?: readonly string[]; against?: string; fails?: boolean; limit?: number; ran?: readonly string[]; pytest?: PytestExtras },
 ): string {
   const log = `${WORK_DIR}/${label}.log`;
   const json = `${WORK_DIR}/${label}.json`;
@@ -103,8 +110,9 @@ export function runCommand(
     options.ran && options.ran.length > 0 ? ` --ran ${shellQuoteAll(options.ran)}` : '',
   ].join('');
   return [
-    `cd /repo && __ssr_t0=$(date +%s%N) && timeout --kill-after=5 ${options.timeoutS} ${searchCommand(suite, options.files)} > ${log} 2>&1; ` +
+    `cd /repo && __ssr_t0=$(date +%s%N) && timeout --kill-after=5 ${options.timeoutS} ${searchCommand(suite, options.files, options.pytest)} > ${log} 2>&1; ` +
       `__ssr_rc=$?; echo "@@exit $__ssr_rc"; echo "@@suite ${options.files ? 'restricted' : 'full'}"; echo "@@ms $(( ($(date +%s%N) - __ssr_t0) / 1000000 ))"`,
+    ...(options.pytest?.maxFail !== undefined ? [`sed -n -E 's/^!+ (Interrupted: )?stopping after ([0-9]+) failures? !+$/@@stopped \\2/p' ${log} | tail -n 1`] : []),
     `python3 ${parserPath(suite)} < ${log} > ${json} && ${summary}`,
   ].join('\n');
 }

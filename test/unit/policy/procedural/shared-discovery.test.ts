@@ -4,7 +4,8 @@ import type { Observation } from '../../../../src/policy/procedural/observation.
 import type { ProgramStep, Steps } from '../../../../src/policy/procedural/program.js';
 
 // What the sandbox prints for each of discovery's commands on a tiny repo (one code file, two tests).
-const LISTING = '@@files 2\n@@py 20 400 pkg/a.py\n@@py 10 200 tests/test_a.py\n@@tree a0fcf854bb26b37599c51843decfcb341a864f73 0123456789abcdef';
+const LISTED = '@@py 20 400 pkg/a.py\n@@py 10 200 tests/test_a.py\n';
+const LISTING = `@@files 2\n@@plain ${LISTED.length}\n${LISTED}\n@@plain-end\n@@tree a0fcf854bb26b37599c51843decfcb341a864f73 0123456789abcdef`;
 const CLEAN = '@@exit 0\n@@suite full\n@@ms 100\n@@run passed=2 failed=0\n@@group tests/test_a.py passed=2 failed=0';
 const NOTHING_PASSES = '@@exit 1\n@@suite full\n@@ms 100\n@@run passed=0 failed=2\n@@group tests/test_a.py passed=0 failed=2';
 
