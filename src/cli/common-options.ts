@@ -1,11 +1,12 @@
 import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { Option, type Command } from 'commander';
-import { loadReposFile, type LoadedRepos } from '../config/load-repos.js';
+import type { LoadedRepos } from '../config/load-repos.js';
 import type { ResolvedRepo } from '../config/resolve-repo.js';
-import { resolveRepoRef } from '../onboarding/resolve-repo-ref.js';
-import { configureK8s } from '../sandbox/k8s/k8s-settings.js';
 import { positiveInt } from '../util/flag-values.js';
+
+// Every command registers these flags, so this module stays light: repos.yaml's parser and zod
+// schemas load when a command first reads them, never for `ssr <command> --help` (help.test.ts).
 
 export type SandboxChoice = 'docker' | 'bwrap' | 'k8s' | 'auto';
 
@@ -42,8 +43,9 @@ export function addSandboxOption(command: Command): Command {
     .addOption(new Option('--k8s-namespace <name>', "with --sandbox k8s: namespace of the sandbox pods (default: the context's, else default)").env('SSR_K8S_NAMESPACE'))
     .addOption(new Option('--k8s-context <name>', 'with --sandbox k8s: kubeconfig context (default: the current one)').env('SSR_K8S_CONTEXT'))
     .addOption(new Option('--k8s-registry <prefix>', 'with --sandbox k8s: registry prefix the cluster pulls ssr images from (default: the bare local tag, as kind load leaves it)').env('SSR_K8S_REGISTRY'))
-    .hook('preAction', (_command, action) => {
+    .hook('preAction', async (_command, action) => {
       const flags = action.opts<K8sFlags>();
+      const { configureK8s } = await import('../sandbox/k8s/k8s-settings.js');
       configureK8s({ namespace: flags.k8sNamespace, context: flags.k8sContext, registry: flags.k8sRegistry });
     });
 }
@@ -63,13 +65,14 @@ export function addWarmOption(command: Command): Command {
 }
 
 export async function loadReposOption(file: string | undefined): Promise<LoadedRepos | undefined> {
-  if (file !== undefined) return loadReposFile(resolve(file));
-  const fallback = resolve('repos.yaml');
-  return existsSync(fallback) ? loadReposFile(fallback) : undefined;
+  const path = file !== undefined ? resolve(file) : resolve('repos.yaml');
+  if (file === undefined && !existsSync(path)) return undefined;
+  return (await import('../config/load-repos.js')).loadReposFile(path);
 }
 
 export async function resolveRepoOptions(options: RepoOptions): Promise<ResolvedRepo> {
-  return resolveRepoRef(options.repo, await loadReposOption(options.repos));
+  const [{ resolveRepoRef }, repos] = await Promise.all([import('../onboarding/resolve-repo-ref.js'), loadReposOption(options.repos)]);
+  return resolveRepoRef(options.repo, repos);
 }
 
 export { positiveInt, positiveNumber } from '../util/flag-values.js';

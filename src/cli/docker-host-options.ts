@@ -1,9 +1,6 @@
 import type { Command } from 'commander';
-import { useDockerEngine } from '../sandbox/docker/docker-client.js';
 import { engineAddresses, type EngineAddress } from '../sandbox/engines/engine-address.js';
-import { probeEngines } from '../sandbox/engines/probe-engine.js';
 import type { SandboxBackend } from '../sandbox/sandbox.js';
-import { selectBackend } from '../sandbox/select-backend.js';
 import { EngineError } from '../util/engine-error.js';
 import type { SandboxChoice } from './common-options.js';
 
@@ -39,7 +36,9 @@ export function dockerHostsOf(flags: DockerHostFlags): EngineAddress[] {
  */
 export async function sandboxBackend(flags: DockerHostFlags): Promise<SandboxBackend> {
   const addresses = dockerHostsOf(flags);
-  if (addresses.length === 0) return selectBackend(flags.sandbox);
+  // Loaded here, not at the top: every command registers --docker-host, and its --help needs none of this.
+  if (addresses.length === 0) return (await import('../sandbox/select-backend.js')).selectBackend(flags.sandbox);
+  const [{ probeEngines }, { useDockerEngine }] = await Promise.all([import('../sandbox/engines/probe-engine.js'), import('../sandbox/docker/docker-client.js')]);
   const [first] = await probeEngines(addresses);
   useDockerEngine(first!.docker);
   return 'docker';

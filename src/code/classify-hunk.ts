@@ -1,4 +1,4 @@
-import { applyPatch } from 'diff';
+import { applyHunks } from './apply-hunks.js';
 import { hunkChangeRuns } from './change-runs.js';
 import type { DiffHunk, FileDiff } from './diff-types.js';
 import { doctestBlankLines, doctestExampleLines } from './python/doctest-examples.js';
@@ -47,7 +47,7 @@ export function mayHoldDoctests(path: string | null): boolean {
  */
 export function classifyFileHunks(file: FileDiff, before: string): HunkKind[] | null {
   if (file.kind !== 'modified' || !mayHoldDoctests(file.newPath)) return file.hunks.map(() => 'code');
-  const after = applyPatch(before, { oldFileName: '', newFileName: '', oldHeader: '', newHeader: '', hunks: file.hunks });
+  const after = applyHunks(before, file.hunks);
   if (after === false) return null;
   const lines = (text: string): ExampleLines => ({ examples: doctestExampleLines(text), neutral: doctestBlankLines(text) });
   const [old, updated] = [lines(before), lines(after)];

@@ -1,4 +1,4 @@
-import { applyPatch } from 'diff';
+import { applyHunks } from './apply-hunks.js';
 import { isCodePath, isTestPath } from './classify-path.js';
 import { classifyFileHunks, mayHoldDoctests } from './classify-hunk.js';
 import type { FileDiff, ParsedDiff } from './diff-types.js';
@@ -65,6 +65,6 @@ function buggyText(path: string, bug: ParsedDiff, doctestFiles: ReadonlyMap<stri
   if (original === undefined) return null;
   const section: FileDiff | undefined = bug.files.find((f) => f.oldPath === path && f.newPath === path);
   if (!section) return original;
-  const applied = applyPatch(original, { oldFileName: '', newFileName: '', oldHeader: '', newHeader: '', hunks: section.hunks });
+  const applied = applyHunks(original, section.hunks);
   return applied === false ? original : applied;
 }

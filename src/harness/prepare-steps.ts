@@ -36,7 +36,8 @@ export function encodePrepareSteps(steps: readonly PrepareStep[]): string {
  * parser on stdin). On the first step that fails it prints
  *   SSR-PREPARE-FAILED <step> <exit code>
  *   <its output, base64>
- * and exits 0 without running the tests. An empty diff applies trivially.
+ * and exits 0 without running the tests. An empty diff applies trivially. The driver removes
+ * {@link PREPARE_FILES} afterwards.
  */
 export const PREPARE_SNIPPET = `
 prep_lines=()
@@ -54,8 +55,10 @@ for ((i = 0; i < prep_n; i++)); do
   rc=$?
   if [ "$rc" -ne 0 ]; then echo "SSR-PREPARE-FAILED $i $rc"; base64 -w0 /ssr/prepare.out; echo; exit 0; fi
 done
-rm -f /ssr/prepare.diff /ssr/prepare.out
 `;
+
+/** What the steps leave behind: the driver removes them with its own files (one `rm` fewer per run). */
+export const PREPARE_FILES = ['/ssr/prepare.diff', '/ssr/prepare.out'] as const;
 
 /** The driver's report of a failed step, or undefined when its output has none. */
 export function readPrepareFailure(output: string): PrepareFailure | undefined {

@@ -26,11 +26,21 @@ export const REPORT_FIFO_ENV = 'SSR_REPORT_FIFO';
 export const SUPERVISED_BEGIN = 'ssr-json-report-supervised-begin';
 export const SUPERVISED_END = 'ssr-json-report-supervised-end';
 
-/** Bash (the driver, guarded runs, after the material lock set `run_as`): the FIFO and its reader. */
+/**
+ * Whether a run offers the FIFO: only to a script that names {@link REPORT_FIFO_ENV} (ssr's jest,
+ * vitest and mocha scripts). A pytest script never reads it, and offering it was four process
+ * starts (mkdir, chmod, mkfifo, its reader) and two more to end the test user's processes, in every
+ * run. Whatever the script, the log is still checked for a block it did not get from the driver.
+ */
+export function offersReportFifo(testScript: string): boolean {
+  return testScript.includes(REPORT_FIFO_ENV);
+}
+
+/** Bash (the driver, guarded runs, after the material lock set `run_as`; `$fifo` 1 when {@link offersReportFifo}): the FIFO and its reader. */
 export function reportFifoSnippet(): string {
   return `
 r_pid=
-if [ "\${#run_as[@]}" -gt 0 ] && command -v mkfifo >/dev/null 2>&1; then
+if [ "$fifo" = 1 ] && [ "\${#run_as[@]}" -gt 0 ] && command -v mkfifo >/dev/null 2>&1; then
   mkdir -p "$g_dir/r" && chmod 711 "$g_dir/r" && mkfifo -m 622 "$g_dir/r/report" && {
     cat "$g_dir/r/report" > "$g_dir/r.json" 2>/dev/null &
     r_pid=$!
@@ -40,7 +50,13 @@ fi
 `;
 }
 
-/** Bash (the driver, after the script): end the test user's processes, collect the FIFO, append the block. */
+/**
+ * Bash (the driver, after the script): end the test user's processes, collect the FIFO, append
+ * the block. Where the FIFO was not offered but would have been (a second user), the block is
+ * still appended, empty, after a log that holds a line starting `ssr-json-report-supervised`: a
+ * block the code under test printed is never the last one. (The supervisor has already killed
+ * every process of the test user; the kill here is for the FIFO's writers.)
+ */
 export function reportCollectSnippet(): string {
   const uid = MATERIAL_RUN_UID;
   return `
@@ -48,9 +64,9 @@ if [ -n "$r_pid" ]; then
   setpriv --reuid=${uid} --regid=${uid} --clear-groups bash -c 'kill -KILL -1' 2>/dev/null
   exec 9<>"$g_dir/r/report"; exec 9>&-
   wait "$r_pid" 2>/dev/null
-  if [ -s "$g_dir/r.json" ] || grep -q '^ssr-json-report-supervised' "$log_f" 2>/dev/null; then
-    { printf '\\n${SUPERVISED_BEGIN} %s\\n' "$sc"; cat "$g_dir/r.json"; printf '\\n${SUPERVISED_END}\\n'; } >> "$log_f"
-  fi
+fi
+if [ "\${#run_as[@]}" -gt 0 ] && { [ -s "$g_dir/r.json" ] || grep -q '^ssr-json-report-supervised' "$log_f" 2>/dev/null; }; then
+  { printf '\\n${SUPERVISED_BEGIN} %s\\n' "$sc"; cat "$g_dir/r.json" 2>/dev/null; printf '\\n${SUPERVISED_END}\\n'; } >> "$log_f"
 fi
 `;
 }

@@ -5,6 +5,7 @@ import { readParserOutput, type ParserVerdict } from './read-parser-output.js';
 import { encodePrepareSteps, readPrepareFailure, type PrepareFailure, type PrepareStep } from './prepare-steps.js';
 import { readGuardRecords } from './guard-report.js';
 import { newGuardRun } from './guard-setup.js';
+import { offersReportFifo } from './report-fifo.js';
 import { GUARD_MAX_RECORDS, GUARD_RECORD_MAX_BYTES, readDriverOutput, TEST_DRIVER, type ParserOutput } from './test-driver.js';
 import type { TestReport } from './test-report.js';
 
@@ -71,7 +72,7 @@ export async function runPreparedTests(sandbox: Sandbox, steps: readonly Prepare
   const parserTimeoutMs = options.parserTimeoutMs ?? DEFAULT_PARSER_TIMEOUT_MS;
   const half = Math.floor((options.maxLogBytes ?? DEFAULT_MAX_LOG_BYTES) / 2);
   const guard = options.guard === false ? undefined : await newGuardRun();
-  const args = [seconds(options.timeoutMs), seconds(parserTimeoutMs), MAX_PARSER_STDOUT_BYTES, half, PARSER_STDERR_TAIL_BYTES, options.reparse ? 1 : 0, steps.length, guard ? 1 : 0].join(' ');
+  const args = [seconds(options.timeoutMs), seconds(parserTimeoutMs), MAX_PARSER_STDOUT_BYTES, half, PARSER_STDERR_TAIL_BYTES, options.reparse ? 1 : 0, steps.length, guard ? 1 : 0, offersReportFifo(options.testScript) ? 1 : 0].join(' ');
   const stdin = `${Buffer.from(options.testScript).toString('base64')}\n${Buffer.from(options.testParser).toString('base64')}\n${guard?.stdinLine ?? ''}${encodePrepareSteps(steps)}`;
   const oomBefore = (await sandbox.oomKills?.()) ?? null;
   const result = await execWrapped(sandbox, 'running the tests', `bash -c '${TEST_DRIVER.replaceAll("'", "'\\''")}' ssr-driver ${args}`, {

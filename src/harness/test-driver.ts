@@ -1,6 +1,6 @@
 import { SCRATCH_DIR } from '../sandbox/sandbox.js';
 import { GUARD_SUPERVISOR_MODULE } from './guard-setup.js';
-import { PREPARE_SNIPPET } from './prepare-steps.js';
+import { PREPARE_FILES, PREPARE_SNIPPET } from './prepare-steps.js';
 import { reportCollectSnippet, reportFifoSnippet } from './report-fifo.js';
 import { materialCheckSnippet, materialLockSnippet, materialSectionSnippet, readMaterialSection, type MaterialReport } from './test-material.js';
 
@@ -38,6 +38,7 @@ export const GUARD_RECORD_MAX_BYTES = 8 * 1024 * 1024;
  * The second parse of the same log (asked for with reparse=1, done only on a real log: the script
  * finished and printed something) is how the validator checks that a parser is deterministic.
  *
+ * With fifo=1 (9th argument, see report-fifo.ts's offersReportFifo) a guarded run offers the JS report FIFO.
  * With guard=1 (8th argument; a line `<dir> <key> <the guard's folder as a tar, base64>` follows the parser on
  * stdin, see guard-setup.ts; one `tar` unpacks it, GNU or busybox, else Python's tarfile) the script runs hardened, so that repo files can neither replace the
  * runner nor forge what grading reads (method §4, docs/grading.md): the guard's modules (guard/) are written
@@ -57,7 +58,7 @@ export const GUARD_RECORD_MAX_BYTES = 8 * 1024 * 1024;
 export const TEST_DRIVER = `
 set -u
 exec 2>${TEST_FILES.log}.driver-err
-script_s="$1"; parser_s="$2"; max_out="$3"; half_log="$4"; err_tail="$5"; reparse="$6"; prep_n="\${7:-0}"; guard="\${8:-0}"
+script_s="$1"; parser_s="$2"; max_out="$3"; half_log="$4"; err_tail="$5"; reparse="$6"; prep_n="\${7:-0}"; guard="\${8:-0}"; fifo="\${9:-0}"
 IFS= read -r script_b64; IFS= read -r parser_b64
 if [ "$guard" = 1 ]; then IFS=' ' read -r g_dir g_key g_tar; fi
 mkdir -p ${SCRATCH_DIR} \${g_dir:+"$g_dir"}
@@ -79,7 +80,7 @@ if [ "$guard" = 1 ]; then
 ${materialLockSnippet()}
 ${reportFifoSnippet()}
 fi
-rm -f ${TEST_FILES.log} ${TEST_FILES.parserOut} ${TEST_FILES.parserErr} /ssr/timeout.msg
+rm -f ${TEST_FILES.log} ${TEST_FILES.parserOut} ${TEST_FILES.parserErr} /ssr/timeout.msg ${PREPARE_FILES.join(' ')}
 # Bash 5's clock where there is one: a date command per reading was four process starts per run.
 now() { if [ -n "\${EPOCHREALTIME:-}" ]; then t_now="\${EPOCHREALTIME/[.,]/}000"; else t_now=$(date +%s%N); fi; }
 now; t0=$t_now

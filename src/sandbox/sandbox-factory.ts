@@ -1,10 +1,8 @@
 import type { ResolvedRepo } from '../config/resolve-repo.js';
 import type { ProgressSink } from '../util/progress.js';
-import { BwrapProvider } from './bwrap/bwrap-provider.js';
-import { bwrapTemplatesDir, prepareBwrapTemplate } from './bwrap/bwrap-template.js';
-import { pruneBwrapTemplates } from './bwrap/prune-templates.js';
+import { LazyBwrapProvider } from './bwrap/lazy-bwrap-provider.js';
 import { dockerClient } from './docker/docker-client.js';
-import { DockerProvider } from './docker/docker-provider.js';
+import { DockerProvider, sweepOrphansOnce } from './docker/docker-provider.js';
 import { pruneRepoImages } from './docker/prune-repo-images.js';
 import { PooledProvider } from './pool/pooled-provider.js';
 import { currentRepoImageTag, ensureRepoImage } from './docker/repo-image.js';
@@ -19,8 +17,11 @@ import type { SandboxBackend, SandboxProvider, SandboxTemplate } from './sandbox
  * bwrap template directory, or (k8s) the image as the cluster names it. Cheap when it already exists.
  */
 export async function prepareTemplate(repo: ResolvedRepo, backend: SandboxBackend, progress: ProgressSink): Promise<SandboxTemplate> {
-  if (backend === 'bwrap') return prepareBwrapTemplate(repo, progress);
+  // bubblewrap's and k8s's modules load only for their backend: a Docker run never needs them.
+  if (backend === 'bwrap') return (await import('./bwrap/bwrap-template.js')).prepareBwrapTemplate(repo, progress);
   if (backend === 'k8s') return (await import('./k8s/k8s-template.js')).prepareK8sTemplate(repo, progress);
+  // Once per process, before the first sandbox: started now, it overlaps the image check.
+  void sweepOrphansOnce(dockerClient());
   const ref = await ensureRepoImage(dockerClient(), repo, progress);
   return { backend: 'docker', repoId: repo.id, ref, limits: limitsOf(repo) };
 }
@@ -37,12 +38,12 @@ export async function prepareFleetTemplate(repo: ResolvedRepo, fleet: EngineFlee
 }
 
 /** Remove the repo's sandbox images (or bwrap templates) other than `template`, the current one. */
-export function pruneStaleTemplates(template: SandboxTemplate): Promise<PruneResult> {
+export async function pruneStaleTemplates(template: SandboxTemplate): Promise<PruneResult> {
   // The local images a k8s template was built from are Docker's; the cluster's copies are the registry's to prune.
   if (template.backend === 'k8s') return pruneRepoImages(dockerClient(), template.repoId, template.ref.slice(template.ref.lastIndexOf('/') + 1));
-  return template.backend === 'bwrap'
-    ? pruneBwrapTemplates(bwrapTemplatesDir(), template.repoId, template.ref)
-    : pruneRepoImages(dockerClient(), template.repoId, template.ref);
+  if (template.backend !== 'bwrap') return pruneRepoImages(dockerClient(), template.repoId, template.ref);
+  const [{ bwrapTemplatesDir }, { pruneBwrapTemplates }] = await Promise.all([import('./bwrap/bwrap-template.js'), import('./bwrap/prune-templates.js')]);
+  return pruneBwrapTemplates(bwrapTemplatesDir(), template.repoId, template.ref);
 }
 
 /**
@@ -50,6 +51,6 @@ export function pruneStaleTemplates(template: SandboxTemplate): Promise<PruneRes
  * many started ahead of demand per template, and the caller must `dispose()` it when done.
  */
 export function createProvider(backend: SandboxBackend, warm = 0): SandboxProvider {
-  const provider = backend === 'bwrap' ? new BwrapProvider() : backend === 'k8s' ? new LazyK8sProvider() : new DockerProvider();
+  const provider = backend === 'bwrap' ? new LazyBwrapProvider() : backend === 'k8s' ? new LazyK8sProvider() : new DockerProvider();
   return warm > 0 ? new PooledProvider(provider, warm) : provider;
 }

@@ -1,5 +1,4 @@
 import { EngineError, errorMessage } from '../util/engine-error.js';
-import { probeBwrap } from './bwrap/bwrap-probe.js';
 import { dockerClient } from './docker/docker-client.js';
 import type { SandboxBackend } from './sandbox.js';
 
@@ -18,11 +17,10 @@ function withTimeout<T>(promise: Promise<T>, ms: number, what: string): Promise<
   ]);
 }
 
-/** Is a Docker engine reachable? (ping + version, with a short timeout) */
+/** Is a Docker engine reachable? (its version, with a short timeout: one request, which a ping before it only repeated) */
 export async function probeDockerBackend(): Promise<BackendProbe> {
   try {
     const docker = dockerClient();
-    await withTimeout(docker.ping(), PROBE_TIMEOUT_MS, 'the Docker engine');
     const version = await withTimeout(docker.version(), PROBE_TIMEOUT_MS, 'the Docker engine');
     return { status: 'ok', detail: `Docker engine ${version.Version}` };
   } catch (error) {
@@ -33,6 +31,8 @@ export async function probeDockerBackend(): Promise<BackendProbe> {
 /** Does bubblewrap run here, with the namespaces a sandbox needs? (fails where user namespaces are off) */
 export async function probeBwrapBackend(): Promise<BackendProbe> {
   try {
+    // Loaded here: a run that finds its Docker engine never probes bubblewrap.
+    const { probeBwrap } = await import('./bwrap/bwrap-probe.js');
     await probeBwrap();
     return { status: 'ok', detail: 'bubblewrap can create sandboxes' };
   } catch (error) {

@@ -1,5 +1,6 @@
+import { createHash } from 'node:crypto';
 import { hostname } from 'node:os';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it, vi } from 'vitest';
 import { silentProgress } from '../../src/util/progress.js';
 import { dockerClient, imageExists } from '../../src/sandbox/docker/docker-client.js';
 import { DockerProvider } from '../../src/sandbox/docker/docker-provider.js';
@@ -49,6 +50,24 @@ describe('DockerSandbox limits', () => {
       const result = await sandbox.exec(`python3 -c "b = b'x' * (512 * 1024 * 1024); print('survived')"`, { timeoutMs: 60_000 });
       expect(result.exitCode).toBe(137);
       expect(result.output).not.toContain('survived');
+    });
+  });
+});
+
+describe('DockerSandbox stdin', () => {
+  it('sends small text stdin in the exec request (no file put, nothing inherited) and anything else by file, exactly', async () => {
+    await withSandbox(template, async (sandbox) => {
+      const put = vi.spyOn(sandbox, 'writeFile');
+      // A test run's stdin is about 120 KB of text: more than one variable's worth, cut mid-character.
+      const text = `${'a'.repeat(98_303)}é${'line\n'.repeat(5000)}héllo\n`;
+      const sent = await sandbox.exec('cat > /tmp/in; wc -c < /tmp/in; env | grep -c ^SSR_STDIN_; sha256sum < /tmp/in', { stdin: text });
+      expect(put).not.toHaveBeenCalled();
+      const [bytes, inherited, sum] = sent.output.trim().split('\n');
+      expect([bytes, inherited]).toEqual([String(Buffer.byteLength(text)), '0']);
+      expect(sum).toContain(createHash('sha256').update(text).digest('hex'));
+      const binary = Buffer.from([0, 1, 2, 0xff, 10]);
+      expect((await sandbox.exec('od -An -tx1', { stdin: binary })).output.trim()).toBe('00 01 02 ff 0a');
+      expect(put).toHaveBeenCalledTimes(1);
     });
   });
 });

@@ -38,10 +38,10 @@ describe('runTests (docker, tiny repo)', () => {
   const run = (options: Partial<RunTestsOptions>): Promise<TestReport> =>
     withSandbox(template, (sandbox) => runTests(sandbox, { ...defaults, timeoutMs: 60_000, ...options }));
 
-  it('runs the script in /repo and parses its log', async () => {
-    const report = await run({ testScript: `pwd\n${defaults.testScript}` });
+  it('runs the script in /repo and parses its log; a script that names the JS report FIFO is offered it', async () => {
+    const report = await run({ testScript: `pwd\n[ -p "\${SSR_REPORT_FIFO:-}" ] && echo fifo-offered\n${defaults.testScript}` });
     expect(report).toMatchObject({ statuses: { 'tests/test_calc.py::test_add': 'passed' }, timedOut: false, exitCode: 0 });
-    expect(report.log.startsWith('/repo\n')).toBe(true);
+    expect(report.log.startsWith('/repo\nfifo-offered\n')).toBe(true);
     expect(report.parserFailure).toBeUndefined();
   });
 
@@ -79,7 +79,7 @@ describe('runTests (docker, tiny repo)', () => {
   it('a guarded run starts few processes of its own: the guard unpacks in one tar, the supervisor locks the material', async () => {
     // Each command the driver used to start per file or per reading is wrapped by a shim on PATH
     // that logs its start; the guard's protections are unchanged (records, material lock).
-    const shimmed = ['mkdir', 'ln', 'chmod', 'base64', 'date', 'id', 'head', 'wc', 'tar', 'python3'];
+    const shimmed = ['mkdir', 'ln', 'chmod', 'base64', 'date', 'id', 'head', 'wc', 'tar', 'python3', 'rm', 'mkfifo', 'setpriv'];
     const report = await withSandbox(template, async (sandbox) => {
       const shims = shimmed.map((cmd) => `real=$(command -v ${cmd}) && printf '#!/bin/bash\\necho "${cmd} $1" >> /tmp/shim.log\\nexec %s "$@"\\n' "$real" > /tmp/shims/${cmd}`).join('\n');
       await sandbox.exec(`mkdir -p /tmp/shims\n${shims}\nchmod 755 /tmp/shims/*; : > /tmp/shim.log; chmod 666 /tmp/shim.log`);
@@ -96,8 +96,15 @@ describe('runTests (docker, tiny repo)', () => {
     expect(named('python3').filter((line) => line !== 'python3 -m')).toHaveLength(2);
     // The supervisor's interpreter scans no site and reads no PYTHON* variable of the image.
     expect(named('python3')).toContain('python3 -I');
-    // Besides pytest, before: 45 (14 mkdir, 9 ln, 3 chmod, 11 base64, 4 date, 4 python3, id, head); now 11.
-    expect(report.starts.length, report.starts.join(' | ')).toBeLessThanOrEqual(15);
+    // A pytest script is offered no JS report FIFO (mkfifo, its reader, the kill that ended its
+    // writers: 6 starts); the driver's files go in one rm, and stdin comes in the exec request, not
+    // as a file the wrapper removes: rm before the run and rm -rf of the guard's folder after.
+    expect(named('mkfifo')).toEqual([]);
+    expect(named('rm')).toHaveLength(2);
+    expect(named('setpriv')).toHaveLength(2);
+    // Besides pytest, before: 45 (14 mkdir, 9 ln, 3 chmod, 11 base64, 4 date, 4 python3, id, head);
+    // then 11, and 4 rm, mkfifo and 3 setpriv not counted here; now 11, 2 rm and 2 setpriv.
+    expect(report.starts.filter((line) => line !== 'python3 -m').length, report.starts.join(' | ')).toBeLessThanOrEqual(15);
   });
 
   it('keeps the parser’s stderr out of its JSON', async () => {

@@ -39,6 +39,7 @@ from .policy import Policy, batch_logprobs
 from .models import _dtype as compute_dtype  # --dtype's meaning, shared with load_policy
 from .fsdp_state import full_state, gather_full_weights, layer_classes, load_full_state, plain_copy
 from .rank_weights import load_on_every_rank
+from .ranks_apart import RanksApartError, refuse_if_apart
 from .step_metrics import grad_square_sum
 from .train import TrainConfig, Trainer
 
@@ -182,6 +183,8 @@ class DistributedTrainer(Trainer):
         self._offload = ranks.device.startswith("cuda")
         # The tensors a weight load must match (rank_weights.py), read off the plain model before wrapping.
         self.layout = policy.weights_layout()
+        #: set when a weight load's copy failed on some rank (ranks_apart.py): every step, save and load is refused
+        self.ranks_apart: Optional[str] = None
         self.wrapped = _wrap(policy, mode, ranks, compute_dtype)
         # Under FSDP the model is fp32 (the sharded masters), so precision.py keeps no copies of its own.
         super().__init__(policy, config, version, master_weights)
@@ -194,6 +197,7 @@ class DistributedTrainer(Trainer):
         return self.full
 
     def step(self, samples, overrides=None):
+        refuse_if_apart(self)
         if self.ranks.rank == 0:
             self.ranks.post(("step", list(samples), overrides))
         metrics = super().step(samples, overrides)
@@ -249,6 +253,7 @@ class DistributedTrainer(Trainer):
         return super()._metrics(samples, selection, merged, role_norms, denominator)
 
     def state_dict(self) -> Dict[str, Any]:
+        refuse_if_apart(self)
         if not self.sharded:
             return super().state_dict()
         if self.ranks.rank == 0:
@@ -263,6 +268,7 @@ class DistributedTrainer(Trainer):
         super().load_state_dict(state)
 
     def load_weights(self, path: str) -> Dict[str, Any]:
+        refuse_if_apart(self)
         if self.ranks.rank == 0:
             self.ranks.post(("load_weights", path))
         return load_on_every_rank(self, path)
@@ -290,5 +296,5 @@ def follow(trainer: DistributedTrainer) -> None:
         elif command[0] == "load_weights":
             try:
                 trainer.load_weights(command[1])
-            except CheckpointError:
-                pass  # rank 0 answers the request with the error
+            except (CheckpointError, RanksApartError):
+                pass  # rank 0 answers the request with the error (and, ranks apart, refuses every later one)

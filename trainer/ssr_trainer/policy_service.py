@@ -15,6 +15,7 @@ from .completion_request import prompt_ids, sampling_jobs
 from .engine import SamplingEngine
 from .policy import Policy
 from .prefix_cache import DEFAULT_PREFIX_CACHE_MB
+from .ranks_apart import RanksApartError, refuse_if_apart
 from .probe_logprobs import probe_logprobs
 from .samples import parse_samples
 from .sampling import Completion
@@ -56,7 +57,20 @@ class PolicyService:
         if model is not None and model != self.policy.name:
             raise ApiError(404, f"the model `{model}` does not exist; this service serves `{self.policy.name}`", "NotFoundError")
 
+    def apart_refusal(self, error: RanksApartError) -> ApiError:
+        """The answer to every step, save and load once the ranks hold different weights (ranks_apart.py)."""
+        return ApiError(500, str(error), "trainer_ranks_apart", extra={"success": False, "message": str(error)})
+
+    def refuse_if_apart(self) -> None:
+        try:
+            refuse_if_apart(self.trainer)
+        except RanksApartError as error:
+            raise self.apart_refusal(error) from None
+
     def health(self) -> dict:
+        apart = getattr(self.trainer, "ranks_apart", None)
+        if apart:  # 503, so that a probe that reads the status alone sees it too
+            raise ApiError(503, apart, "trainer_ranks_apart", extra={"status": "ranks_apart", "policy_version": self.version})
         return {"status": "ok", "model": self.policy.name, "kind": self.policy.kind, "lora": self.policy.lora,
                 "policy_version": self.version, "trainer_version": self.trainer.version, "device": str(self.policy.device),
                 "precision": self.trainer.precision.describe(),
@@ -88,11 +102,18 @@ class PolicyService:
             raise _bad("expected 'messages' (an array of chat messages) or 'prompt' (a string)")
         return {"tokens": tokens, "count": len(tokens), "max_model_len": self.policy.max_model_len}
 
+    def _refuse_shared_if_apart(self) -> None:
+        """Sampling from the trained weights themselves (`shared`): after a failed copy rank 0's may be
+        part old, part new. (A `copy` serves the last weights published, which no failed load touched.)"""
+        if self.served.mode == "shared":
+            self.refuse_if_apart()
+
     def _sample(self, body: dict, prompt: List[int]) -> Tuple[List[Completion], int]:
         return self.engine.submit(sampling_jobs(self.policy, body, prompt))
 
     def completions(self, body: dict) -> dict:
         self._check_model(body)
+        self._refuse_shared_if_apart()
         prompt = prompt_ids(self.policy, body.get("prompt"))
         results, version = self._sample(body, prompt)
         skip = body.get("skip_special_tokens", True) is not False
@@ -110,6 +131,7 @@ class PolicyService:
 
     def chat_completions(self, body: dict) -> dict:
         self._check_model(body)
+        self._refuse_shared_if_apart()
         prompt = self.tokenize({"messages": body.get("messages"), "tools": body.get("tools"), "add_generation_prompt": True})["tokens"]
         results, version = self._sample(body, prompt)
         tok = self.policy.tokenizer
@@ -128,6 +150,7 @@ class PolicyService:
     def logprobs(self, body: dict) -> dict:
         """See probe_logprobs.py: what ssr compares a separate sampler's log-probs with."""
         self._check_model(body)
+        self._refuse_shared_if_apart()
         return probe_logprobs(self.served, body)
 
     def train_step(self, body: Any) -> dict:
@@ -142,6 +165,7 @@ class PolicyService:
         else:
             raise _bad("expected {\"samples\": [training samples…]}")
         with self.served.training():
+            self.refuse_if_apart()
             if expected is not None and expected != self.trainer.version:
                 raise ApiError(409, f"expected_version {expected}, but the trainer is at version {self.trainer.version}", "conflict")
             try:

@@ -14,7 +14,8 @@ from typing import Any, Dict, Iterable, List, Optional, Sequence, Tuple
 import torch
 
 from .advantages import loss_denominator
-from .checkpoint import load_weights_only
+from .checkpoint import check_staged, check_weights, stage_weights
+from .ranks_apart import RanksApartError, half_copied_message, refuse_if_apart
 from .loss import LossConfig, policy_loss_terms
 from .policy import Policy, batch_logprobs
 from .precision import Precision
@@ -204,12 +205,15 @@ class Trainer:
         # transformers only checkpoints activations in train mode; otherwise eval mode throughout.
         self.train_mode = bool(getattr(policy.module, "is_gradient_checkpointing", False))
         policy.module.train(self.train_mode)
+        #: set when a weight load's copy stopped part way (ranks_apart.py): every later step and load is refused
+        self.ranks_apart: Optional[str] = None
 
     def step(self, samples: Iterable[Any], overrides: Optional[Dict[str, Any]] = None) -> Dict[str, Any]:
         """One optimizer step on `samples` (TrainingSample or wire dicts). Always bumps the version,
         also when nothing updates the weights: every sample filtered out, a gradient of exactly zero
         (no advantage left), or an fp16 step the loss scaler skipped. Only steps that updated count
         as steps (`steps`, the warm-up position): a step with no signal does not use up warm-up."""
+        refuse_if_apart(self)
         started = time.perf_counter()
         config = self.config.with_overrides(overrides)
         parsed = [s if isinstance(s, TrainingSample) else parse_sample(s, f"sample {i}") for i, s in enumerate(samples)]
@@ -258,7 +262,16 @@ class Trainer:
     def load_weights(self, path: str) -> Dict[str, Any]:
         """/update_weights_from_disk: a checkpoint's weights (checked), trained from and served at its
         version; the optimizer keeps its state (distributed.py: on every rank)."""
-        manifest = load_weights_only(path, self.policy)
+        refuse_if_apart(self)
+        manifest = check_weights(path, self.policy)
+        staged = stage_weights(path, self.policy)
+        check_staged(path, staged, self.policy.weights_layout())  # until here, the model is untouched
+        try:
+            self.policy.apply_weights(staged)
+        except Exception as error:  # noqa: BLE001 (out of memory or anything: the copy stopped part way)
+            # Part of the model is new: training on would step from weights no checkpoint holds.
+            self.ranks_apart = half_copied_message(path, error, self.version)
+            raise RanksApartError(self.ranks_apart) from error
         self.version = manifest["version"]
         self.precision.sync_from_model()  # a later step trains from the loaded weights
         return manifest

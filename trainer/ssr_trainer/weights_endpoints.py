@@ -11,6 +11,7 @@ import time
 from typing import Any
 
 from .checkpoint import CheckpointError, WeightsReadError, save_checkpoint
+from .ranks_apart import RanksApartError
 from .retention import DiskFullError, check_space, checkpoint_bytes, prune_checkpoints
 from .server import ApiError, bad_request
 
@@ -31,6 +32,7 @@ def save(service: Any, body: dict) -> dict:
     if keep is not None and (not isinstance(keep, int) or isinstance(keep, bool) or keep < 1):
         raise bad_request("'keep' must be a whole number of checkpoints, at least 1")
     with service.served.training():
+        service.refuse_if_apart()  # a weights-only save asks no rank: refused here
         folder = os.path.join(service.output_dir, SAMPLER_EXPORTS) if weights_only else service.output_dir
         path = body.get("path") or os.path.join(folder, f"v{service.trainer.version}")
         if not isinstance(path, str):
@@ -62,8 +64,11 @@ def update_weights_from_disk(service: Any, body: dict) -> dict:
         raise _failed(400, f"load_format {json.dumps(body.get('load_format'))} is not supported: this service loads /weights/save checkpoints (auto)")
     started = time.perf_counter()
     with service.served.training():
+        service.refuse_if_apart()
         try:  # every rank of a multi-process trainer loads them (rank_weights.py)
             manifest = service.trainer.load_weights(path)
+        except RanksApartError as error:  # the copy failed on some rank after the others had copied
+            raise service.apart_refusal(error) from None
         except WeightsReadError as error:  # it passed every check, then a read failed: the storage, not the request
             raise _failed(500, f"cannot load {path}: {error}. The served weights stay; check the file system the trainer "
                           "reads checkpoints from (every rank must see the same files), then sync again", "load_error") from None

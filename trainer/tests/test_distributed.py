@@ -46,11 +46,12 @@ def free_port():
         return s.getsockname()[1]
 
 
-def launch(mode, tmp_path, *extra, truncated_on_rank_1=None, reshaped_on_rank_1=None):
+def launch(mode, tmp_path, *extra, truncated_on_rank_1=None, reshaped_on_rank_1=None, copy_fails_on_rank_1=None):
     """Two ranks with the environment torchrun gives its workers. (Not torchrun itself: Debian's
     torch 1.13 torchrun fails on Python 3.11 unless given --redirects and --tee, see trainer/README.md.)
     `truncated_on_rank_1`: a directory whose files rank 1 reads cut short (truncated_reads.py);
-    `reshaped_on_rank_1`: one whose weights rank 1 reads with a tensor a row short (the same)."""
+    `reshaped_on_rank_1`: one whose weights rank 1 reads with a tensor a row short (the same);
+    `copy_fails_on_rank_1`: one whose weights rank 1 reads whole but fails to copy in halfway (the same)."""
     port = str(free_port())
     flags = ["--model", "tiny", "--model-config", json.dumps(TINY), "--parallel", mode, "--train-config", json.dumps(OVERRIDES),
              "--port", "0", "--threads", "1", "--output-dir", str(tmp_path), *extra]
@@ -63,6 +64,8 @@ def launch(mode, tmp_path, *extra, truncated_on_rank_1=None, reshaped_on_rank_1=
             env["SSR_TEST_TRUNCATED_UNDER"] = str(truncated_on_rank_1)
             if reshaped_on_rank_1:
                 env["SSR_TEST_RESHAPED_UNDER"] = str(reshaped_on_rank_1)
+            if copy_fails_on_rank_1:
+                env["SSR_TEST_COPY_FAILS_UNDER"] = str(copy_fails_on_rank_1)
             command = [sys.executable, os.path.join(TRAINER_DIR, "tests", "truncated_reads.py")]
         with open(tmp_path / f"rank{rank}.log", "w") as log:
             processes.append(subprocess.Popen([*command, *flags], stdout=log, stderr=subprocess.STDOUT, text=True, env=env))
@@ -98,10 +101,11 @@ def reference(samples, steps, dtype=None):
     return weights, metrics, trainer
 
 
-def train(mode, tmp_path, samples, steps, save_as, *extra, then=None, truncated_on_rank_1=None, reshaped_on_rank_1=None):
+def train(mode, tmp_path, samples, steps, save_as, *extra, then=None, truncated_on_rank_1=None, reshaped_on_rank_1=None, copy_fails_on_rank_1=None):
     """A two-rank job: `steps` /train/steps over HTTP, then /weights/save; the answers and the saved
     weights. `then(base)`: more requests before the job stops."""
-    processes, base = launch(mode, tmp_path, *extra, truncated_on_rank_1=truncated_on_rank_1, reshaped_on_rank_1=reshaped_on_rank_1)
+    processes, base = launch(mode, tmp_path, *extra, truncated_on_rank_1=truncated_on_rank_1, reshaped_on_rank_1=reshaped_on_rank_1,
+                             copy_fails_on_rank_1=copy_fails_on_rank_1)
     try:
         assert call(base, "/health")[1]["parallel"] == {"mode": mode, "world_size": 2}
         answers = []
@@ -187,11 +191,26 @@ def test_two_processes_make_the_update_one_process_makes(mode, tmp_path):
         # Rank 1 kept its weights too: the next step's reduced gradient is one process's from the same weights.
         assert call(base, "/train/step", {"samples": samples})[0] == 200
         assert call(base, "/weights/save", {"path": str(tmp_path / "after-failed-load-stepped")})[0] == 200
+        # Last (nothing trains after it): rank 1's copy-in fails halfway (out of memory) after rank 0 copied all.
+        # The ranks agree after the copy too, and then refuse everything with the rank, the failure and the way out.
+        shutil.copytree(tmp_path / "v2", copy_fails)
+        status, refused = call(base, "/update_weights_from_disk", {"model_path": str(copy_fails)})
+        assert status == 500 and refused["success"] is False and refused["error"]["type"] == "trainer_ranks_apart", (refused, logs(tmp_path))
+        for needed in ("rank 1 of 2", "CUDA out of memory", str(copy_fails), "restart the job from the last checkpoint", "--resume"):
+            assert needed in refused["message"], (needed, refused)
+        status, health = call(base, "/health")
+        assert status == 503 and health["status"] == "ranks_apart" and health["error"]["message"] == refused["message"], health
+        for route, body in (("/train/step", {"samples": samples}), ("/weights/save", {"path": str(tmp_path / "apart")}),
+                            ("/weights/save", {"weights_only": True}), ("/update_weights_from_disk", {"model_path": str(tmp_path / "v2")})):
+            status, answer = call(base, route, body)
+            assert status == 500 and answer["error"]["message"] == refused["message"], (route, answer)
+        assert not (tmp_path / "apart").exists()
 
     # A resumed two-rank job continues as the one process does (weights, AdamW moments, version).
     truncated, reshaped = tmp_path / "v2-truncated-on-rank-1", tmp_path / "v2-reshaped-on-rank-1"
+    copy_fails = tmp_path / "v2-copy-fails-on-rank-1"
     answers, saved, trained = train(mode, tmp_path, samples, 1, "v3", "--resume", saved["path"], then=reload_and_step,
-                                    truncated_on_rank_1=truncated, reshaped_on_rank_1=reshaped)
+                                    truncated_on_rank_1=truncated, reshaped_on_rank_1=reshaped, copy_fails_on_rank_1=copy_fails)
     assert saved["version"] == 3 and answers[0]["metrics"]["loss"] == pytest.approx(metrics[2]["loss"], rel=1e-5, abs=1e-7)
     print(f"{mode}: after a resume and a third step, max |one process - two processes| = {max_diff(trained, expected[2]):.3e}")
     assert max_diff(trained, expected[2]) <= TOLERANCE

@@ -1,5 +1,5 @@
-import Parser from 'tree-sitter';
-import Python from 'tree-sitter-python';
+import { createRequire } from 'node:module';
+import type Parser from 'tree-sitter';
 
 /** A parsed Python module. */
 export type PyTree = Parser.Tree;
@@ -9,11 +9,14 @@ export type PyNode = Parser.SyntaxNode;
 let parser: Parser | undefined;
 
 // One native parser per process: creating one loads the grammar, and parsing is synchronous,
-// so sharing it cannot interleave two parses.
+// so sharing it cannot interleave two parses. The native modules load at the first parse: the
+// validator imports this module for its import-graph test selection, which most runs never use.
 function sharedParser(): Parser {
   if (!parser) {
-    parser = new Parser();
-    parser.setLanguage(Python as Parser.Language);
+    const require = createRequire(import.meta.url);
+    const TreeSitter = require('tree-sitter') as typeof Parser;
+    parser = new TreeSitter();
+    parser.setLanguage(require('tree-sitter-python') as Parser.Language);
   }
   return parser;
 }

@@ -1,15 +1,19 @@
 import { createRequire } from 'node:module';
 import type Docker from 'dockerode';
 import { EngineError, errorMessage } from '../../util/engine-error.js';
+import { deferRequire, dockerodeDeferredFiles } from './defer-require.js';
 
 let shared: Docker | undefined;
 
 /**
- * dockerode's client class, loaded at its first use: it pulls in ssh2 and a gRPC stack, about a
- * tenth of a second of CPU that `ssr <command> --help`, a usage error or a bubblewrap run never needs.
+ * dockerode's client class, loaded at its first use: about a tenth of a second of CPU that
+ * `ssr <command> --help`, a usage error or a bubblewrap run never needs. Its BuildKit session
+ * (gRPC, protobuf) and SSH transport (ssh2), most of that, load only when first called (deferRequire).
  */
 export function dockerode(): typeof Docker {
-  return createRequire(import.meta.url)('dockerode') as typeof Docker;
+  const require = createRequire(import.meta.url);
+  if (require.cache[require.resolve('dockerode')] === undefined) for (const file of dockerodeDeferredFiles()) deferRequire(file);
+  return require('dockerode') as typeof Docker;
 }
 
 /** One dockerode client per process; honours DOCKER_HOST like the docker CLI, unless {@link useDockerEngine} chose another. */

@@ -36,6 +36,17 @@ export function sandboxContainerOptions(template: SandboxTemplate): Docker.Conta
 /** Per engine (a run may use several), once per process. */
 const orphanSweeps = new WeakMap<Docker, Promise<number>>();
 
+/**
+ * The engine's orphan sweep (removeOrphanSandboxes), started at the first call and shared by every
+ * later one; never rejects. prepareTemplate starts it beside the image check, so the first
+ * sandbox does not wait for its round trip.
+ */
+export function sweepOrphansOnce(docker: Docker): Promise<number> {
+  let swept = orphanSweeps.get(docker);
+  if (swept === undefined) orphanSweeps.set(docker, (swept = removeOrphanSandboxes(docker)));
+  return swept;
+}
+
 /** Sandboxes as Docker containers, one per acquire, created from the template's image. */
 export class DockerProvider implements SandboxProvider {
   readonly backend = 'docker' as const;
@@ -45,9 +56,7 @@ export class DockerProvider implements SandboxProvider {
   async acquire(template: SandboxTemplate): Promise<Sandbox> {
     if (template.backend !== 'docker') throw new EngineError('usage', `DockerProvider cannot use a ${template.backend} template`);
     // Once per process: clean up after runs that crashed before disposing their sandboxes.
-    let swept = orphanSweeps.get(this.docker);
-    if (swept === undefined) orphanSweeps.set(this.docker, (swept = removeOrphanSandboxes(this.docker)));
-    await swept;
+    await sweepOrphansOnce(this.docker);
     let container: Docker.Container;
     try {
       container = await this.docker.createContainer(sandboxContainerOptions(template));

@@ -8,6 +8,7 @@ import { REPO_DIR, SCRATCH_DIR, type ExecOptions, type ExecResult, type Sandbox 
 import { dockerError, dockerStatus } from './docker-client.js';
 import { runDockerExec } from './exec-stream.js';
 import { packFile, readSingleFile } from './tar.js';
+import { stdinAsEnv } from './stdin-env.js';
 import { dockerMemoryCgroupDirs, readOomKills } from '../oom-kills.js';
 
 const DEFAULT_TIMEOUT_MS = 120_000;
@@ -36,10 +37,16 @@ export class DockerSandbox implements Sandbox {
     checkExecOptions(options);
     const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
     let run = command;
-    if (options.stdin !== undefined) {
-      // Stdin travels as a file, not over the hijacked exec stream: under load the engine can
-      // start the process before it copies the stream, and the first bytes are lost (seen with
-      // Docker 20.10: a patch applied without its first file section).
+    let env = options.env ?? {};
+    const inRequest = options.stdin === undefined ? undefined : stdinAsEnv(options.stdin);
+    if (inRequest) {
+      run = `${inRequest.prefix}${command}`;
+      env = { ...env, ...inRequest.env };
+    } else if (options.stdin !== undefined) {
+      // Stdin travels in the request (small text, stdin-env.ts) or as a file, never over the
+      // hijacked exec stream: under load the engine can start the process before it copies the
+      // stream, and the first bytes are lost (seen with Docker 20.10: a patch applied without its
+      // first file section).
       const file = `${SCRATCH_DIR}/.stdin-${randomUUID()}`;
       await this.writeFile(file, Buffer.from(options.stdin), { mode: 0o600 });
       run = `exec < ${file}; rm -f ${file}; ${command}`;
@@ -47,7 +54,7 @@ export class DockerSandbox implements Sandbox {
     const result = await runDockerExec(this.container, {
       command: run,
       cwd: inSandbox(options.cwd ?? REPO_DIR),
-      env: options.env ?? {},
+      env,
       timeoutMs: Math.max(1, Math.round(timeoutMs)),
       maxOutputBytes: options.maxOutputBytes ?? DEFAULT_MAX_OUTPUT_BYTES,
     });

@@ -12,14 +12,14 @@ import { dockerTemplate, exampleRepo } from '../../helpers/sandboxes.js';
 const ARTIFACT = fileURLToPath(new URL('../../fixtures/artifacts/valid-single-file', import.meta.url));
 
 /**
- * The state a sandbox ran, from the test driver's arguments (`ssr-driver <limits...> reparse steps
- * guard`): O runs with the second parse, O's repeat without; B applies one diff, W two; the order
- * run is the only unguarded one.
+ * The state a sandbox ran, from the test driver's arguments (`ssr-driver <5 limits> reparse steps
+ * guard fifo`): O runs with the second parse, O's repeat without; B applies one diff, W two; the
+ * order run is the only unguarded one.
  */
 function stateOf(command: string): string | undefined {
   const args = /ssr-driver((?: \d+)+)/.exec(command)?.[1]?.trim().split(' ');
   if (!args) return undefined;
-  const [reparse, steps, guard] = args.slice(-3);
+  const [reparse, steps, guard] = args.slice(5, 8);
   if (guard === '0') return 'order';
   if (steps === '0') return reparse === '1' ? 'O' : 'O-repeat';
   return steps === '1' ? 'B' : 'W';

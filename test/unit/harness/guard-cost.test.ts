@@ -1,5 +1,6 @@
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { createHmac, createHash } from 'node:crypto';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -95,5 +96,22 @@ describe('the guard’s cost in the pytest process', () => {
 
   it('imports no hashlib into the test process for the material helper', () => {
     expect(counts.hashlib_at_import).toBe(false);
+  });
+
+  it('signs and hashes with the interpreter’s built-in SHA-256 in the supervisor: no OpenSSL at its start, the same HMAC', () => {
+    // As the driver starts it (-I -S); the material helper is what the supervisor's lock and check load.
+    const code = String.raw`
+import json, sys
+sys.path.insert(0, sys.argv[1])
+import ssr_guard_supervisor, ssr_test_material
+mac = ssr_guard_supervisor.hmac_sha256(sys.argv[2].encode(), b'{"body": 1}')
+digest = ssr_test_material.digest(sys.argv[3])
+print(json.dumps({"mac": mac, "digest": digest, "loaded": sorted(m for m in ("hashlib", "hmac", "_hashlib") if m in sys.modules)}))
+`;
+    const key = 'ab'.repeat(32);
+    const out = JSON.parse(execFileSync('/usr/bin/python3', ['-I', '-S', '-B', '-c', code, harnessAssetDir('guard'), key, probe], { encoding: 'utf8' })) as { mac: string; digest: string; loaded: string[] };
+    expect(out.loaded).toEqual([]);
+    expect(out.mac).toBe(createHmac('sha256', key).update('{"body": 1}').digest('hex'));
+    expect(out.digest).toBe(createHash('sha256').update(readFileSync(probe)).digest('hex'));
   });
 });

@@ -48,6 +48,13 @@ describe('OutputCap', () => {
     expect(text.length).toBe(1024 + note(cap.droppedBytes).length);
   });
 
+  it('holds what it captured, not the whole cap: each exec of a run makes one, and most print a few KiB', () => {
+    const cap = capture(1024 * 1024, ['a few bytes']);
+    expect(cap.retainedBytes).toBe('a few bytes'.length);
+    const full = capture(1024, [Buffer.alloc(4096, 'x')]);
+    expect(full.retainedBytes).toBe(1024);
+  });
+
   it('rejects a negative cap', () => {
     expect(() => new OutputCap(-1)).toThrow(RangeError);
   });

@@ -37,7 +37,8 @@ export async function* discover(options: DiscoverOptions): Steps<Discovery> {
   return yield* sharedDiscovery(sharing(options, key), async function* (memo): Steps<Discovery> {
     const restored = memo !== null;
     let suite: TestSuite = restored ? memo.suite : { kind: 'pytest' };
-    const clean = { limit: 50, timeoutS: options.maxRunS };
+    // pytest's per-test durations: each candidate's run limit comes from its own tests' clean time (candidateLimitS).
+    const clean = { limit: 50, timeoutS: options.maxRunS, pytest: { durations: true } };
     let cleanText = restored ? memo.cleanText : (yield bash(runCommand(suite, 'o', clean), 'Run the whole test suite once with pytest to see which tests pass.')).text;
     let baseline = parseRunSummary(cleanText);
     if (!restored && (!baseline || baseline.passed === 0)) {

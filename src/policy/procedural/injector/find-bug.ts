@@ -4,6 +4,8 @@ import type { BugCandidate } from './bug-candidate.js';
 import { orderByReach } from './candidate-order.js';
 import { combineChanges, type KeptChange } from './combine-bugs.js';
 import { coveringTests, unionOfTests, type CandidateTests, type TestCoverage } from './covering-tests.js';
+import { candidateLimitS, updatePace, type CandidatePace } from './candidate-limit.js';
+import { candidateMaxFail } from './early-stop.js';
 import { applyEditsCommand, BASELINE_JSON, BUGGY_JSON, runCommand, stashCommand, WORK_DIR } from './injector-commands.js';
 import { judgeAttempt, type AttemptVerdict, type BreadthCap } from './judge-attempt.js';
 import type { RepoFacts } from './repo-facts.js';
@@ -45,6 +47,8 @@ export interface SearchOptions {
   reserveTurns: number;
   /** Where the candidates' runs (`kept`, `rejected`) and B's confirmation (`confirm`) add their wall time, ms. */
   times?: PhaseTimes;
+  /** How crowded the machine is now (see CandidatePace.crowding); absent: runs are limited as on an idle machine. */
+  crowding?: () => number;
   /** Called after a rejection: more candidates to try next (history's compatibility fixes). */
   onRejected?: (candidate: BugCandidate, verdict: Extract<AttemptVerdict, { status: 'rejected' }>, index: number) => Steps<BugCandidate[]>;
 }
@@ -63,6 +67,7 @@ export async function* findBug(ctx: ProgramContext, candidates: BugCandidate[], 
   const queue = orderByReach(candidates, options.coverage ?? null, options.breadth);
   const times = options.times ?? {};
   const kept: KeptChange<KeptCandidate>[] = [];
+  const pace: CandidatePace = { slowdown: 1, ...(options.crowding ? { crowding: options.crowding } : {}) };
   let attempts = 0;
   while (queue.length > 0 && attempts < options.maxAttempts && hasTurns(ctx, options.reserveTurns + 3)) {
     const candidate = queue.shift()!;
@@ -72,7 +77,7 @@ export async function* findBug(ctx: ProgramContext, candidates: BugCandidate[], 
     const index = attempts++;
     const diffPath = `${WORK_DIR}/cand_${index}.diff`;
     const tried: PhaseTimes = {};
-    const { verdict, summary, tests } = yield* timedSteps(tryCandidate(candidate, diffPath, index, options), tried, 'candidate');
+    const { verdict, summary, tests } = yield* timedSteps(tryCandidate(candidate, diffPath, index, options, pace), tried, 'candidate');
     const rejected = verdict.status === 'rejected' || !summary;
     addPhaseTime(times, rejected ? 'rejected' : 'kept', tried.candidate ?? 0);
     if (rejected) {
@@ -94,12 +99,22 @@ export async function* findBug(ctx: ProgramContext, candidates: BugCandidate[], 
 
 /**
  * One candidate's run: against only the test files that execute the lines it changes (see
- * coveringTests), the other tests keeping their clean status in its map, else the whole suite.
+ * coveringTests), the other tests keeping their clean status in its map, else the whole suite;
+ * within a limit from those tests' clean time and the episode's `pace` (see candidateLimitS),
+ * stopped once it breaks more than any accepted change could (candidateMaxFail).
  */
-async function* tryCandidate(candidate: BugCandidate, diffPath: string, index: number, options: SearchOptions): Steps<{ verdict: AttemptVerdict; summary: RunSummary | null; tests: CandidateTests }> {
+async function* tryCandidate(candidate: BugCandidate, diffPath: string, index: number, options: SearchOptions, pace: CandidatePace): Steps<{ verdict: AttemptVerdict; summary: RunSummary | null; tests: CandidateTests }> {
   const { record } = candidate;
+  const { facts } = options;
   const tests = candidate.apply.type === 'edit' ? coveringTests(options.coverage ?? null, candidate.file, record.line, record.endLine) : ({ status: 'full', reason: 'a command changes the file' } as const);
-  const run = runCommand(options.facts.suite, `t${index}`, { against: BASELINE_JSON, limit: 60, timeoutS: options.facts.runLimitS, ...restrictTo(options, tests) });
+  const maxFail = candidateMaxFail(facts, tests, options.breadth);
+  const run = runCommand(facts.suite, `t${index}`, {
+    against: BASELINE_JSON,
+    limit: 60,
+    timeoutS: candidateLimitS(facts, tests, pace),
+    ...restrictTo(options, tests),
+    ...(maxFail !== undefined ? { pytest: { maxFail } } : {}),
+  });
   const stash = stashCommand([candidate.file], diffPath);
   let observation;
   if (candidate.apply.type === 'edit') {
@@ -113,7 +128,8 @@ async function* tryCandidate(candidate: BugCandidate, diffPath: string, index: n
     observation = yield bash(command, candidate.rationale);
   }
   const summary = parseRunSummary(observation.text);
-  return { verdict: judgeAttempt(summary, options.facts, options.minFailingTests, options.breadth), summary, tests };
+  updatePace(pace, facts, tests, summary);
+  return { verdict: judgeAttempt(summary, facts, options.minFailingTests, options.breadth), summary, tests };
 }
 
 /** runCommand's options for a run against `tests`: the files, and the groups their tests are filed under. */

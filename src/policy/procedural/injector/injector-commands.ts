@@ -4,7 +4,7 @@ import { shellQuote, shellQuoteAll } from '../../../util/shell-quote.js';
 import type { InjectorAssets } from './injector-assets.js';
 import { JS_SOURCE_GLOBS, JS_TEST_LIKE } from './js-files.js';
 import { readBackCommand } from './read-back.js';
-import { searchCommand, type TestSuite } from './test-suite.js';
+import { searchCommand, type PytestExtras, type TestSuite } from './test-suite.js';
 
 /** The Injector's own scratch files (helpers, logs, candidate diffs), outside the repository. */
 export const WORK_DIR = '/tmp/ssr_work';
@@ -92,12 +92,13 @@ function listingCommand(globs: string, filter: string, tag: string): string {
  * the suite's parser into `<label>.json` and summarise it (against the clean baseline when
  * `against` is given; `ran`: the groups a run restricted to `files` ran, the other tests of the
  * baseline keep their status there and in `<label>.json`, see summarize_run.py). Prints `@@exit N` with the test command's exit status (124: timed out) and
- * `@@ms N` with its wall time, then summarize_run.py's `@@` lines.
+ * `@@ms N` with its wall time, then summarize_run.py's `@@` lines. `pytest` (durations, maxFail):
+ * see {@link PytestExtras}; a run pytest stopped at maxFail prints `@@stopped N` (failures).
  */
 export function runCommand(
   suite: TestSuite,
   label: string,
-  options: { timeoutS: number; files?: readonly string[]; against?: string; fails?: boolean; limit?: number; ran?: readonly string[]; v8CoverageDir?: string },
+  options: { timeoutS: number; files?: readonly string[]; against?: string; fails?: boolean; limit?: number; ran?: readonly string[]; pytest?: PytestExtras; v8CoverageDir?: string },
 ): string {
   const log = `${WORK_DIR}/${label}.log`;
   const json = `${WORK_DIR}/${label}.json`;
@@ -111,8 +112,9 @@ export function runCommand(
   // With a coverage folder, every Node process of the run writes its V8 coverage there (a JS trace read later).
   const coverage = options.v8CoverageDir ? { make: `rm -rf ${options.v8CoverageDir} && mkdir -p ${options.v8CoverageDir} && `, env: `NODE_V8_COVERAGE=${options.v8CoverageDir} ` } : { make: '', env: '' };
   return [
-    `cd /repo && ${coverage.make}__ssr_t0=$(date +%s%N) && ${coverage.env}timeout --kill-after=5 ${options.timeoutS} ${searchCommand(suite, options.files)} > ${log} 2>&1; ` +
+    `cd /repo && ${coverage.make}__ssr_t0=$(date +%s%N) && ${coverage.env}timeout --kill-after=5 ${options.timeoutS} ${searchCommand(suite, options.files, options.pytest)} > ${log} 2>&1; ` +
       `__ssr_rc=$?; echo "@@exit $__ssr_rc"; echo "@@suite ${options.files ? 'restricted' : 'full'}"; echo "@@ms $(( ($(date +%s%N) - __ssr_t0) / 1000000 ))"`,
+    ...(options.pytest?.maxFail !== undefined ? [`sed -n -E 's/^!+ (Interrupted: )?stopping after ([0-9]+) failures? !+$/@@stopped \\2/p' ${log} | tail -n 1`] : []),
     `python3 ${parserPath(suite)} < ${log} > ${json} && ${summary}`,
   ].join('\n');
 }

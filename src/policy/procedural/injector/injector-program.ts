@@ -16,6 +16,7 @@ import {
   type LoggedCommit,
 } from './history-candidates.js';
 import { maxRunSeconds, readTimeLimits } from '../run-limits.js';
+import { machineCrowding } from '../../../util/machine-crowding.js';
 import { readTestRunner } from '../prompt-runner.js';
 import { injectorAssets } from './injector-assets.js';
 import { readInjectorSettings, type InjectorSettings } from './injector-settings.js';
@@ -69,6 +70,7 @@ async function* inject(ctx: ProgramContext): Program {
     maxAttempts: MAX_ATTEMPTS,
     reserveTurns: 30 + 3 * settings.minChangedFiles,
     times,
+    crowding: machineCrowding,
   };
   let candidates: BugCandidate[];
   let sources = new Map<string, string>();

@@ -1,5 +1,5 @@
 import type { RepoFacts } from './repo-facts.js';
-import { failsOnBehaviour, type BrokenTest, type RunSummary } from './run-summary.js';
+import { failsOnBehaviour, timedOut, type BrokenTest, type RunSummary } from './run-summary.js';
 import { locateTest } from './test-ids.js';
 
 /** A change that breaks more tests than this is too blunt to be an interesting bug (and too long to hide). */
@@ -19,12 +19,17 @@ export type AttemptVerdict =
  * Judge one tried change from its run: keep it when at least `minFailing` tests that passed
  * before now fail on behaviour (an assertion, a wrong exception) in test files with no failure
  * on the original; refuse it when a module no longer imports, when nothing or only
- * import/name errors break (method §7: tests must fail on behaviour), or when too much breaks
- * (more than the validator's breadth cap: the bug would be rejected as blunt).
+ * import/name errors break (method §7: tests must fail on behaviour), when too much breaks
+ * (more than the validator's breadth cap: the bug would be rejected as blunt, or so many that the
+ * run stopped early, see candidateMaxFail), or when the run timed out.
  */
 export function judgeAttempt(summary: RunSummary | null, facts: RepoFacts, minFailing: number, breadth: BreadthCap = NO_CAP): AttemptVerdict {
   if (!summary) return { status: 'rejected', reason: 'the test run or its parser failed' };
   if (summary.markers.has('apply-failed')) return { status: 'rejected', reason: 'the change does not apply' };
+  // A run killed at its limit (a loop, or a machine too slow for it) says nothing reliable.
+  if (timedOut(summary)) return { status: 'rejected', reason: 'the run timed out' };
+  const stopped = summary.markers.get('stopped');
+  if (stopped !== undefined) return { status: 'rejected', reason: `it breaks too much (the run stopped after ${stopped} failures)` };
   const broken = summary.broken;
   if (summary.more > 0 || broken.length > MAX_BROKEN) return { status: 'rejected', reason: `it breaks too much (${broken.length + summary.more} tests)` };
   const collection = broken.filter((t) => t.exc === 'collection');

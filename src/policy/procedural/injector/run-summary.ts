@@ -19,6 +19,8 @@ export interface RunSummary {
   broken: BrokenTest[];
   /** Lines summarize_run.py left out (its list was cut). */
   more: number;
+  /** Per test file, s its tests took (`@@dur`: a pytest run given --durations=0); empty when not timed or not all read. */
+  durations: Map<string, number>;
   /** Lines of the form `@@name rest` the summary did not recognise: markers the command printed itself. */
   markers: Map<string, string>;
 }
@@ -28,7 +30,7 @@ export interface RunSummary {
  * line (the run or the parser failed). Other `@@name value` lines are kept as markers.
  */
 export function parseRunSummary(text: string): RunSummary | null {
-  const summary: RunSummary = { passed: 0, failed: 0, groups: new Map(), failures: [], broken: [], more: 0, markers: new Map() };
+  const summary: RunSummary = { passed: 0, failed: 0, groups: new Map(), failures: [], broken: [], more: 0, durations: new Map(), markers: new Map() };
   let sawRun = false;
   for (const line of text.split('\n')) {
     const match = /^@@(\w[\w-]*) ?(.*)$/.exec(line.trimEnd());
@@ -47,10 +49,15 @@ export function parseRunSummary(text: string): RunSummary | null {
     } else if (name === 'broken') {
       const [id = '', exc = 'Error', line = '-'] = rest.split('\t');
       summary.broken.push({ id, exc, line: /^\d+$/.test(line) ? Number(line) : null });
+    } else if (name === 'dur') {
+      const match = /^(.+) (\d+(?:\.\d+)?)$/.exec(rest);
+      if (match) summary.durations.set(match[1]!, Number(match[2]));
     } else if (name === 'more') {
       summary.more = Number(rest) || 0;
     } else if (name !== undefined) summary.markers.set(name, rest);
   }
+  // Durations cut short (an output's middle left out) would make some files look instant: none then.
+  if (summary.durations.size !== Number(summary.markers.get('durations') ?? 0)) summary.durations.clear();
   return sawRun ? summary : null;
 }
 
@@ -66,4 +73,10 @@ const TRIVIAL_JS = new Set(['collection', 'missing', 'ReferenceError', 'SyntaxEr
 /** Whether a broken test fails on behaviour (an assertion, a wrong value raised) rather than on a broken import. */
 export function failsOnBehaviour(test: BrokenTest, language: 'python' | 'javascript' = 'python'): boolean {
   return !(language === 'javascript' ? TRIVIAL_JS : TRIVIAL).has(test.exc);
+}
+
+/** Whether a run was killed at its limit (`@@exit` 124 from timeout, 137 from its kill after the grace). */
+export function timedOut(summary: RunSummary | null): boolean {
+  const exit = summary?.markers.get('exit');
+  return exit === '124' || exit === '137';
 }

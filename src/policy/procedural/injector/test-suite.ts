@@ -15,15 +15,23 @@ export type TestSuite = { kind: 'pytest' } | { kind: 'unittest'; startDir: strin
 /** Environment of every run: wide lines so pytest's summary keeps the exception, and no .pyc in the repo. */
 const RUN_ENV = 'env COLUMNS=250 PYTHONDONTWRITEBYTECODE=1';
 
+/** pytest's extras for one search run: per-test durations (the clean run), and a stop after this many failures. */
+export interface PytestExtras {
+  durations?: boolean;
+  maxFail?: number;
+}
+
 /**
  * The command that runs the suite (or only `files`) with one result line per test, as the
  * Injector runs it while searching: pytest goes on past collection errors so one broken module
  * does not hide the rest, and prints short tracebacks (summarize_run.py reads their lines).
+ * `extras` apply to pytest only.
  */
-export function searchCommand(suite: TestSuite, files?: readonly string[]): string {
+export function searchCommand(suite: TestSuite, files?: readonly string[], extras: PytestExtras = {}): string {
   if (suite.kind === 'js') return `env NO_COLOR=1 bash -c ${shellQuote(jsScript(suite.runner, files))}`;
   if (suite.kind === 'pytest') {
-    return `${RUN_ENV} python3 -m pytest -rA -p no:cacheprovider -q --tb=short --continue-on-collection-errors ${shellQuoteAll(files ?? [])}`.trimEnd();
+    const flags = [extras.durations ? ' --durations=0' : '', extras.maxFail !== undefined ? ` --maxfail=${extras.maxFail}` : ''].join('');
+    return `${RUN_ENV} python3 -m pytest -rA -p no:cacheprovider -q --tb=short --continue-on-collection-errors${flags} ${shellQuoteAll(files ?? [])}`.trimEnd();
   }
   return `${RUN_ENV} ${unittestCommand(suite.startDir, files)}`;
 }

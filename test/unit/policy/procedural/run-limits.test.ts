@@ -48,6 +48,8 @@ describe('discover times the clean suite', () => {
     const command = (clean.value as ProgramStep).args as { command: string };
     expect(command.command).toContain('timeout --kill-after=5 840 ');
     expect(command.command).toContain('@@ms');
+    // Per-file durations: each candidate's limit comes from its own tests' clean time.
+    expect(command.command).toContain('--durations=0');
     const done = await steps.next(observe('@@exit 0\n@@ms 2000\n@@run passed=5 failed=0\n@@group tests/test_a.py passed=5 failed=0'));
     expect(done.done).toBe(true);
     expect(done.value).toMatchObject({ status: 'ok', facts: { runLimitS: 16 } });

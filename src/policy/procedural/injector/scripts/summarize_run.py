@@ -12,6 +12,9 @@ with "@@" (everything else on stdout can be ignored):
     @@fail ID<TAB>EXC                     tests failing in this run (without --baseline, or with --fails)
     @@broken ID<TAB>EXC<TAB>LINE          with --baseline: passed there, not passed here
     @@more N                              how many @@fail / @@broken lines were left out (--limit, default 200, each)
+    @@durations N                         how many @@dur lines follow
+    @@dur GROUP SECONDS                   per test file, the time its tests took (pytest --durations=0 printed it;
+                                          setup, call and teardown added; those under 5 ms pytest hides are left out)
 
 EXC is the exception class that made the test fail ("AssertionError", "NameError"; "missing"
 when the test did not run at all, "collection" for a module that failed to import). LINE is the
@@ -37,6 +40,8 @@ PYTEST_FRAME = re.compile(r"^([^\s:][^:]*\.py):(\d+): in (\S+)")
 # A failing doctest ends its report with the failing example's line: "/repo/pkg/mod.py:135: DocTestFailure".
 DOCTEST_WHERE = re.compile(r"^([^\s:][^:]*\.py):(\d+): (?:DocTestFailure|UnexpectedException)$")
 DOCTEST_HEADER = "[doctest] "
+# pytest --durations=0: "0.52s call     tests/test_x.py::test_y" (setup and teardown lines alike).
+PYTEST_DURATION = re.compile(r"^(\d+(?:\.\d+)?)s (?:setup|call|teardown) +(\S.*)$")
 
 
 def pytest_id(rest):
@@ -88,6 +93,17 @@ def pytest_details(lines):
             if frame.group(3) == name:
                 where[header] = (frame.group(1), frame.group(2))
     return excs, where
+
+
+def pytest_durations(lines):
+    """group (test file) -> seconds its tests took, from pytest's --durations report."""
+    out = {}
+    for line in lines:
+        match = PYTEST_DURATION.match(line)
+        if match:
+            group = group_of("pytest", match.group(2))
+            out[group] = out.get(group, 0.0) + float(match.group(1))
+    return out
 
 
 def unittest_details(lines):
@@ -169,6 +185,11 @@ def main():
         counts[0 if status == "passed" else 1] += 1
     for key in sorted(groups):
         print(f"@@group {key} passed={groups[key][0]} failed={groups[key][1]}")
+    durations = pytest_durations(lines) if args.kind == "pytest" else {}
+    if durations:
+        print(f"@@durations {len(durations)}")  # a reader whose output was cut short sees fewer @@dur lines
+    for key, seconds in sorted(durations.items()):
+        print(f"@@dur {key} {seconds:.3f}")
 
     left_out = 0
     if args.baseline:
