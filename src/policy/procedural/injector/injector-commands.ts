@@ -103,7 +103,8 @@ export function runCommand(
   const log = `${WORK_DIR}/${label}.log`;
   const json = `${WORK_DIR}/${label}.json`;
   const summary = [
-    `python3 ${WORK_DIR}/summarize_run.py --kind ${suite.kind} --log ${log} --statuses ${json}`,
+    // The parser runs inside summarize_run.py (--parser): one Python start per run, not two (issue 26).
+    `python3 ${WORK_DIR}/summarize_run.py --parser ${parserPath(suite)} --kind ${suite.kind} --log ${log} --statuses ${json}`,
     options.against ? ` --baseline ${options.against}` : '',
     options.fails ? ' --fails' : '',
     options.limit !== undefined ? ` --limit ${options.limit}` : '',
@@ -115,7 +116,7 @@ export function runCommand(
     `cd /repo && ${coverage.make}__ssr_t0=$(date +%s%N) && ${coverage.env}timeout --kill-after=5 ${options.timeoutS} ${searchCommand(suite, options.files, options.pytest)} > ${log} 2>&1; ` +
       `__ssr_rc=$?; echo "@@exit $__ssr_rc"; echo "@@suite ${options.files ? 'restricted' : 'full'}"; echo "@@ms $(( ($(date +%s%N) - __ssr_t0) / 1000000 ))"`,
     ...(options.pytest?.maxFail !== undefined ? [`sed -n -E 's/^!+ (Interrupted: )?stopping after ([0-9]+) failures? !+$/@@stopped \\2/p' ${log} | tail -n 1`] : []),
-    `python3 ${parserPath(suite)} < ${log} > ${json} && ${summary}`,
+    summary,
   ].join('\n');
 }
 

@@ -2,9 +2,11 @@
 """Condense one test run for the procedural Injector (it reads this, not the raw log).
 
     summarize_run.py --kind pytest|unittest|js --log RUN.log --statuses RUN.json
-                     [--baseline O.json] [--fails] [--limit N] [--ran GROUP...]
+                     [--parser PARSER.py] [--baseline O.json] [--fails] [--limit N] [--ran GROUP...]
 
-RUN.json is what the artifact's own test parser printed for RUN.log. Prints lines starting
+RUN.json is what the artifact's own test parser printed for RUN.log. With --parser, this process
+runs PARSER.py first, as `python3 PARSER.py < RUN.log > RUN.json` would (its own stdin, stdout and
+argv, run as __main__), and stops with status 1 when it fails: one Python start per run, not two. Prints lines starting
 with "@@" (everything else on stdout can be ignored):
 
     @@run passed=N failed=M
@@ -145,6 +147,30 @@ def group_of(kind, test):
     return ".".join(parts[:-2]) if len(parts) > 2 else parts[0]
 
 
+def run_parser(path, log, statuses):
+    """PARSER.py on RUN.log into RUN.json in this process; False (its traceback on stderr) when it fails."""
+    import runpy
+    import traceback
+    saved = sys.stdin, sys.stdout, sys.argv
+    stdin_enc = getattr(saved[0], "encoding", None) or "utf-8"
+    stdout_enc = getattr(saved[1], "encoding", None) or "utf-8"
+    code = 0
+    with open(log, encoding=stdin_enc, errors=getattr(saved[0], "errors", None) or "strict") as stdin, \
+            open(statuses, "w", encoding=stdout_enc, errors=getattr(saved[1], "errors", None) or "strict") as stdout:
+        sys.stdin, sys.stdout, sys.argv = stdin, stdout, [path]
+        try:
+            runpy.run_path(path, run_name="__main__")
+        except SystemExit as done:
+            code = done.code if isinstance(done.code, int) else (0 if done.code is None else 1)
+        except Exception:  # the parser crashed: as a separate process it would have exited 1
+            traceback.print_exc()
+            code = 1
+        finally:
+            sys.stdout.flush()
+            sys.stdin, sys.stdout, sys.argv = saved
+    return code == 0
+
+
 def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--kind", choices=["pytest", "unittest", "js"], required=True)
@@ -154,7 +180,10 @@ def main():
     parser.add_argument("--fails", action="store_true")
     parser.add_argument("--limit", type=int, default=200)
     parser.add_argument("--ran", nargs="+")
+    parser.add_argument("--parser")
     args = parser.parse_args()
+    if args.parser and not run_parser(args.parser, args.log, args.statuses):
+        return 1
     with open(args.log, encoding="utf-8", errors="replace") as handle:
         lines = [ANSI.sub("", raw).rstrip() for raw in handle.read().splitlines()]
     try:
