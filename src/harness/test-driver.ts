@@ -90,15 +90,26 @@ if [ "$guard" = 1 ]; then ${reportCollectSnippet()}
 ${materialCheckSnippet()}
 fi
 st=0; [ -s /ssr/timeout.msg ] && st=1
-parse() { # $1: stdout file, $2: stderr file; sets pc, pt, pns, out
+parse() { # $1: stdout file, $2: stderr file; sets pc, pt, pns
   local t; now; t=$t_now
-  timeout --verbose -s KILL "$parser_s" bash -c "exec python3 ${TEST_FILES.parser} < $log_f > $1 2> $2" 2> /ssr/timeout.msg
+  # No shell between timeout and the parser: killed (137, or busybox's 124) once its limit has
+  # passed is a timeout; a SIGKILL of its own before the limit is a crash.
+  timeout -s KILL "$parser_s" python3 ${TEST_FILES.parser} < "$log_f" > "$1" 2> "$2"
   pc=$?; now; pns=$(( t_now - t ))
-  pt=0; [ -s /ssr/timeout.msg ] && pt=1
-  out=$(stat -c %s "$1" 2>/dev/null || echo 0)
+  pt=0; if [ "$pc" = 137 ] || [ "$pc" = 124 ]; then [ "$pns" -ge $(( parser_s * 1000000000 )) ] && pt=1; fi
 }
 parse ${TEST_FILES.parserOut} ${TEST_FILES.parserErr}
-log=$(stat -c %s "$log_f" 2>/dev/null || echo 0)
+# One stat for the parser's output, the log and the guard's records (it was one start each).
+g_files=(); g_total=0
+if [ "$guard" = 1 ]; then
+  for f in "$g_dir"/o/*; do [ -e "$f" ] || continue; g_total=$((g_total + 1)); [ -f "$f" ] && [ ! -L "$f" ] && g_files+=("$f"); done
+fi
+sized=(${TEST_FILES.parserOut} "$log_f" \${g_files[@]+"\${g_files[@]}"})
+sizes=($(stat -c %s -- "\${sized[@]}" 2>/dev/null))
+if [ "\${#sizes[@]}" -ne "\${#sized[@]}" ]; then # a file went missing: one by one, 0 for it
+  sizes=(); for f in "\${sized[@]}"; do sizes+=("$(stat -c %s -- "$f" 2>/dev/null || echo 0)"); done
+fi
+out=\${sizes[0]}; log=\${sizes[1]}
 echo "SSR-RESULT $sc $st $((t1 - t0)) $pc $pt $pns $log $out"
 if [ "$out" -le "$max_out" ]; then base64 -w0 ${TEST_FILES.parserOut}; fi; echo
 if [ "$log" -le $((2 * half_log)) ]; then
@@ -110,6 +121,7 @@ fi
 if [ "$pc" -ne 0 ]; then tail -c "$err_tail" ${TEST_FILES.parserErr} | base64 -w0; fi; echo
 if [ "$reparse" = 1 ] && [ "$st" = 0 ] && [ "$log" -gt 0 ]; then
   parse ${TEST_FILES.parserOut}.2 ${TEST_FILES.parserErr}.2
+  out=$(stat -c %s ${TEST_FILES.parserOut}.2 2>/dev/null || echo 0)
   echo "SSR-REPARSE $pc $pt $pns $out"
   if [ "$out" -le "$max_out" ]; then base64 -w0 ${TEST_FILES.parserOut}.2; fi; echo
   if [ "$pc" -ne 0 ]; then tail -c "$err_tail" ${TEST_FILES.parserErr}.2 | base64 -w0; fi; echo
@@ -117,13 +129,12 @@ else
   echo "SSR-REPARSE -"; echo; echo
 fi
 if [ "$guard" = 1 ]; then
-  records=(); total=0
-  for f in "$g_dir"/o/*; do
-    [ -e "$f" ] || continue
-    total=$((total + 1))
-    if [ -f "$f" ] && [ ! -L "$f" ] && [ "$(stat -c %s "$f")" -le ${GUARD_RECORD_MAX_BYTES} ] && [ "\${#records[@]}" -lt ${GUARD_MAX_RECORDS} ]; then records+=("$f"); fi
+  records=(); i=2
+  for f in \${g_files[@]+"\${g_files[@]}"}; do
+    if [ "\${sizes[i]}" -le ${GUARD_RECORD_MAX_BYTES} ] && [ "\${#records[@]}" -lt ${GUARD_MAX_RECORDS} ]; then records+=("$f"); fi
+    i=$((i + 1))
   done
-  echo "SSR-GUARD $total \${#records[@]}"
+  echo "SSR-GUARD $g_total \${#records[@]}"
   for f in "\${records[@]}"; do base64 -w0 "$f"; echo; done
   ${materialSectionSnippet()}
   rm -rf "$g_dir"

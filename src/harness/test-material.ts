@@ -47,8 +47,6 @@ if [ "$EUID" = 0 ] && command -v setpriv >/dev/null 2>&1 && ${drop} true 2>/dev/
   m_owner=${uid}:${uid}; run_as=(${drop})
   # git refuses a worktree owned by another user; the tests' own git calls must keep working.
   run_env+=(GIT_CONFIG_COUNT=1 GIT_CONFIG_KEY_0=safe.directory GIT_CONFIG_VALUE_0='*')
-  # The image's home (its git and npm settings) stays readable, as it was to root.
-  [ -d "\${HOME:-/root}" ] && chmod o+rx "\${HOME:-/root}" 2>/dev/null
 fi
 sup+=(--material "$PWD" "$g_dir/m" "$m_owner" "\${#run_as[@]}" --)
 `;

@@ -43,6 +43,8 @@ export interface WrappedExecRequest {
   env: Record<string, string>;
   timeoutMs: number;
   maxOutputBytes: number;
+  /** Do not ask for the exit code (see ExecOptions.skipExitCode); it is then null. */
+  skipExitCode?: boolean;
 }
 
 /** After the deadline, how long the in-sandbox `timeout` gets before the host sweeps. */

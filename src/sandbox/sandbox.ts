@@ -27,10 +27,16 @@ export interface ExecOptions {
   maxOutputBytes?: number;
   /** Bytes fed to the command's stdin. */
   stdin?: string | Buffer;
+  /**
+   * The caller reads only what the command printed, never its exit code: a backend that needs a
+   * request of its own to learn the code (Docker's exec inspect) skips it and reports null.
+   * Backends that learn it for free still report it. Timeouts are reported either way.
+   */
+  skipExitCode?: boolean;
 }
 
 export interface ExecResult {
-  /** Exit code of the command; null when it was killed (timeout, or the sandbox disposed under it). */
+  /** Exit code of the command; null when it was killed (timeout, or the sandbox disposed under it), or not asked for (`skipExitCode`). */
   exitCode: number | null;
   /** stdout and stderr interleaved as they arrived, decoded as UTF-8 with bad bytes replaced. */
   output: string;

@@ -79,17 +79,30 @@ describe('runTests (docker, tiny repo)', () => {
   it('a guarded run starts few processes of its own: the guard unpacks in one tar, the supervisor locks the material', async () => {
     // Each command the driver used to start per file or per reading is wrapped by a shim on PATH
     // that logs its start; the guard's protections are unchanged (records, material lock).
-    const shimmed = ['mkdir', 'ln', 'chmod', 'base64', 'date', 'id', 'head', 'wc', 'tar', 'python3', 'rm', 'mkfifo', 'setpriv'];
+    const shimmed = ['mkdir', 'ln', 'chmod', 'base64', 'date', 'id', 'head', 'wc', 'tar', 'python3', 'rm', 'mkfifo', 'setpriv', 'stat', 'bash', 'timeout'];
     const report = await withSandbox(template, async (sandbox) => {
       const shims = shimmed.map((cmd) => `real=$(command -v ${cmd}) && printf '#!/bin/bash\\necho "${cmd} $1" >> /tmp/shim.log\\nexec %s "$@"\\n' "$real" > /tmp/shims/${cmd}`).join('\n');
       await sandbox.exec(`mkdir -p /tmp/shims\n${shims}\nchmod 755 /tmp/shims/*; : > /tmp/shim.log; chmod 666 /tmp/shim.log`);
+      // Engine requests of the run's exec: create and start; the exit code (an inspect) is not asked for.
+      const requests: string[] = [];
+      const container = (sandbox as unknown as { container: { exec: (options: unknown) => Promise<{ inspect: () => Promise<unknown> }> } }).container;
+      const realExec = container.exec.bind(container);
+      const spy = vi.spyOn(container, 'exec').mockImplementation(async (options) => {
+        requests.push('exec');
+        const exec = await realExec(options);
+        const inspect = exec.inspect.bind(exec);
+        exec.inspect = () => (requests.push('inspect'), inspect());
+        return exec;
+      });
       const run = await runTests(sandbox, { ...defaults, timeoutMs: 60_000, env: { PATH: `/tmp/shims:/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin` } });
-      return { run, starts: (await sandbox.exec('cat /tmp/shim.log')).output.split('\n').filter(Boolean) };
+      spy.mockRestore();
+      return { run, requests, starts: (await sandbox.exec('cat /tmp/shim.log')).output.split('\n').filter(Boolean) };
     });
     expect(report.run.statuses).toMatchObject({ 'tests/test_calc.py::test_add': 'passed' });
     expect(report.run.guard?.invalid).toBe(0);
     expect(report.run.material?.mode).toBe('read-only');
     const named = (cmd: string): string[] => report.starts.filter((line) => line.startsWith(`${cmd} `));
+    expect(report.requests).toEqual(['exec']);
     expect(named('tar')).toHaveLength(1);
     // The interpreters outside the tests: the supervisor (which also locks and checks the test
     // material) and the parser; the lock and the check had one each before.
@@ -102,9 +115,18 @@ describe('runTests (docker, tiny repo)', () => {
     expect(named('mkfifo')).toEqual([]);
     expect(named('rm')).toHaveLength(2);
     expect(named('setpriv')).toHaveLength(2);
+    // The driver is the exec's own shell, the parser runs under timeout with no shell between
+    // them, the supervisor opens the image's home (no chmod), one stat sizes the parser's output,
+    // the log and the guard's record: bash -c is the exec's wrapper, its command and the script's
+    // launcher (5 before), 1 stat (3), no chmod (1).
+    expect(named('bash').filter((line) => line === 'bash -c')).toHaveLength(3);
+    expect(named('stat')).toHaveLength(1);
+    expect(named('chmod')).toEqual([]);
+    expect(named('timeout')).toHaveLength(3);
     // Besides pytest, before: 45 (14 mkdir, 9 ln, 3 chmod, 11 base64, 4 date, 4 python3, id, head);
-    // then 11, and 4 rm, mkfifo and 3 setpriv not counted here; now 11, 2 rm and 2 setpriv.
-    expect(report.starts.filter((line) => line !== 'python3 -m').length, report.starts.join(' | ')).toBeLessThanOrEqual(15);
+    // then 11, and 4 rm, mkfifo and 3 setpriv not counted here; then 11, 2 rm and 2 setpriv; with
+    // bash, stat and timeout counted too, 27, now 22.
+    expect(report.starts.filter((line) => line !== 'python3 -m').length, report.starts.join(' | ')).toBeLessThanOrEqual(22);
   });
 
   it('keeps the parser’s stderr out of its JSON', async () => {

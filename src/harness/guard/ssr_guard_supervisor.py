@@ -298,6 +298,17 @@ def _check(material, mode, started, ended):
         handle.write(mode + "\n")
 
 
+def _open_home():
+    """The image's home (its git and npm settings) stays readable to the script's user, as it was
+    to root: done here, where root already runs, rather than by a chmod process per run."""
+    home = os.environ.get("HOME") or "/root"
+    try:
+        if os.path.isdir(home):
+            os.chmod(home, os.stat(home).st_mode & 0o7777 | 0o005)
+    except OSError:
+        pass
+
+
 def main(argv):
     out, rest = argv[0], argv[1:]
     material = None
@@ -309,6 +320,8 @@ def main(argv):
     if material:
         mode = _lock(material)
         drop = int(material[3])
+        if material[2] != "-":
+            _open_home()
         if mode == "unavailable" and drop > 0:
             command = command[:-drop]
     # The command's end wakes the loop below at once (SIGCHLD through a pipe), not at its next tick.

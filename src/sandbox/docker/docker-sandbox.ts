@@ -57,6 +57,7 @@ export class DockerSandbox implements Sandbox {
       env,
       timeoutMs: Math.max(1, Math.round(timeoutMs)),
       maxOutputBytes: options.maxOutputBytes ?? DEFAULT_MAX_OUTPUT_BYTES,
+      ...(options.skipExitCode ? { skipExitCode: true } : {}),
     });
     // Killed by dispose (the container went away under it): no exit code of its own, as on bwrap.
     return this.disposed && !result.timedOut ? { ...result, exitCode: null } : result;

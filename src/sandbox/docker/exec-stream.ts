@@ -77,12 +77,15 @@ export async function runDockerExec(container: Docker.Container, request: Wrappe
     for (const timer of timers) clearTimeout(timer);
     stream.destroy();
   }
-  const exit = timedOut
+  // The exit code costs an inspect request of its own; a caller that reads only the output skips it.
+  const exit = timedOut || request.skipExitCode
     ? null
     : await waitForExit(exec, started + request.timeoutMs).catch((error: unknown) => Promise.reject(dockerError('exec inspect', error)));
   let exitCode = exit === 'running' ? null : exit;
-  // The in-container timeout can fire a hair before the host timer: SIGKILL at the deadline is a timeout.
-  if (exit === 'running' || (exitCode === EXIT_KILLED && Date.now() - started >= request.timeoutMs)) timedOut = true;
+  const atDeadline = Date.now() - started >= request.timeoutMs;
+  // The in-container timeout can fire a hair before the host timer: SIGKILL at the deadline is a
+  // timeout. Without the code, a stream that ended at the deadline is one.
+  if (exit === 'running' || (atDeadline && (exitCode === EXIT_KILLED || request.skipExitCode))) timedOut = true;
   if (timedOut) {
     exitCode = null;
     // Whatever escaped the process group (daemons that closed stdout) must not outlive a timeout.

@@ -69,6 +69,12 @@ describe.each(CONTRACT_PROVIDERS.map((row) => [row.name, row] as const))('Sandbo
       expect(await box.exec(command)).toMatchObject({ exitCode, timedOut: false });
     });
 
+    it('skips only the exit code when asked (Docker needs a request of its own for it); a timeout is still one', async () => {
+      const result = await box.exec('echo out; echo err >&2; exit 3', { skipExitCode: true });
+      expect(result).toMatchObject({ output: 'out\nerr\n', timedOut: false, exitCode: box.backend === 'docker' ? null : 3 });
+      expect(await box.exec('echo started; sleep 30', { skipExitCode: true, timeoutMs: 1000 })).toMatchObject({ output: 'started\n', timedOut: true, exitCode: null });
+    });
+
     it('interleaves stdout and stderr in the order they were written', async () => {
       const result = await box.exec('for i in $(seq 1 300); do echo "out $i"; echo "err $i" >&2; done');
       expect(result.output).toBe(Array.from({ length: 300 }, (_, i) => `out ${i + 1}\nerr ${i + 1}\n`).join(''));
