@@ -12,12 +12,12 @@ import { dockerTemplate, exampleRepo } from '../../helpers/sandboxes.js';
 const ARTIFACT = fileURLToPath(new URL('../../fixtures/artifacts/valid-single-file', import.meta.url));
 
 /**
- * The state a sandbox ran, from the test driver's arguments (`ssr-driver <5 limits> reparse steps
- * guard fifo`): O runs with the second parse, O's repeat without; B applies one diff, W two; the
+ * The state a sandbox ran, from the test driver's arguments (`set -- <5 limits> reparse steps guard
+ * fifo`, then the driver): O runs with the second parse, O's repeat without; B applies one diff, W two; the
  * order run is the only unguarded one.
  */
 function stateOf(command: string): string | undefined {
-  const args = /ssr-driver((?: \d+)+)/.exec(command)?.[1]?.trim().split(' ');
+  const args = /^set --((?: \d+)+)$/m.exec(command)?.[1]?.trim().split(' ');
   if (!args) return undefined;
   const [reparse, steps, guard] = args.slice(5, 8);
   if (guard === '0') return 'order';
