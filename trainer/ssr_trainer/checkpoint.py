@@ -142,13 +142,18 @@ def check_staged(path: str, staged: Any, layout: Dict[str, Any]) -> None:
         raise CheckpointError(f"the weights in {path} do not fit the model: {'; '.join(problems[:5])}")
 
 
+class WeightsCopyError(CheckpointError):
+    """The copy into the model stopped part way (out of memory, any error), after every check passed:
+    some tensors are the checkpoint's, the rest the old ones. Its cause is the copy's own error."""
+
+
 def apply_staged_weights(path: str, policy: Any, staged: Any) -> None:
     """`stage_weights`' result copied into `policy`. The checks before made names and shapes match,
-    so this is a copy in memory; should it fail anyway, it is a CheckpointError naming `path`."""
+    so this is a copy in memory; should it fail anyway, it is a WeightsCopyError naming `path`."""
     try:
         policy.apply_weights(staged)
     except Exception as error:  # noqa: BLE001
-        raise CheckpointError(f"the weights in {path} do not fit the model: {error}") from error
+        raise WeightsCopyError(f"the weights in {path} do not fit the model: {error}") from error
 
 
 def load_checked_weights(path: str, policy: Any) -> None:

@@ -14,7 +14,7 @@ from typing import Any, Dict, Iterable, List, Optional, Sequence, Tuple
 import torch
 
 from .advantages import loss_denominator
-from .checkpoint import check_staged, check_weights, stage_weights
+from .checkpoint import WeightsCopyError, load_weights_only
 from .ranks_apart import RanksApartError, half_copied_message, refuse_if_apart
 from .loss import LossConfig, policy_loss_terms
 from .policy import Policy, batch_logprobs
@@ -263,14 +263,11 @@ class Trainer:
         """/update_weights_from_disk: a checkpoint's weights (checked), trained from and served at its
         version; the optimizer keeps its state (distributed.py: on every rank)."""
         refuse_if_apart(self)
-        manifest = check_weights(path, self.policy)
-        staged = stage_weights(path, self.policy)
-        check_staged(path, staged, self.policy.weights_layout())  # until here, the model is untouched
         try:
-            self.policy.apply_weights(staged)
-        except Exception as error:  # noqa: BLE001 (out of memory or anything: the copy stopped part way)
+            manifest = load_weights_only(path, self.policy)
+        except WeightsCopyError as error:
             # Part of the model is new: training on would step from weights no checkpoint holds.
-            self.ranks_apart = half_copied_message(path, error, self.version)
+            self.ranks_apart = half_copied_message(path, error.__cause__ or error, self.version)
             raise RanksApartError(self.ranks_apart) from error
         self.version = manifest["version"]
         self.precision.sync_from_model()  # a later step trains from the loaded weights
